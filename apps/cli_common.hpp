@@ -1,0 +1,37 @@
+#pragma once
+// Shared pieces of the `volley` command line: the exit-code convention and JSON output.
+//   exit 0: success; 2: usage or input error (message on stderr); 1: any other failure.
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <string>
+
+namespace volley::cli {
+
+/// State shared between main() and the subcommands.
+struct command_context {
+    int exit_code = 0;  ///< set by a subcommand that finishes with a status other than 0
+};
+
+/// Prints one JSON object on stdout, as every subcommand does under --json.
+inline void print_json(const nlohmann::json& j) {
+    std::fputs((j.dump(2) + "\n").c_str(), stdout);
+    std::fflush(stdout);
+}
+
+/// Peak resident set size of this process, in bytes.
+std::size_t peak_rss_bytes();
+
+/// True when stderr is a terminal (progress bars are drawn only then).
+bool stderr_is_terminal();
+
+// One registration function per subcommand, each in its own cmd_<name>.cpp.
+void register_info(CLI::App& app, command_context& ctx);
+void register_run(CLI::App& app, command_context& ctx);
+void register_bench(CLI::App& app, command_context& ctx);
+void register_demo(CLI::App& app, command_context& ctx);
+void register_risp(CLI::App& app, command_context& ctx);
+
+}  // namespace volley::cli
