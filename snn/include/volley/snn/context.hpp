@@ -1,0 +1,16 @@
+#pragma once
+// Execution resources: threads, a GPU, and the distributed context (ARCHITECTURE.md).
+
+namespace volley::snn {
+
+/// Where and how wide a simulation runs.
+struct context {
+    int threads = 0;   ///< OpenMP threads; 0 means the OpenMP default (OMP_NUM_THREADS)
+    int gpu_id = -1;   ///< CUDA device, or -1 for none (the CPU backend)
+    bool mpi = false;  ///< distribute over MPI ranks (requires a build with MPI)
+};
+
+/// The thread count a context resolves to on this machine (>= 1).
+int resolved_threads(const context& ctx);
+
+}  // namespace volley::snn

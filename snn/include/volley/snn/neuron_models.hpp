@@ -1,0 +1,127 @@
+#pragma once
+// The neuron models of the engine. Linear models are integrated exactly with precomputed
+// propagators (Rotter & Diesmann 1999), so there is no integration error at grid points.
+//
+// Units: voltages in mV, times in ms. Currents use the voltage-scaled convention of Brian2's
+// CUBA example: a current is given as R·I in mV, so a synaptic weight of 1.62 raises the
+// synaptic current variable by 1.62 mV and a DC current of 15 mV drives v towards v_rest + 15.
+
+#include <limits>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace volley::snn {
+
+/// Leaky integrate-and-fire neuron with delta-current synapses: a spike of weight w [mV] makes
+/// v jump by w. dv/dt = (-(v - v_rest) + i_e) / tau_m. Inputs arriving while refractory are lost.
+struct lif_delta {
+    struct params {
+        double tau_m_ms = 10;     ///< membrane time constant [ms], > 0
+        double v_rest_mv = -70;   ///< resting potential [mV]
+        double v_reset_mv = -70;  ///< reset potential [mV], < v_thresh_mv
+        double v_thresh_mv = -55; ///< spike threshold [mV]; a spike when v >= v_thresh
+        double t_ref_ms = 2;      ///< absolute refractory period [ms], >= 0
+        double i_e_mv = 0;        ///< constant bias current, as R·I [mV]
+        friend bool operator==(const params&, const params&) = default;
+    };
+    params p;
+    friend bool operator==(const lif_delta&, const lif_delta&) = default;
+};
+
+/// Current-based LIF with exponentially decaying synaptic currents (the CUBA model):
+/// dv/dt = (-(v - v_rest) + i_syn_e + i_syn_i + i_e) / tau_m, di_syn_x/dt = -i_syn_x / tau_syn_x.
+struct lif_exp {
+    struct params {
+        double tau_m_ms = 20;
+        double tau_syn_e_ms = 5;   ///< excitatory synaptic time constant [ms], > 0
+        double tau_syn_i_ms = 10;  ///< inhibitory synaptic time constant [ms], > 0
+        double v_rest_mv = -49;
+        double v_reset_mv = -60;
+        double v_thresh_mv = -50;
+        double t_ref_ms = 5;
+        double i_e_mv = 0;
+        friend bool operator==(const params&, const params&) = default;
+    };
+    params p;
+    friend bool operator==(const lif_exp&, const lif_exp&) = default;
+};
+
+/// Current-based LIF with alpha-shaped synaptic currents: a spike of weight w gives
+/// i_syn(t) = w · (t/tau_syn) · exp(1 - t/tau_syn), which peaks at w when t = tau_syn.
+struct lif_alpha {
+    struct params {
+        double tau_m_ms = 20;
+        double tau_syn_e_ms = 2;
+        double tau_syn_i_ms = 2;
+        double v_rest_mv = -70;
+        double v_reset_mv = -70;
+        double v_thresh_mv = -55;
+        double t_ref_ms = 2;
+        double i_e_mv = 0;
+        friend bool operator==(const params&, const params&) = default;
+    };
+    params p;
+    friend bool operator==(const lif_alpha&, const lif_alpha&) = default;
+};
+
+/// A population of independent Poisson spike sources, active on (start_ms, stop_ms].
+struct poisson_source {
+    struct params {
+        double rate_hz = 10;  ///< mean rate [Hz], >= 0
+        double start_ms = 0;  ///< no spike at or before this time [ms]
+        double stop_ms = std::numeric_limits<double>::infinity();  ///< nor after this one [ms]
+        friend bool operator==(const params&, const params&) = default;
+    };
+    params p;
+    friend bool operator==(const poisson_source&, const poisson_source&) = default;
+};
+
+/// A population of sources that fire at given times: spike_times_ms[i] are neuron i's spike
+/// times [ms], each > 0 and on the dt grid.
+struct spike_source {
+    std::vector<std::vector<double>> spike_times_ms;
+    friend bool operator==(const spike_source&, const spike_source&) = default;
+};
+
+/// Every neuron model the engine knows.
+using neuron_model = std::variant<lif_delta, lif_exp, lif_alpha, poisson_source, spike_source>;
+
+/// Description of one model parameter, for validation, files and docs.
+struct parameter_info {
+    const char* name;    ///< e.g. "tau_m_ms"
+    const char* unit;    ///< e.g. "ms"
+    double lower_bound;  ///< the smallest valid value (-inf when unbounded)
+    bool lower_strict;   ///< true when the value must be strictly greater than lower_bound
+};
+
+/// The model's name as used in files and on the command line: "lif_exp", ...
+std::string model_name(const neuron_model& m);
+
+/// A default-constructed model of the given name; throws unsupported_model if there is none.
+neuron_model model_from_name(const std::string& name);
+
+/// The model's scalar parameters, in declaration order.
+std::span<const parameter_info> model_parameters(const neuron_model& m);
+
+/// The model's state variables, which can be initialised and recorded ("v_mv", ...).
+std::span<const char* const> model_state_variables(const neuron_model& m);
+
+/// Reads a scalar parameter by name; throws unknown_name when the model has none of that name.
+double get_parameter(const neuron_model& m, const std::string& name);
+
+/// Sets a scalar parameter by name; throws unknown_name when the model has none of that name.
+void set_parameter(neuron_model& m, const std::string& name, double value);
+
+/// True for models that only emit spikes (Poisson and spike arrays): they cannot be targets.
+bool is_source_model(const neuron_model& m);
+
+/// Checks one parameter value against its bounds; throws invalid_parameter naming `object`.
+void check_parameter(const neuron_model& m, const std::string& name, double value,
+                     const std::string& object);
+
+/// Checks every parameter of the model, and v_reset < v_thresh; throws invalid_parameter.
+void validate_model(const neuron_model& m, const std::string& object);
+
+}  // namespace volley::snn

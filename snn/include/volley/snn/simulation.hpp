@@ -1,0 +1,77 @@
+#pragma once
+// The simulation: runtime state built from a network, a context and options. Its state is
+// hidden behind a pimpl; the backend is chosen in one factory (snn/src/backends/factory.cpp).
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <volley/snn/context.hpp>
+#include <volley/snn/network.hpp>
+#include <volley/snn/recorders.hpp>
+
+namespace volley::snn {
+
+/// Run settings.
+struct simulation_options {
+    double dt_ms = 0.1;       ///< time step [ms], > 0
+    std::uint64_t seed = 42;  ///< seed of every random stream (connectivity, sources, values)
+};
+
+/// Figures about a simulation so far.
+struct simulation_stats {
+    std::uint64_t neurons = 0;
+    std::uint64_t synapses = 0;
+    std::uint64_t synapse_table_bytes = 0;  ///< bytes of synapse storage (targets, weights, rows)
+    std::uint64_t spikes = 0;               ///< every spike emitted, sources included
+    std::uint64_t synaptic_events = 0;      ///< spike deliveries to synapses
+    std::int64_t steps = 0;                 ///< steps simulated
+    double build_s = 0;                     ///< wall time of the construction [s]
+    double sim_s = 0;                       ///< wall time inside run() [s]
+    int threads = 1;
+};
+
+/// Called every `progress_interval_steps` during run(); returning false stops the run early
+/// (after the current step), leaving the simulation valid and resumable.
+using progress_callback = std::function<bool(std::int64_t steps_done, std::int64_t steps_total)>;
+
+/// A simulation of one network.
+class simulation {
+public:
+    /// Builds the runtime state. Throws invalid_parameter (e.g. a delay below dt),
+    /// unsupported_model or error when the context asks for a backend that is not built.
+    simulation(const network& net, const context& ctx, const simulation_options& options);
+    ~simulation();
+    simulation(simulation&&) noexcept;
+    simulation& operator=(simulation&&) noexcept;
+
+    /// Records the spikes of a population, or of the listed neurons of it.
+    spike_recorder record_spikes(population_index pop, std::vector<std::uint32_t> neurons = {});
+
+    /// Records a state variable every `interval_ms` (rounded to whole steps, >= 1 step).
+    state_recorder record_state(population_index pop, const std::string& variable,
+                                double interval_ms, std::vector<std::uint32_t> neurons = {});
+
+    /// Sets the progress callback and how often it is called.
+    void on_progress(progress_callback callback, std::int64_t interval_steps);
+
+    /// Advances the simulation by `duration_ms` (rounded to whole steps). Can be called again
+    /// to continue. Returns false when the progress callback stopped it early.
+    bool run(double duration_ms);
+
+    /// The current time [ms] and step.
+    double time_ms() const noexcept;
+    step current_step() const noexcept;
+
+    simulation_stats stats() const;
+    const network& model() const noexcept;
+    const simulation_options& options() const noexcept;
+
+private:
+    struct impl;
+    std::unique_ptr<impl> impl_;
+};
+
+}  // namespace volley::snn

@@ -1,0 +1,70 @@
+#pragma once
+// The CPU backend: OpenMP threads own contiguous ranges of neurons. Each step every thread
+// updates its neurons, then delivers every new spike to the synapses whose targets it owns,
+// adding fixed-point weights into a ring buffer indexed by arrival step. Integer sums make the
+// result independent of the order of additions, so rasters are bit-identical for any thread
+// count (ARCHITECTURE.md, "Determinism").
+
+#include <cstdint>
+#include <memory>
+#include <variant>
+#include <vector>
+
+#include "backends/cpu/lif_population.hpp"
+#include "backends/cpu/source_population.hpp"
+#include "backends/cpu/synapse_table.hpp"
+#include "backends/engine.hpp"
+
+namespace volley::snn::detail {
+
+class cpu_engine final : public engine {
+public:
+    cpu_engine(const network& net, int threads, const simulation_options& options);
+
+    void add_spike_recorder(std::shared_ptr<spike_data> data, std::vector<std::uint8_t> mask) override;
+    void add_state_recorder(std::shared_ptr<state_data> data, population_index pop) override;
+    std::int64_t run(std::int64_t steps, const progress_callback& progress, std::int64_t progress_interval) override;
+    std::int64_t current_step() const override { return step_; }
+    simulation_stats stats() const override;
+
+private:
+    struct spike_sink {
+        std::shared_ptr<spike_data> data;
+        std::vector<std::uint8_t> mask;
+    };
+    struct state_sink {
+        std::shared_ptr<state_data> data;
+        std::uint32_t pop;
+        std::int64_t start;
+    };
+    struct alignas(64) thread_counters {
+        std::uint64_t events = 0;
+    };
+
+    void build_synapses(const network& net, const simulation_options& options);
+    void update_range(int t, std::int64_t s);
+    void deliver(int t, std::int64_t s);
+    void record_spikes(std::int64_t s);
+    void sample_state(const state_sink& sink);
+    std::uint32_t population_of(std::uint32_t global) const;
+
+    int threads_;
+    std::uint32_t n_ = 0;
+    std::vector<std::uint32_t> first_;  ///< global id of each population's neuron 0, plus n_
+    std::vector<std::variant<lif_population, source_population>> pops_;
+    std::vector<std::uint32_t> lo_;                   ///< thread t owns [lo_[t], lo_[t+1])
+    std::vector<std::vector<synapse_table>> tables_;  ///< [thread][source population]
+    std::vector<double> scale_;                       ///< [pop * 2 + receptor]: fixed point -> mV
+    std::vector<std::int64_t> ring_;                  ///< [slot][receptor][neuron]
+    std::int64_t slot_mask_ = 0;
+    std::vector<std::vector<std::uint32_t>> spikes_;  ///< this step's spikes, per thread
+    std::vector<spike_sink> spike_sinks_;
+    std::vector<state_sink> state_sinks_;
+    std::vector<thread_counters> counters_;
+    std::int64_t step_ = 0;
+    std::uint64_t spike_count_ = 0, synapse_count_ = 0, table_bytes_ = 0;
+    double build_s_ = 0, sim_s_ = 0;
+    bool stop_ = false;
+};
+
+}  // namespace volley::snn::detail

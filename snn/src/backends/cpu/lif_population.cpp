@@ -1,0 +1,224 @@
+// LIF population state and exact update (see lif_population.hpp and propagators.hpp).
+//
+// Order within a step, as in NEST's iaf_psc_* models: propagate v over the step with the
+// currents present at its start (unless refractory), decay the currents and add the input
+// that arrives at the step's end, then test the threshold. A spike found at the end of step
+// s is stamped s + 1; its input reaches targets at the end of step s + d.
+
+#include "backends/cpu/lif_population.hpp"
+
+#include <volley/error.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "backends/cpu/propagators.hpp"
+#include "build/draw_values.hpp"
+
+namespace volley::snn::detail {
+
+namespace {
+
+/// The value of a per-population or per-neuron column.
+template <bool Hetero, class T>
+inline T col(const std::vector<T>& c, std::uint32_t i) {
+    if constexpr (Hetero) return c[i];
+    else return c[0];
+}
+
+std::int64_t to_step(double t_ms, double dt_ms) {
+    return std::isinf(t_ms) ? INT64_MAX : static_cast<std::int64_t>(std::llround(t_ms / dt_ms));
+}
+
+}  // namespace
+
+double lif_population::current_schedule::at(std::int64_t s) const {
+    auto it = std::upper_bound(steps.begin(), steps.end(), s);
+    return it == steps.begin() ? 0.0 : amplitudes[static_cast<std::size_t>(it - steps.begin()) - 1];
+}
+
+lif_population::lif_population(const network& net, population_index pop, double dt_ms, std::uint64_t seed) {
+    const auto& p = net.at(pop);
+    n_ = p.size;
+    name_ = p.name;
+    h_ = dt_ms;
+    kind_ = std::holds_alternative<lif_delta>(p.model) ? kind::delta
+            : std::holds_alternative<lif_exp>(p.model) ? kind::exp
+                                                        : kind::alpha;
+    for (const auto& stim : net.stimuli()) {
+        if (stim.target != pop) continue;
+        current_schedule cs;
+        cs.neurons = stim.neurons;
+        if (const auto* dc = std::get_if<dc_current>(&stim.waveform)) {
+            cs.steps = {to_step(dc->start_ms, dt_ms), to_step(dc->stop_ms, dt_ms)};
+            cs.amplitudes = {dc->amplitude_mv, 0.0};
+        } else {
+            const auto& st = std::get<step_current>(stim.waveform);
+            for (std::size_t i = 0; i < st.times_ms.size(); ++i) {
+                cs.steps.push_back(to_step(st.times_ms[i], dt_ms));
+                cs.amplitudes.push_back(st.amplitudes_mv[i]);
+            }
+        }
+        change_steps_.insert(change_steps_.end(), cs.steps.begin(), cs.steps.end());
+        currents_.push_back(std::move(cs));
+    }
+    std::sort(change_steps_.begin(), change_steps_.end());
+    change_steps_.erase(std::unique(change_steps_.begin(), change_steps_.end()), change_steps_.end());
+    hetero_ = !p.parameters.empty() || !currents_.empty();
+
+    const std::uint32_t cols = hetero_ ? n_ : 1;
+    const auto params = model_parameters(p.model);
+    std::vector<std::vector<double>> values(params.size(), std::vector<double>(cols));
+    const std::string object = "population '" + p.name + "'";
+    for (std::size_t k = 0; k < params.size(); ++k) {
+        const double def = get_parameter(p.model, params[k].name);
+        const auto over = std::find_if(p.parameters.begin(), p.parameters.end(),
+                                       [&](const auto& kv) { return kv.first == params[k].name; });
+        for (std::uint32_t i = 0; i < cols; ++i) {
+            values[k][i] = over == p.parameters.end()
+                               ? def
+                               : draw_neuron_value(over->second, seed, pop.value, static_cast<std::uint32_t>(k), i);
+            if (over != p.parameters.end())
+                check_parameter(p.model, params[k].name, values[k][i], object + " neuron " + std::to_string(i));
+        }
+    }
+    auto column = [&](const char* name) -> const std::vector<double>& {
+        for (std::size_t k = 0; k < params.size(); ++k)
+            if (std::string_view(params[k].name) == name) return values[k];
+        throw internal_error(std::string("missing LIF parameter ") + name);
+    };
+    const auto &tau_m = column("tau_m_ms"), &t_ref = column("t_ref_ms");
+    v_rest_ = column("v_rest_mv");
+    v_reset_ = column("v_reset_mv");
+    v_thresh_ = column("v_thresh_mv");
+    i_bias_ = column("i_e_mv");
+    for (std::uint32_t i = 0; i < cols; ++i)
+        if (!(v_reset_[i] < v_thresh_[i]))
+            throw invalid_parameter(object + " neuron " + std::to_string(i), "v_reset_mv", std::to_string(v_reset_[i]),
+                                    "must be below v_thresh_mv (" + std::to_string(v_thresh_[i]) + ")");
+    const bool synaptic = kind_ != kind::delta;
+    const std::vector<double> unused(cols, 1.0);
+    const auto &tau_e = synaptic ? column("tau_syn_e_ms") : unused, &tau_i = synaptic ? column("tau_syn_i_ms") : unused;
+    for (auto* c : {&p22_, &p20_, &p11e_, &p11i_, &p21e_, &p21i_, &p31e_, &p31i_, &jump_e_, &jump_i_}) c->resize(cols);
+    ref_steps_.resize(cols);
+    for (std::uint32_t i = 0; i < cols; ++i) {
+        p22_[i] = membrane_decay(h_, tau_m[i]);
+        p20_[i] = constant_input_gain(h_, tau_m[i]);
+        ref_steps_[i] = static_cast<std::int32_t>(std::llround(t_ref[i] / h_));
+        if (!synaptic) continue;
+        p11e_[i] = std::exp(-h_ / tau_e[i]);
+        p11i_[i] = std::exp(-h_ / tau_i[i]);
+        p21e_[i] = exp_current_gain(h_, tau_e[i], tau_m[i]);
+        p21i_[i] = exp_current_gain(h_, tau_i[i], tau_m[i]);
+        p31e_[i] = alpha_derivative_gain(h_, tau_e[i], tau_m[i]);
+        p31i_[i] = alpha_derivative_gain(h_, tau_i[i], tau_m[i]);
+        jump_e_[i] = kind_ == kind::alpha ? std::numbers::e / tau_e[i] : 1.0;
+        jump_i_[i] = kind_ == kind::alpha ? std::numbers::e / tau_i[i] : 1.0;
+    }
+
+    v_.resize(n_);
+    for (std::uint32_t i = 0; i < n_; ++i) v_[i] = v_rest_[hetero_ ? i : 0];
+    ie_.assign(n_, 0.0);
+    ii_.assign(n_, 0.0);
+    if (kind_ == kind::alpha) {
+        xe_.assign(n_, 0.0);
+        xi_.assign(n_, 0.0);
+    }
+    ref_.assign(n_, 0);
+    const auto vars = model_state_variables(p.model);
+    for (const auto& [var, spec] : p.initial_values) {
+        auto& target = const_cast<std::vector<double>&>(state(var));
+        const auto slot = static_cast<std::uint32_t>(
+            64 + (std::find_if(vars.begin(), vars.end(), [&](const char* v) { return var == v; }) - vars.begin()));
+        for (std::uint32_t i = 0; i < n_; ++i) target[i] = draw_neuron_value(spec, seed, pop.value, slot, i);
+    }
+    if (hetero_) {
+        i_ext_.assign(n_, 0.0);
+        for (std::uint32_t i = 0; i < n_; ++i) i_ext_[i] = i_bias_[i];
+        apply_currents(0, 0, n_);
+    }
+}
+
+bool lif_population::currents_change_at(std::int64_t s) const {
+    return std::binary_search(change_steps_.begin(), change_steps_.end(), s);
+}
+
+void lif_population::apply_currents(std::int64_t s, std::uint32_t begin, std::uint32_t end) {
+    for (std::uint32_t i = begin; i < end; ++i) i_ext_[i] = i_bias_[i];
+    for (const auto& cs : currents_) {
+        const double a = cs.at(s);
+        if (cs.neurons.empty()) {
+            for (std::uint32_t i = begin; i < end; ++i) i_ext_[i] += a;
+        } else {
+            for (std::uint32_t i : cs.neurons)
+                if (i >= begin && i < end) i_ext_[i] += a;
+        }
+    }
+}
+
+const std::vector<double>& lif_population::state(const std::string& variable) const {
+    if (variable == "v_mv") return v_;
+    if (variable == "i_syn_e_mv" && kind_ != kind::delta) return ie_;
+    if (variable == "i_syn_i_mv" && kind_ != kind::delta) return ii_;
+    throw unknown_name("state variable", variable, "population '" + name_ + "'");
+}
+
+void lif_population::update(std::uint32_t begin, std::uint32_t end, std::int64_t* in_e, std::int64_t* in_i,
+                            double scale_e, double scale_i, std::uint32_t first_global,
+                            std::vector<std::uint32_t>& spikes) {
+    auto run = [&]<kind K>() {
+        if (hetero_) update_impl<K, true>(begin, end, in_e, in_i, scale_e, scale_i, first_global, spikes);
+        else update_impl<K, false>(begin, end, in_e, in_i, scale_e, scale_i, first_global, spikes);
+    };
+    switch (kind_) {
+        case kind::delta: run.template operator()<kind::delta>(); break;
+        case kind::exp: run.template operator()<kind::exp>(); break;
+        case kind::alpha: run.template operator()<kind::alpha>(); break;
+    }
+}
+
+template <lif_population::kind K, bool Hetero>
+void lif_population::update_impl(std::uint32_t begin, std::uint32_t end, std::int64_t* in_e,
+                                 std::int64_t* in_i, double scale_e, double scale_i,
+                                 std::uint32_t first_global, std::vector<std::uint32_t>& spikes) {
+    for (std::uint32_t i = begin; i < end; ++i) {
+        const double ine = static_cast<double>(in_e[i]) * scale_e;
+        const double ini = static_cast<double>(in_i[i]) * scale_i;
+        in_e[i] = 0;
+        in_i[i] = 0;
+        const double v_rest = col<Hetero>(v_rest_, i);
+        const double i_ext = Hetero ? i_ext_[i] : i_bias_[0];
+        double v = v_[i];
+        const bool active = ref_[i] == 0;
+        if constexpr (K == kind::delta) {
+            if (active) v = v_rest + (v - v_rest) * col<Hetero>(p22_, i) + i_ext * col<Hetero>(p20_, i) + ine + ini;
+        } else if constexpr (K == kind::exp) {
+            if (active)
+                v = v_rest + (v - v_rest) * col<Hetero>(p22_, i) + ie_[i] * col<Hetero>(p21e_, i) +
+                    ii_[i] * col<Hetero>(p21i_, i) + i_ext * col<Hetero>(p20_, i);
+            ie_[i] = ie_[i] * col<Hetero>(p11e_, i) + ine;
+            ii_[i] = ii_[i] * col<Hetero>(p11i_, i) + ini;
+        } else {
+            const double ee = col<Hetero>(p11e_, i), ei = col<Hetero>(p11i_, i);
+            if (active)
+                v = v_rest + (v - v_rest) * col<Hetero>(p22_, i) + ie_[i] * col<Hetero>(p21e_, i) +
+                    ii_[i] * col<Hetero>(p21i_, i) + xe_[i] * col<Hetero>(p31e_, i) +
+                    xi_[i] * col<Hetero>(p31i_, i) + i_ext * col<Hetero>(p20_, i);
+            ie_[i] = ee * (ie_[i] + h_ * xe_[i]);
+            ii_[i] = ei * (ii_[i] + h_ * xi_[i]);
+            xe_[i] = ee * xe_[i] + ine * col<Hetero>(jump_e_, i);
+            xi_[i] = ei * xi_[i] + ini * col<Hetero>(jump_i_, i);
+        }
+        if (!active) {
+            --ref_[i];
+        } else if (v >= col<Hetero>(v_thresh_, i)) {
+            v = col<Hetero>(v_reset_, i);
+            ref_[i] = col<Hetero>(ref_steps_, i);
+            spikes.push_back(first_global + i);
+        }
+        v_[i] = v;
+    }
+}
+
+}  // namespace volley::snn::detail

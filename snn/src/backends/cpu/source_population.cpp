@@ -1,0 +1,79 @@
+// Spike-source populations (see source_population.hpp).
+//
+// A Poisson source draws exponential inter-spike intervals in continuous time from its own
+// counter-based stream, and each spike lands in the step that contains it. So the train is
+// an exact Poisson process sampled at dt, and it does not depend on the thread count.
+
+#include "backends/cpu/source_population.hpp"
+
+#include <volley/error.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace volley::snn::detail {
+
+source_population::source_population(const network& net, population_index pop, double dt_ms, std::uint64_t seed)
+    : n_(net.at(pop).size), dt_ms_(dt_ms) {
+    const auto& p = net.at(pop);
+    if (const auto* ps = std::get_if<poisson_source>(&p.model)) {
+        poisson_ = true;
+        rate_per_ms_ = ps->p.rate_hz / 1000.0;
+        stop_ms_ = ps->p.stop_ms;
+        next_ms_.resize(n_);
+        rng_.reserve(n_);
+        for (std::uint32_t i = 0; i < n_; ++i) {
+            rng_.emplace_back(seed, stream_purpose::poisson, pop.value, i);
+            next_ms_[i] = rate_per_ms_ > 0 ? ps->p.start_ms + rng_[i].exponential(rate_per_ms_)
+                                           : std::numeric_limits<double>::infinity();
+        }
+        return;
+    }
+    const auto& times = std::get<spike_source>(p.model).spike_times_ms;
+    steps_.resize(n_);
+    cursor_.assign(n_, 0);
+    for (std::uint32_t i = 0; i < n_; ++i) {
+        for (double t : times[i]) {
+            const double x = t / dt_ms;
+            const double r = std::nearbyint(x);
+            if (std::abs(x - r) > 1e-6 * std::max(1.0, std::abs(x))) {
+                char buf[64];
+                std::snprintf(buf, sizeof buf, "%.17g", t);
+                throw invalid_parameter("population '" + p.name + "' neuron " + std::to_string(i), "spike_times_ms",
+                                        buf, "not on the dt grid (dt = " + std::to_string(dt_ms) + " ms)");
+            }
+            steps_[i].push_back(static_cast<std::int64_t>(r));
+        }
+        std::sort(steps_[i].begin(), steps_[i].end());
+    }
+}
+
+void source_population::update(std::int64_t s, std::uint32_t begin, std::uint32_t end,
+                               std::uint32_t first_global, std::vector<std::uint32_t>& spikes) {
+    if (poisson_) {
+        const double t_end = static_cast<double>(s + 1) * dt_ms_;
+        for (std::uint32_t i = begin; i < end; ++i) {
+            while (next_ms_[i] <= t_end) {
+                if (next_ms_[i] > stop_ms_) {
+                    next_ms_[i] = std::numeric_limits<double>::infinity();
+                    break;
+                }
+                spikes.push_back(first_global + i);
+                next_ms_[i] += rng_[i].exponential(rate_per_ms_);
+            }
+        }
+        return;
+    }
+    for (std::uint32_t i = begin; i < end; ++i) {
+        auto& c = cursor_[i];
+        const auto& st = steps_[i];
+        while (c < st.size() && st[c] <= s + 1) {
+            if (st[c] == s + 1) spikes.push_back(first_global + i);
+            ++c;
+        }
+    }
+}
+
+}  // namespace volley::snn::detail

@@ -1,0 +1,38 @@
+#pragma once
+// Spike-source populations: Poisson sources and spike arrays. They have no state variables;
+// each step they emit the spikes that fall into it.
+
+#include <cstdint>
+#include <vector>
+
+#include <volley/snn/network.hpp>
+
+#include "random/counter_rng.hpp"
+
+namespace volley::snn::detail {
+
+class source_population {
+public:
+    source_population(const network& net, population_index pop, double dt_ms, std::uint64_t seed);
+
+    /// Emits the spikes of neurons [begin, end) that fall in step (s·dt, (s+1)·dt]. A Poisson
+    /// source may fire more than once in a step; each spike is appended.
+    void update(std::int64_t s, std::uint32_t begin, std::uint32_t end, std::uint32_t first_global,
+                std::vector<std::uint32_t>& spikes);
+
+    std::uint32_t size() const noexcept { return n_; }
+
+private:
+    bool poisson_ = false;
+    std::uint32_t n_ = 0;
+    double dt_ms_ = 0;
+    // Poisson sources: the next spike time per neuron and its own stream.
+    double rate_per_ms_ = 0, stop_ms_ = 0;
+    std::vector<double> next_ms_;
+    std::vector<counter_rng> rng_;
+    // Spike arrays: spike steps per neuron (ascending) and a cursor.
+    std::vector<std::vector<std::int64_t>> steps_;
+    std::vector<std::size_t> cursor_;
+};
+
+}  // namespace volley::snn::detail

@@ -1,0 +1,30 @@
+#pragma once
+// The interface every backend implements. Calls cross it per run, never per neuron or synapse.
+
+#include <memory>
+#include <vector>
+
+#include <volley/snn/simulation.hpp>
+
+namespace volley::snn::detail {
+
+class engine {
+public:
+    virtual ~engine() = default;
+    /// Starts recording spikes into `data` (its pop and subset are already set; `mask` is empty
+    /// for the whole population, else one flag per neuron).
+    virtual void add_spike_recorder(std::shared_ptr<spike_data> data, std::vector<std::uint8_t> mask) = 0;
+    /// Starts recording a state variable into `data` (population, variable, node_ids and
+    /// interval set); takes the first sample at the current step.
+    virtual void add_state_recorder(std::shared_ptr<state_data> data, population_index pop) = 0;
+    /// Advances `steps` steps; returns the number done (fewer when `progress` returned false).
+    virtual std::int64_t run(std::int64_t steps, const progress_callback& progress,
+                             std::int64_t progress_interval) = 0;
+    virtual std::int64_t current_step() const = 0;
+    virtual simulation_stats stats() const = 0;
+};
+
+/// The one place that chooses a backend for a context (snn/src/backends/factory.cpp).
+std::unique_ptr<engine> make_engine(const network& net, const context& ctx, const simulation_options& options);
+
+}  // namespace volley::snn::detail

@@ -1,0 +1,212 @@
+// The network description and the validation of everything added to it.
+
+#include <volley/error.hpp>
+#include <volley/snn/network.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace volley::snn {
+
+namespace {
+
+std::string num(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+std::string pop_object(const population& p) { return "population '" + p.name + "'"; }
+
+void check_list_size(const value_spec& v, std::size_t expected, const std::string& object,
+                     const std::string& parameter, const char* per_what) {
+    if (const auto* l = std::get_if<std::vector<double>>(&v); l && l->size() != expected)
+        throw invalid_parameter(object, parameter, "a list of " + std::to_string(l->size()) + " values",
+                                "expected one value per " + std::string(per_what) + " (" +
+                                    std::to_string(expected) + ")");
+}
+
+/// Checks a delay spec [ms]: every value that can be checked now must be > 0.
+void check_delay(const value_spec& v, const std::string& object) {
+    check_finite(v, object, "delay_ms");
+    auto positive = [&](double d, const std::string& name) {
+        if (!(d > 0)) throw invalid_parameter(object, name, num(d), "delays must be > 0 ms");
+    };
+    if (const auto* c = std::get_if<double>(&v)) positive(*c, "delay_ms");
+    if (const auto* u = std::get_if<uniform>(&v)) positive(u->low, "delay_ms (uniform low bound)");
+    if (const auto* l = std::get_if<std::vector<double>>(&v))
+        for (std::size_t i = 0; i < l->size(); ++i) positive((*l)[i], "delay_ms[" + std::to_string(i) + "]");
+}
+
+}  // namespace
+
+std::string connector_name(const connector& c) {
+    static constexpr const char* names[] = {"all_to_all", "one_to_one", "fixed_probability",
+                                            "fixed_in_degree", "from_list"};
+    return names[c.index()];
+}
+
+population& network::checked(population_index pop, const char* what) {
+    if (pop.value >= populations_.size())
+        throw invalid_parameter(what, "population index", std::to_string(pop.value),
+                                "no such population (the network has " +
+                                    std::to_string(populations_.size()) + ")");
+    return populations_[pop.value];
+}
+
+population_index network::add_population(std::string name, std::uint32_t size, neuron_model model) {
+    const std::string object = "population '" + name + "'";
+    if (name.empty()) throw invalid_parameter("population", "name", "\"\"", "must not be empty");
+    for (const auto& p : populations_)
+        if (p.name == name) throw invalid_parameter(object, "name", name, "a population of that name already exists");
+    if (size == 0) throw invalid_parameter(object, "size", "0", "must be >= 1");
+    validate_model(model, object);
+    if (auto* s = std::get_if<spike_source>(&model)) {
+        if (s->spike_times_ms.empty()) s->spike_times_ms.resize(size);
+        if (s->spike_times_ms.size() != size)
+            throw invalid_parameter(object, "spike_times_ms",
+                                    "a list of " + std::to_string(s->spike_times_ms.size()) + " trains",
+                                    "expected one spike train per neuron (" + std::to_string(size) + ")");
+    }
+    populations_.push_back({std::move(name), size, std::move(model), {}, {}});
+    return {static_cast<std::uint32_t>(populations_.size() - 1)};
+}
+
+void network::set_parameter(population_index pop, const std::string& name, value_spec value) {
+    auto& p = checked(pop, "set_parameter");
+    const auto object = pop_object(p);
+    get_parameter(p.model, name);  // throws unknown_name
+    check_finite(value, object, name);
+    check_list_size(value, p.size, object, name, "neuron");
+    if (const auto* c = std::get_if<double>(&value)) check_parameter(p.model, name, *c, object);
+    if (const auto* l = std::get_if<std::vector<double>>(&value))
+        for (double x : *l) check_parameter(p.model, name, x, object);
+    if (const auto* u = std::get_if<uniform>(&value)) {
+        check_parameter(p.model, name, u->low, object);
+        check_parameter(p.model, name, u->high, object);
+    }
+    auto it = std::find_if(p.parameters.begin(), p.parameters.end(), [&](auto& kv) { return kv.first == name; });
+    if (it != p.parameters.end()) it->second = std::move(value);
+    else p.parameters.emplace_back(name, std::move(value));
+}
+
+void network::initialise(population_index pop, const std::string& variable, value_spec value) {
+    auto& p = checked(pop, "initialise");
+    const auto object = pop_object(p);
+    const auto vars = model_state_variables(p.model);
+    if (std::find_if(vars.begin(), vars.end(), [&](const char* v) { return variable == v; }) == vars.end())
+        throw unknown_name("state variable", variable, object + " (model '" + model_name(p.model) + "')");
+    check_finite(value, object, variable);
+    check_list_size(value, p.size, object, variable, "neuron");
+    auto it = std::find_if(p.initial_values.begin(), p.initial_values.end(), [&](auto& kv) { return kv.first == variable; });
+    if (it != p.initial_values.end()) it->second = std::move(value);
+    else p.initial_values.emplace_back(variable, std::move(value));
+}
+
+std::size_t network::connect(population_index source, population_index target, connector rule,
+                             synapse_spec synapse) {
+    const auto& src = checked(source, "connect (source)");
+    const auto& tgt = checked(target, "connect (target)");
+    const std::string object = "projection " + std::to_string(projections_.size()) + " ('" +
+                               src.name + "' -> '" + tgt.name + "')";
+    if (is_source_model(tgt.model))
+        throw invalid_parameter(object, "target", tgt.name,
+                                "a " + model_name(tgt.model) + " population cannot receive synapses");
+    const bool same = source == target;
+    std::size_t synapse_count = 0;  // 0 when only known after drawing
+    if (const auto* fp = std::get_if<fixed_probability>(&rule)) {
+        if (!std::isfinite(fp->p) || fp->p < 0 || fp->p > 1)
+            throw invalid_parameter(object, "p", num(fp->p), "connection probability must be in [0, 1]");
+    } else if (const auto* fi = std::get_if<fixed_in_degree>(&rule)) {
+        const std::uint64_t eligible = src.size - (same && !fi->allow_autapses ? 1 : 0);
+        if (fi->k > eligible)
+            throw invalid_parameter(object, "k", std::to_string(fi->k),
+                                    "in-degree larger than the " + std::to_string(eligible) +
+                                        " eligible source neurons of '" + src.name + "'");
+    } else if (std::holds_alternative<one_to_one>(rule)) {
+        if (src.size != tgt.size)
+            throw invalid_parameter(object, "connector", "one_to_one",
+                                    "source size " + std::to_string(src.size) + " differs from target size " +
+                                        std::to_string(tgt.size));
+        synapse_count = src.size;
+    } else if (std::holds_alternative<all_to_all>(rule)) {
+        synapse_count = std::size_t{src.size} * tgt.size;
+    } else if (const auto* fl = std::get_if<from_list>(&rule)) {
+        if (fl->sources.size() != fl->targets.size())
+            throw invalid_parameter(object, "targets", "a list of " + std::to_string(fl->targets.size()),
+                                    "must be as long as sources (" + std::to_string(fl->sources.size()) + ")");
+        for (std::size_t i = 0; i < fl->sources.size(); ++i) {
+            if (fl->sources[i] >= src.size)
+                throw invalid_parameter(object, "sources[" + std::to_string(i) + "]", std::to_string(fl->sources[i]),
+                                        "out of range for '" + src.name + "' of size " + std::to_string(src.size));
+            if (fl->targets[i] >= tgt.size)
+                throw invalid_parameter(object, "targets[" + std::to_string(i) + "]", std::to_string(fl->targets[i]),
+                                        "out of range for '" + tgt.name + "' of size " + std::to_string(tgt.size));
+        }
+        synapse_count = fl->sources.size();
+    }
+    check_finite(synapse.weight, object, "weight");
+    check_delay(synapse.delay_ms, object);
+    for (const auto* v : {&synapse.weight, &synapse.delay_ms}) {
+        const char* name = v == &synapse.weight ? "weight" : "delay_ms";
+        if (std::holds_alternative<std::vector<double>>(*v)) {
+            if (synapse_count == 0 && !std::holds_alternative<from_list>(rule))
+                throw invalid_parameter(object, name, describe(*v),
+                                        "a per-synapse list needs an all_to_all, one_to_one or "
+                                        "from_list connector, not " + connector_name(rule));
+            check_list_size(*v, synapse_count, object, name, "synapse");
+        }
+    }
+    projections_.push_back({source, target, std::move(rule), std::move(synapse)});
+    return projections_.size() - 1;
+}
+
+void network::inject(population_index target, current_waveform waveform, std::vector<std::uint32_t> neurons) {
+    const auto& tgt = checked(target, "inject");
+    const std::string object = "current stimulus " + std::to_string(stimuli_.size()) + " into '" + tgt.name + "'";
+    if (is_source_model(tgt.model))
+        throw invalid_parameter(object, "target", tgt.name, "a source population cannot receive currents");
+    for (std::size_t i = 0; i < neurons.size(); ++i)
+        if (neurons[i] >= tgt.size)
+            throw invalid_parameter(object, "neurons[" + std::to_string(i) + "]", std::to_string(neurons[i]),
+                                    "out of range for size " + std::to_string(tgt.size));
+    if (const auto* dc = std::get_if<dc_current>(&waveform)) {
+        if (!std::isfinite(dc->amplitude_mv)) throw invalid_parameter(object, "amplitude_mv", num(dc->amplitude_mv), "must be finite");
+        if (!std::isfinite(dc->start_ms) || dc->start_ms < 0) throw invalid_parameter(object, "start_ms", num(dc->start_ms), "must be finite and >= 0");
+        if (std::isnan(dc->stop_ms) || dc->stop_ms < dc->start_ms)
+            throw invalid_parameter(object, "stop_ms", num(dc->stop_ms), "must not be before start_ms");
+    } else {
+        const auto& st = std::get<step_current>(waveform);
+        if (st.times_ms.size() != st.amplitudes_mv.size())
+            throw invalid_parameter(object, "amplitudes_mv", "a list of " + std::to_string(st.amplitudes_mv.size()),
+                                    "must be as long as times_ms (" + std::to_string(st.times_ms.size()) + ")");
+        for (std::size_t i = 0; i < st.times_ms.size(); ++i) {
+            const std::string idx = std::string(1, '[').append(std::to_string(i)).append(1, ']');
+            if (!std::isfinite(st.times_ms[i]) || st.times_ms[i] < 0 || (i > 0 && st.times_ms[i] <= st.times_ms[i - 1]))
+                throw invalid_parameter(object, "times_ms" + idx, num(st.times_ms[i]),
+                                        "times must be finite, >= 0 and strictly increasing");
+            if (!std::isfinite(st.amplitudes_mv[i]))
+                throw invalid_parameter(object, "amplitudes_mv" + idx, num(st.amplitudes_mv[i]), "must be finite");
+        }
+    }
+    stimuli_.push_back({target, std::move(waveform), std::move(neurons)});
+}
+
+population_index network::find(std::string_view name) const {
+    for (std::size_t i = 0; i < populations_.size(); ++i)
+        if (populations_[i].name == name) return {static_cast<std::uint32_t>(i)};
+    throw unknown_name("population", std::string(name), "network");
+}
+
+const population& network::at(population_index pop) const {
+    return const_cast<network*>(this)->checked(pop, "network::at");
+}
+
+std::uint64_t network::neuron_count() const noexcept {
+    std::uint64_t n = 0;
+    for (const auto& p : populations_) n += p.size;
+    return n;
+}
+
+}  // namespace volley::snn

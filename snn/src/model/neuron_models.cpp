@@ -1,0 +1,198 @@
+// Parameter tables of the neuron models: names, units and bounds, used for validation, files,
+// per-neuron overrides and the CLI.
+
+#include <volley/error.hpp>
+#include <volley/snn/neuron_models.hpp>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace volley::snn {
+
+namespace {
+
+constexpr double unbounded = -std::numeric_limits<double>::infinity();
+
+template <class Params>
+struct field {
+    parameter_info info;
+    double Params::*member;
+};
+
+template <class Model>
+struct model_traits;
+
+#define VOLLEY_LIF_COMMON(P)                                                 \
+    field<P>{{"tau_m_ms", "ms", 0, true}, &P::tau_m_ms},                     \
+        field<P>{{"v_rest_mv", "mV", unbounded, false}, &P::v_rest_mv},      \
+        field<P>{{"v_reset_mv", "mV", unbounded, false}, &P::v_reset_mv},    \
+        field<P>{{"v_thresh_mv", "mV", unbounded, false}, &P::v_thresh_mv},  \
+        field<P>{{"t_ref_ms", "ms", 0, false}, &P::t_ref_ms},                \
+        field<P>{{"i_e_mv", "mV", unbounded, false}, &P::i_e_mv}
+
+template <>
+struct model_traits<lif_delta> {
+    using P = lif_delta::params;
+    static constexpr const char* name = "lif_delta";
+    static constexpr std::array fields{VOLLEY_LIF_COMMON(P)};
+    static constexpr std::array<const char*, 1> state{"v_mv"};
+};
+
+template <>
+struct model_traits<lif_exp> {
+    using P = lif_exp::params;
+    static constexpr const char* name = "lif_exp";
+    static constexpr std::array fields{
+        VOLLEY_LIF_COMMON(P), field<P>{{"tau_syn_e_ms", "ms", 0, true}, &P::tau_syn_e_ms},
+        field<P>{{"tau_syn_i_ms", "ms", 0, true}, &P::tau_syn_i_ms}};
+    static constexpr std::array<const char*, 3> state{"v_mv", "i_syn_e_mv", "i_syn_i_mv"};
+};
+
+template <>
+struct model_traits<lif_alpha> {
+    using P = lif_alpha::params;
+    static constexpr const char* name = "lif_alpha";
+    static constexpr std::array fields{
+        VOLLEY_LIF_COMMON(P), field<P>{{"tau_syn_e_ms", "ms", 0, true}, &P::tau_syn_e_ms},
+        field<P>{{"tau_syn_i_ms", "ms", 0, true}, &P::tau_syn_i_ms}};
+    static constexpr std::array<const char*, 3> state{"v_mv", "i_syn_e_mv", "i_syn_i_mv"};
+};
+
+#undef VOLLEY_LIF_COMMON
+
+template <>
+struct model_traits<poisson_source> {
+    using P = poisson_source::params;
+    static constexpr const char* name = "poisson_source";
+    static constexpr std::array fields{field<P>{{"rate_hz", "Hz", 0, false}, &P::rate_hz},
+                                       field<P>{{"start_ms", "ms", 0, false}, &P::start_ms},
+                                       field<P>{{"stop_ms", "ms", 0, false}, &P::stop_ms}};
+    static constexpr std::array<const char*, 0> state{};
+};
+
+template <>
+struct model_traits<spike_source> {
+    static constexpr const char* name = "spike_source";
+    static constexpr std::array<field<lif_delta::params>, 0> fields{};
+    static constexpr std::array<const char*, 0> state{};
+};
+
+template <class M>
+constexpr std::array<parameter_info, model_traits<M>::fields.size()> infos() {
+    std::array<parameter_info, model_traits<M>::fields.size()> out{};
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = model_traits<M>::fields[i].info;
+    return out;
+}
+
+template <class M>
+constexpr auto infos_v = infos<M>();
+
+std::string num(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+template <class M>
+double* find_member(M& m, const std::string& name) {
+    if constexpr (requires { m.p; }) {
+        for (const auto& f : model_traits<M>::fields)
+            if (name == f.info.name) return &(m.p.*f.member);
+    }
+    return nullptr;
+}
+
+double* find_member(neuron_model& m, const std::string& name) {
+    return std::visit([&](auto& x) { return find_member(x, name); }, m);
+}
+
+}  // namespace
+
+std::string model_name(const neuron_model& m) {
+    return std::visit([](const auto& x) { return std::string(model_traits<std::decay_t<decltype(x)>>::name); }, m);
+}
+
+neuron_model model_from_name(const std::string& name) {
+    if (name == "lif_delta") return lif_delta{};
+    if (name == "lif_exp") return lif_exp{};
+    if (name == "lif_alpha") return lif_alpha{};
+    if (name == "poisson_source") return poisson_source{};
+    if (name == "spike_source") return spike_source{};
+    throw unsupported_model(name, "unknown neuron model (known: lif_delta, lif_exp, lif_alpha, "
+                                  "poisson_source, spike_source)");
+}
+
+std::span<const parameter_info> model_parameters(const neuron_model& m) {
+    return std::visit(
+        [](const auto& x) -> std::span<const parameter_info> {
+            return infos_v<std::decay_t<decltype(x)>>;
+        },
+        m);
+}
+
+std::span<const char* const> model_state_variables(const neuron_model& m) {
+    return std::visit(
+        [](const auto& x) -> std::span<const char* const> {
+            return model_traits<std::decay_t<decltype(x)>>::state;
+        },
+        m);
+}
+
+double get_parameter(const neuron_model& m, const std::string& name) {
+    auto& mutable_m = const_cast<neuron_model&>(m);
+    if (const double* p = find_member(mutable_m, name)) return *p;
+    throw unknown_name("parameter", name, "model '" + model_name(m) + "'");
+}
+
+void set_parameter(neuron_model& m, const std::string& name, double value) {
+    if (double* p = find_member(m, name)) {
+        *p = value;
+        return;
+    }
+    throw unknown_name("parameter", name, "model '" + model_name(m) + "'");
+}
+
+bool is_source_model(const neuron_model& m) {
+    return std::holds_alternative<poisson_source>(m) || std::holds_alternative<spike_source>(m);
+}
+
+void check_parameter(const neuron_model& m, const std::string& name, double value,
+                     const std::string& object) {
+    for (const auto& info : model_parameters(m)) {
+        if (name != info.name) continue;
+        const bool inf_ok = name == "stop_ms" && value == std::numeric_limits<double>::infinity();
+        if (!std::isfinite(value) && !inf_ok)
+            throw invalid_parameter(object, name, num(value), "must be finite");
+        if (info.lower_strict ? !(value > info.lower_bound) : !(value >= info.lower_bound))
+            throw invalid_parameter(object, name, num(value),
+                                    std::string("must be ") + (info.lower_strict ? "> " : ">= ") +
+                                        num(info.lower_bound) + " " + info.unit);
+        return;
+    }
+    throw unknown_name("parameter", name, object + " (model '" + model_name(m) + "')");
+}
+
+void validate_model(const neuron_model& m, const std::string& object) {
+    for (const auto& info : model_parameters(m)) check_parameter(m, info.name, get_parameter(m, info.name), object);
+    if (!is_source_model(m)) {
+        const double reset = get_parameter(m, "v_reset_mv");
+        const double thresh = get_parameter(m, "v_thresh_mv");
+        if (!(reset < thresh))
+            throw invalid_parameter(object, "v_reset_mv", num(reset),
+                                    "must be below v_thresh_mv (" + num(thresh) + ")");
+    }
+    if (const auto* p = std::get_if<poisson_source>(&m); p && p->p.stop_ms < p->p.start_ms)
+        throw invalid_parameter(object, "stop_ms", num(p->p.stop_ms),
+                                "must not be before start_ms (" + num(p->p.start_ms) + ")");
+    if (const auto* s = std::get_if<spike_source>(&m)) {
+        for (std::size_t i = 0; i < s->spike_times_ms.size(); ++i)
+            for (double t : s->spike_times_ms[i])
+                if (!std::isfinite(t) || t <= 0)
+                    throw invalid_parameter(object, "spike_times_ms[" + std::to_string(i) + "]",
+                                            num(t), "spike times must be finite and > 0 ms");
+    }
+}
+
+}  // namespace volley::snn

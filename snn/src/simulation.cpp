@@ -1,0 +1,105 @@
+// The simulation facade: a pimpl over the backend chosen by the factory.
+
+#include <volley/error.hpp>
+#include <volley/snn/simulation.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "backends/engine.hpp"
+
+namespace volley::snn {
+
+struct simulation::impl {
+    network net;
+    simulation_options options;
+    std::unique_ptr<detail::engine> engine;
+    progress_callback progress;
+    std::int64_t progress_interval = 0;
+};
+
+namespace {
+
+std::vector<std::uint32_t> checked_subset(std::vector<std::uint32_t> neurons, const population& p, const char* what) {
+    for (std::uint32_t i : neurons)
+        if (i >= p.size)
+            throw invalid_parameter(std::string(what) + " of population '" + p.name + "'", "neuron", std::to_string(i),
+                                    "out of range for size " + std::to_string(p.size));
+    return neurons;
+}
+
+}  // namespace
+
+simulation::simulation(const network& net, const context& ctx, const simulation_options& options)
+    : impl_(std::make_unique<impl>()) {
+    if (!std::isfinite(options.dt_ms) || options.dt_ms <= 0)
+        throw invalid_parameter("simulation", "dt_ms", std::to_string(options.dt_ms), "must be finite and > 0");
+    impl_->net = net;
+    impl_->options = options;
+    impl_->engine = detail::make_engine(impl_->net, ctx, options);
+}
+
+simulation::~simulation() = default;
+simulation::simulation(simulation&&) noexcept = default;
+simulation& simulation::operator=(simulation&&) noexcept = default;
+
+spike_recorder simulation::record_spikes(population_index pop, std::vector<std::uint32_t> neurons) {
+    const auto& p = impl_->net.at(pop);
+    neurons = checked_subset(std::move(neurons), p, "spike recorder");
+    auto d = std::make_shared<spike_data>();
+    d->population = p.name;
+    d->pop = pop;
+    d->population_size = p.size;
+    d->dt_ms = impl_->options.dt_ms;
+    std::vector<std::uint8_t> mask;
+    if (!neurons.empty()) {
+        mask.assign(p.size, 0);
+        for (std::uint32_t i : neurons) mask[i] = 1;
+        d->recorded_neurons = static_cast<std::uint32_t>(std::count(mask.begin(), mask.end(), 1));
+    } else {
+        d->recorded_neurons = p.size;
+    }
+    impl_->engine->add_spike_recorder(d, std::move(mask));
+    return spike_recorder(d);
+}
+
+state_recorder simulation::record_state(population_index pop, const std::string& variable, double interval_ms,
+                                        std::vector<std::uint32_t> neurons) {
+    const auto& p = impl_->net.at(pop);
+    neurons = checked_subset(std::move(neurons), p, "state recorder");
+    if (!std::isfinite(interval_ms) || interval_ms <= 0)
+        throw invalid_parameter("state recorder of population '" + p.name + "'", "interval_ms",
+                                std::to_string(interval_ms), "must be finite and > 0");
+    auto d = std::make_shared<state_data>();
+    d->population = p.name;
+    d->variable = variable;
+    d->dt_ms = impl_->options.dt_ms;
+    d->interval_steps = std::max<std::int64_t>(1, std::llround(interval_ms / impl_->options.dt_ms));
+    if (neurons.empty())
+        for (std::uint32_t i = 0; i < p.size; ++i) neurons.push_back(i);
+    d->node_ids = std::move(neurons);
+    impl_->engine->add_state_recorder(d, pop);
+    return state_recorder(d);
+}
+
+void simulation::on_progress(progress_callback callback, std::int64_t interval_steps) {
+    impl_->progress = std::move(callback);
+    impl_->progress_interval = interval_steps;
+}
+
+bool simulation::run(double duration_ms) {
+    if (!std::isfinite(duration_ms) || duration_ms < 0)
+        throw invalid_parameter("simulation", "duration_ms", std::to_string(duration_ms), "must be finite and >= 0");
+    const auto steps = static_cast<std::int64_t>(std::llround(duration_ms / impl_->options.dt_ms));
+    return impl_->engine->run(steps, impl_->progress, impl_->progress_interval) == steps;
+}
+
+double simulation::time_ms() const noexcept {
+    return static_cast<double>(impl_->engine->current_step()) * impl_->options.dt_ms;
+}
+step simulation::current_step() const noexcept { return {impl_->engine->current_step()}; }
+simulation_stats simulation::stats() const { return impl_->engine->stats(); }
+const network& simulation::model() const noexcept { return impl_->net; }
+const simulation_options& simulation::options() const noexcept { return impl_->options; }
+
+}  // namespace volley::snn
