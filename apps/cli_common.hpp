@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+#include <volley/error.hpp>
 
 #include <cstdio>
 #include <string>

@@ -6,6 +6,7 @@
 #include <volley/snn/context.hpp>
 #include <volley/snn/features.hpp>
 #include <volley/snn/network.hpp>
+#include <volley/snn/network_json.hpp>
 #include <volley/snn/neuron_models.hpp>
 #include <volley/snn/recorders.hpp>
 #include <volley/snn/simulation.hpp>

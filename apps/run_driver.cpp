@@ -1,0 +1,247 @@
+// The command-line run driver (see run_driver.hpp).
+
+#include "run_driver.hpp"
+
+#include "cli_common.hpp"
+#include "progress_bar.hpp"
+
+#include <volley/error.hpp>
+#include <volley/snn/raster_plot.hpp>
+#include <volley/snn/simulation.hpp>
+#include <volley/snn/sonata_report.hpp>
+#include <volley/snn/sonata_spikes.hpp>
+#include <volley/snn/spike_checksum.hpp>
+#include <volley/snn/spike_csv.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <memory>
+
+namespace volley::cli {
+
+namespace {
+
+std::atomic<bool> interrupted{false};
+
+extern "C" void on_sigint(int) { interrupted.store(true); }
+
+/// Installs the Ctrl-C handler for the life of a run, and restores the previous one.
+class sigint_guard {
+public:
+    sigint_guard() : previous_(std::signal(SIGINT, on_sigint)) { interrupted.store(false); }
+    ~sigint_guard() { std::signal(SIGINT, previous_); }
+
+private:
+    void (*previous_)(int);
+};
+
+bool is_csv(const std::filesystem::path& p) { return p.extension() == ".csv"; }
+
+/// Streams recorded spikes (and state samples) into the SONATA file as the run goes, so that
+/// an interrupted or failed run leaves a valid file with everything up to the last flush.
+class hdf5_stream {
+public:
+    hdf5_stream(const std::filesystem::path& file, const std::vector<snn::spike_recorder>& spikes,
+                const std::vector<snn::state_recorder>& states)
+        : file_(file), spikes_(spikes), states_(states), writer_(file) {
+        for (const auto& r : spikes_) writer_.add_population(r.data().population);
+        written_.assign(spikes_.size(), 0);
+    }
+
+    void append_new() {
+        for (std::size_t k = 0; k < spikes_.size(); ++k) {
+            const auto& d = spikes_[k].data();
+            const std::size_t b = written_[k], e = d.steps.size();
+            if (b == e) continue;
+            std::vector<std::uint64_t> ids(d.node_ids.begin() + static_cast<std::ptrdiff_t>(b), d.node_ids.end());
+            std::vector<double> t(e - b);
+            for (std::size_t i = b; i < e; ++i) t[i - b] = static_cast<double>(d.steps[i]) * d.dt_ms;
+            writer_.append(k, ids, t);
+            written_[k] = e;
+        }
+        writer_.flush();
+    }
+
+    /// Writes the remaining spikes, closes the spike file and adds the state reports.
+    void finish() {
+        append_new();
+        writer_.close();
+        if (states_.empty()) return;
+        auto reports = snn::sonata_report_writer::append_to(file_);
+        for (const auto& s : states_) {
+            const auto& d = s.data();
+            std::vector<std::uint64_t> ids(d.node_ids.begin(), d.node_ids.end());
+            const double t0 = d.sample_steps.empty() ? 0.0 : static_cast<double>(d.sample_steps[0]) * d.dt_ms;
+            const auto r = reports.add_report(d.population, d.variable, d.variable.ends_with("_mv") ? "mV" : "",
+                                              ids, t0, static_cast<double>(d.interval_steps) * d.dt_ms);
+            for (std::size_t i = 0; i < s.samples(); ++i)
+                reports.append(r, std::span<const double>(d.values).subspan(i * ids.size(), ids.size()));
+        }
+        reports.close();
+    }
+
+private:
+    std::filesystem::path file_;
+    const std::vector<snn::spike_recorder>& spikes_;
+    const std::vector<snn::state_recorder>& states_;
+    snn::sonata_spike_writer writer_;
+    std::vector<std::size_t> written_;
+};
+
+std::vector<snn::population_spikes> as_population_spikes(const std::vector<snn::spike_recorder>& recs) {
+    std::vector<snn::population_spikes> out;
+    for (const auto& r : recs) out.push_back({r.data().population, {r.node_ids().begin(), r.node_ids().end()}, r.times_ms()});
+    return out;
+}
+
+void write_plot(const std::filesystem::path& file, const std::vector<snn::spike_recorder>& recs,
+                const run_request& req, double t_stop_ms) {
+    std::vector<snn::raster_population> pops;
+    for (const auto& r : recs) {
+        if (snn::is_source_model(req.net.at(r.data().pop).model)) continue;
+        pops.push_back({r.data().population, r.data().population_size, {r.node_ids().begin(), r.node_ids().end()}, r.times_ms()});
+    }
+    snn::raster_plot_options opt;
+    opt.title = req.title;
+    opt.t_start_ms = 0;
+    opt.t_stop_ms = t_stop_ms > 0 ? t_stop_ms : req.settings.dt_ms;
+    snn::write_raster_svg(file, pops, opt);
+}
+
+}  // namespace
+
+state_request parse_state_request(const std::string& text) {
+    state_request r;
+    const auto a = text.find(':');
+    const auto b = a == std::string::npos ? a : text.find(':', a + 1);
+    if (a == std::string::npos || a == 0 || a + 1 == text.size())
+        throw invalid_parameter("--state", "value", text, "expected POP:VAR[:INTERVAL_MS]");
+    r.population = text.substr(0, a);
+    r.variable = text.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1);
+    if (b != std::string::npos) {
+        try {
+            std::size_t used = 0;
+            r.interval_ms = std::stod(text.substr(b + 1), &used);
+            if (used != text.size() - b - 1) throw std::invalid_argument("trailing characters");
+        } catch (const std::exception&) {
+            throw invalid_parameter("--state", "interval", text.substr(b + 1), "not a number");
+        }
+    }
+    return r;
+}
+
+run_outcome execute_run(const run_request& req) {
+    snn::simulation sim(req.net, snn::context{.threads = req.threads},
+                        {.dt_ms = req.settings.dt_ms, .seed = req.settings.seed});
+    std::vector<snn::spike_recorder> recs;
+    for (std::uint32_t p = 0; p < req.net.populations().size(); ++p) recs.push_back(sim.record_spikes({p}));
+    std::vector<snn::state_recorder> states;
+    for (const auto& s : req.states) {
+        if (!req.out || is_csv(*req.out))
+            throw invalid_parameter("--state", "output", req.out ? req.out->string() : "(none)",
+                                    "state recording needs an .h5 output (--out FILE.h5)");
+        states.push_back(sim.record_state(req.net.find(s.population), s.variable, s.interval_ms));
+    }
+
+    // Outputs are opened only now that the network is valid and built.
+    std::unique_ptr<hdf5_stream> stream;
+    if (req.out && !is_csv(*req.out)) stream = std::make_unique<hdf5_stream>(*req.out, recs, states);
+
+    const auto steps = static_cast<std::int64_t>(std::llround(req.settings.duration_ms / req.settings.dt_ms));
+    progress_bar bar(!req.quiet && stderr_is_terminal(), req.settings.duration_ms);
+    auto last_flush = std::chrono::steady_clock::now();
+    sim.on_progress(
+        [&](std::int64_t done, std::int64_t) {
+            bar.update(static_cast<double>(done) * req.settings.dt_ms);
+            const auto now = std::chrono::steady_clock::now();
+            if (stream && now - last_flush > std::chrono::seconds(1)) {
+                stream->append_new();
+                last_flush = now;
+            }
+            return !interrupted.load();
+        },
+        std::max<std::int64_t>(1, std::min<std::int64_t>(steps / 200 + 1, 1000)));
+
+    bool completed = false;
+    {
+        sigint_guard guard;
+        try {
+            completed = sim.run(req.settings.duration_ms);
+        } catch (...) {
+            if (stream) stream->finish();  // keep what was recorded
+            throw;
+        }
+    }
+    bar.finish();
+    if (stream) stream->finish();
+    if (req.out && is_csv(*req.out)) {
+        const auto pops = as_population_spikes(recs);
+        snn::write_spike_csv(*req.out, pops);
+    }
+    if (req.plot) write_plot(*req.plot, recs, req, sim.time_ms());
+
+    const auto st = sim.stats();
+    std::vector<std::pair<std::uint32_t, std::int64_t>> pairs;
+    nlohmann::json pops = nlohmann::json::array();
+    std::uint64_t neuron_spikes = 0, neuron_count = 0;
+    for (const auto& r : recs) {
+        const auto& d = r.data();
+        for (std::size_t i = 0; i < r.size(); ++i) pairs.emplace_back(d.first_neuron + d.node_ids[i], d.steps[i]);
+        const auto& model = req.net.at(d.pop).model;
+        if (!snn::is_source_model(model)) {
+            neuron_spikes += r.size();
+            neuron_count += d.population_size;
+        }
+        pops.push_back({{"name", d.population},
+                        {"model", snn::model_name(model)},
+                        {"size", d.population_size},
+                        {"spikes", r.size()},
+                        {"mean_rate_hz", r.mean_rate_hz()}});
+    }
+    const double bio_s = sim.time_ms() / 1000.0;
+    nlohmann::json f;
+    f["neurons"] = st.neurons;
+    f["synapses"] = st.synapses;
+    f["spikes"] = st.spikes;
+    f["synaptic_events"] = st.synaptic_events;
+    f["mean_rate_hz"] = neuron_count > 0 && bio_s > 0 ? static_cast<double>(neuron_spikes) / (bio_s * static_cast<double>(neuron_count)) : 0.0;
+    f["build_s"] = st.build_s;
+    f["sim_s"] = st.sim_s;
+    f["events_per_s"] = st.sim_s > 0 ? static_cast<double>(st.synaptic_events) / st.sim_s : 0.0;
+    f["real_time_factor"] = bio_s > 0 ? st.sim_s / bio_s : 0.0;
+    f["peak_rss_bytes"] = peak_rss_bytes();
+    f["bytes_per_synapse"] = st.synapses > 0 ? static_cast<double>(st.synapse_table_bytes) / static_cast<double>(st.synapses) : 0.0;
+    f["threads"] = st.threads;
+    f["spike_checksum"] = snn::spike_checksum(std::move(pairs));
+    f["populations"] = pops;
+    f["dt_ms"] = req.settings.dt_ms;
+    f["duration_ms"] = sim.time_ms();
+    f["seed"] = req.settings.seed;
+    f["completed"] = completed;
+    if (req.out) f["output"] = req.out->string();
+    if (req.plot) f["plot"] = req.plot->string();
+    return {f, completed};
+}
+
+void print_run_summary(const nlohmann::json& f) {
+    std::printf("%-12s %10s %10s %12s\n", "population", "neurons", "spikes", "rate [Hz]");
+    for (const auto& p : f["populations"])
+        std::printf("%-12s %10llu %10llu %12.3f\n", p["name"].get<std::string>().c_str(),
+                    p["size"].get<unsigned long long>(), p["spikes"].get<unsigned long long>(), p["mean_rate_hz"].get<double>());
+    std::printf("simulated %.1f ms at dt = %g ms on %d thread(s)\n", f["duration_ms"].get<double>(), f["dt_ms"].get<double>(),
+                f["threads"].get<int>());
+    std::printf("build %.3f s, simulation %.3f s (real-time factor %.3f)\n", f["build_s"].get<double>(), f["sim_s"].get<double>(),
+                f["real_time_factor"].get<double>());
+    std::printf("%llu synapses (%.2f bytes each), %llu synaptic events, %.3g events/s\n",
+                f["synapses"].get<unsigned long long>(), f["bytes_per_synapse"].get<double>(),
+                f["synaptic_events"].get<unsigned long long>(), f["events_per_s"].get<double>());
+    std::printf("mean rate %.3f Hz, peak RSS %.1f MiB, raster SHA-256 %s\n", f["mean_rate_hz"].get<double>(),
+                static_cast<double>(f["peak_rss_bytes"].get<unsigned long long>()) / (1 << 20),
+                f["spike_checksum"].get<std::string>().c_str());
+    if (f.contains("output")) std::printf("spikes written to %s\n", f["output"].get<std::string>().c_str());
+    if (f.contains("plot")) std::printf("raster plot written to %s\n", f["plot"].get<std::string>().c_str());
+}
+
+}  // namespace volley::cli

@@ -1,0 +1,49 @@
+#pragma once
+// Running a network from the command line: build, run with progress and Ctrl-C handling,
+// stream recordings to disk, and report the figures that every `run` and `bench` prints.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <volley/snn/network_json.hpp>
+
+namespace volley::cli {
+
+/// A state variable to record: population, variable and sampling interval [ms].
+struct state_request {
+    std::string population;
+    std::string variable;
+    double interval_ms = 1.0;
+};
+
+/// What to run and where to write it.
+struct run_request {
+    snn::network net;
+    snn::run_settings settings;
+    int threads = 0;  ///< 0: the OpenMP default
+    std::optional<std::filesystem::path> out;   ///< .h5 (SONATA) or .csv
+    std::optional<std::filesystem::path> plot;  ///< .svg raster with rates
+    std::vector<state_request> states;          ///< recorded into the .h5 output
+    bool quiet = false;
+    std::string title;  ///< used in the plot
+};
+
+/// The outcome: the figures (the JSON object of --json) and whether the run completed.
+struct run_outcome {
+    nlohmann::json figures;
+    bool completed = true;
+};
+
+/// Builds and runs the network, writing outputs as it goes. Throws volley::error on bad input.
+run_outcome execute_run(const run_request& request);
+
+/// Prints the human-readable summary of a run's figures on stdout.
+void print_run_summary(const nlohmann::json& figures);
+
+/// Parses "POP:VAR[:INTERVAL_MS]"; throws volley::invalid_parameter.
+state_request parse_state_request(const std::string& text);
+
+}  // namespace volley::cli

@@ -1,0 +1,384 @@
+// Reading and writing the Volley network JSON format (docs/network-format.md).
+
+#include <volley/error.hpp>
+#include <volley/snn/network_json.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+namespace volley::snn {
+
+namespace {
+
+using json = nlohmann::json;
+
+/// A JSON value with its path, for errors that say where and what.
+class node {
+public:
+    node(const json& j, std::string path, const std::string& file) : j_(j), path_(std::move(path)), file_(file) {}
+
+    [[noreturn]] void fail(const std::string& what) const { throw file_format_error(file_, path_.empty() ? "/" : path_, what); }
+
+    std::string show() const {
+        auto s = j_.dump();
+        return s.size() > 60 ? s.substr(0, 57) + "..." : s;
+    }
+
+    const json& raw() const { return j_; }
+    const std::string& path() const { return path_; }
+
+    node at(const std::string& key) const {
+        if (!j_.is_object()) fail("expected an object, got " + show());
+        if (!j_.contains(key)) fail("missing required key '" + key + "'");
+        return {j_.at(key), path_ + "/" + key, file_};
+    }
+    bool has(const std::string& key) const { return j_.is_object() && j_.contains(key); }
+    node at(std::size_t i) const { return {j_.at(i), path_ + "/" + std::to_string(i), file_}; }
+    std::size_t size() const { return j_.size(); }
+
+    void only_keys(std::initializer_list<const char*> allowed) const {
+        if (!j_.is_object()) fail("expected an object, got " + show());
+        for (const auto& [k, v] : j_.items()) {
+            bool ok = false;
+            for (const char* a : allowed) ok = ok || k == a;
+            if (!ok) {
+                std::string known;
+                for (const char* a : allowed) known += (known.empty() ? "" : ", ") + std::string(a);
+                node(v, path_ + "/" + k, file_).fail("unknown key '" + k + "' (known: " + known + ")");
+            }
+        }
+    }
+
+    const json& array() const {
+        if (!j_.is_array()) fail("expected an array, got " + show());
+        return j_;
+    }
+    double number() const {
+        if (!j_.is_number()) fail("expected a number, got " + show());
+        return j_.get<double>();
+    }
+    std::uint64_t unsigned_int(std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) const {
+        if (!j_.is_number_integer() || (j_.is_number_integer() && !j_.is_number_unsigned() && j_.get<std::int64_t>() < 0))
+            fail("expected a non-negative integer, got " + show());
+        const auto v = j_.get<std::uint64_t>();
+        if (v > max) fail("value " + show() + " is larger than " + std::to_string(max));
+        return v;
+    }
+    bool boolean() const {
+        if (!j_.is_boolean()) fail("expected true or false, got " + show());
+        return j_.get<bool>();
+    }
+    std::string string() const {
+        if (!j_.is_string()) fail("expected a string, got " + show());
+        return j_.get<std::string>();
+    }
+    std::vector<double> numbers() const {
+        std::vector<double> out;
+        for (std::size_t i = 0; i < array().size(); ++i) out.push_back(at(i).number());
+        return out;
+    }
+    std::vector<std::uint32_t> indices() const {
+        std::vector<std::uint32_t> out;
+        for (std::size_t i = 0; i < array().size(); ++i)
+            out.push_back(static_cast<std::uint32_t>(at(i).unsigned_int(std::numeric_limits<std::uint32_t>::max())));
+        return out;
+    }
+
+private:
+    const json& j_;
+    std::string path_;
+    const std::string& file_;
+};
+
+value_spec read_value(const node& n) {
+    if (n.raw().is_number()) return n.number();
+    if (n.raw().is_array()) return n.numbers();
+    if (n.raw().is_object() && n.has("uniform")) {
+        n.only_keys({"uniform"});
+        const auto u = n.at("uniform");
+        u.only_keys({"low", "high"});
+        return uniform{u.at("low").number(), u.at("high").number()};
+    }
+    if (n.raw().is_object() && n.has("normal")) {
+        n.only_keys({"normal"});
+        const auto m = n.at("normal");
+        m.only_keys({"mean", "stddev"});
+        return normal{m.at("mean").number(), m.at("stddev").number()};
+    }
+    n.fail("expected a number, a list of numbers, {\"uniform\": {...}} or {\"normal\": {...}}, got " + n.show());
+}
+
+json write_value(const value_spec& v) {
+    if (const auto* c = std::get_if<double>(&v)) return *c;
+    if (const auto* l = std::get_if<std::vector<double>>(&v)) return *l;
+    if (const auto* u = std::get_if<uniform>(&v)) return {{"uniform", {{"low", u->low}, {"high", u->high}}}};
+    const auto& n = std::get<normal>(v);
+    return {{"normal", {{"mean", n.mean}, {"stddev", n.stddev}}}};
+}
+
+/// Runs f, turning a validation error from the network API into a file_format_error at `n`.
+template <class F>
+auto at_node(const node& n, F&& f) {
+    try {
+        return f();
+    } catch (const file_format_error&) {
+        throw;
+    } catch (const error& e) {
+        n.fail(e.what());
+    }
+}
+
+population_index population_ref(const network& net, const node& n) {
+    const auto name = n.string();
+    return at_node(n, [&] { return net.find(name); });
+}
+
+void read_population(network& net, const node& p) {
+    p.only_keys({"name", "size", "model", "params", "per_neuron", "initial", "spike_times_ms"});
+    const auto name = p.at("name").string();
+    const auto size = static_cast<std::uint32_t>(p.at("size").unsigned_int(std::numeric_limits<std::uint32_t>::max()));
+    const auto model_node = p.at("model");
+    auto model = at_node(model_node, [&] { return model_from_name(model_node.string()); });
+    if (p.has("params")) {
+        const auto params = p.at("params");
+        if (!params.raw().is_object()) params.fail("expected an object, got " + params.show());
+        for (const auto& item : params.raw().items()) {
+            const auto& key = item.key();
+            const auto x = params.at(key);
+            at_node(x, [&] { set_parameter(model, key, x.number()); return 0; });
+        }
+    }
+    if (p.has("spike_times_ms")) {
+        auto* src = std::get_if<spike_source>(&model);
+        const auto st = p.at("spike_times_ms");
+        if (!src) st.fail("only a spike_source population has spike_times_ms");
+        for (std::size_t i = 0; i < st.array().size(); ++i) src->spike_times_ms.push_back(st.at(i).numbers());
+    }
+    const auto pop = at_node(p, [&] { return net.add_population(name, size, std::move(model)); });
+    for (const char* section : {"per_neuron", "initial"}) {
+        if (!p.has(section)) continue;
+        const auto sec = p.at(section);
+        if (!sec.raw().is_object()) sec.fail("expected an object, got " + sec.show());
+        for (const auto& [key, value] : sec.raw().items()) {
+            const auto x = sec.at(key);
+            auto spec = read_value(x);
+            at_node(x, [&] {
+                if (std::string_view(section) == "initial") net.initialise(pop, key, std::move(spec));
+                else net.set_parameter(pop, key, std::move(spec));
+                return 0;
+            });
+        }
+    }
+}
+
+connector read_connector(const node& c) {
+    const auto type = c.at("type").string();
+    if (type == "all_to_all") {
+        c.only_keys({"type", "allow_autapses"});
+        return all_to_all{c.has("allow_autapses") ? c.at("allow_autapses").boolean() : true};
+    }
+    if (type == "one_to_one") {
+        c.only_keys({"type"});
+        return one_to_one{};
+    }
+    if (type == "fixed_probability") {
+        c.only_keys({"type", "p", "allow_autapses"});
+        return fixed_probability{c.at("p").number(), c.has("allow_autapses") ? c.at("allow_autapses").boolean() : true};
+    }
+    if (type == "fixed_in_degree") {
+        c.only_keys({"type", "k", "allow_autapses"});
+        return fixed_in_degree{static_cast<std::uint32_t>(c.at("k").unsigned_int(std::numeric_limits<std::uint32_t>::max())),
+                               c.has("allow_autapses") ? c.at("allow_autapses").boolean() : true};
+    }
+    if (type == "from_list") {
+        c.only_keys({"type", "sources", "targets"});
+        return from_list{c.at("sources").indices(), c.at("targets").indices()};
+    }
+    c.at("type").fail("unknown connector type \"" + type +
+                      "\" (known: all_to_all, one_to_one, fixed_probability, fixed_in_degree, from_list)");
+}
+
+void read_projection(network& net, const node& p) {
+    p.only_keys({"source", "target", "connector", "weight", "delay_ms", "receptor"});
+    const auto src = population_ref(net, p.at("source"));
+    const auto tgt = population_ref(net, p.at("target"));
+    auto rule = read_connector(p.at("connector"));
+    synapse_spec syn;
+    if (p.has("weight")) syn.weight = read_value(p.at("weight"));
+    if (p.has("delay_ms")) syn.delay_ms = read_value(p.at("delay_ms"));
+    if (p.has("receptor")) {
+        const auto r = p.at("receptor").string();
+        if (r == "excitatory") syn.receptor = excitatory;
+        else if (r == "inhibitory") syn.receptor = inhibitory;
+        else p.at("receptor").fail("unknown receptor \"" + r + "\" (known: excitatory, inhibitory)");
+    }
+    at_node(p, [&] { return net.connect(src, tgt, std::move(rule), std::move(syn)); });
+}
+
+void read_current(network& net, const node& c) {
+    const auto type = c.at("type").string();
+    const auto tgt = population_ref(net, c.at("target"));
+    std::vector<std::uint32_t> neurons;
+    if (c.has("neurons")) neurons = c.at("neurons").indices();
+    current_waveform wave;
+    if (type == "dc") {
+        c.only_keys({"type", "target", "neurons", "amplitude_mv", "start_ms", "stop_ms"});
+        dc_current dc{c.at("amplitude_mv").number()};
+        if (c.has("start_ms")) dc.start_ms = c.at("start_ms").number();
+        if (c.has("stop_ms")) dc.stop_ms = c.at("stop_ms").number();
+        wave = dc;
+    } else if (type == "step") {
+        c.only_keys({"type", "target", "neurons", "times_ms", "amplitudes_mv"});
+        wave = step_current{c.at("times_ms").numbers(), c.at("amplitudes_mv").numbers()};
+    } else {
+        c.at("type").fail("unknown current type \"" + type + "\" (known: dc, step)");
+    }
+    at_node(c, [&] { net.inject(tgt, std::move(wave), std::move(neurons)); return 0; });
+}
+
+}  // namespace
+
+network_file parse_network_json(const std::string& text, const std::string& source_name) {
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw file_format_error(source_name, "", std::string("malformed JSON: ") + e.what());
+    }
+    const node root(j, "", source_name);
+    root.only_keys({"format", "version", "run", "populations", "projections", "currents"});
+    if (root.at("format").string() != "volley-network")
+        root.at("format").fail("expected \"volley-network\", got " + root.at("format").show());
+    const auto version = root.at("version").unsigned_int();
+    if (version < 1 || version > static_cast<std::uint64_t>(network_format_version))
+        root.at("version").fail("unsupported version " + std::to_string(version) + " (this build reads 1 to " +
+                                std::to_string(network_format_version) + ")");
+    network_file out;
+    if (root.has("run")) {
+        const auto run = root.at("run");
+        run.only_keys({"dt_ms", "duration_ms", "seed"});
+        if (run.has("dt_ms")) out.run.dt_ms = run.at("dt_ms").number();
+        if (run.has("duration_ms")) out.run.duration_ms = run.at("duration_ms").number();
+        if (run.has("seed")) out.run.seed = run.at("seed").unsigned_int();
+        if (!(out.run.dt_ms > 0)) run.at("dt_ms").fail("dt_ms must be > 0, got " + run.at("dt_ms").show());
+        if (run.has("duration_ms") && !(out.run.duration_ms >= 0))
+            run.at("duration_ms").fail("duration_ms must be >= 0, got " + run.at("duration_ms").show());
+    }
+    const auto pops = root.at("populations");
+    for (std::size_t i = 0; i < pops.array().size(); ++i) read_population(out.net, pops.at(i));
+    if (root.has("projections")) {
+        const auto projs = root.at("projections");
+        for (std::size_t i = 0; i < projs.array().size(); ++i) read_projection(out.net, projs.at(i));
+    }
+    if (root.has("currents")) {
+        const auto cur = root.at("currents");
+        for (std::size_t i = 0; i < cur.array().size(); ++i) read_current(out.net, cur.at(i));
+    }
+    return out;
+}
+
+network_file load_network_json(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw io_error(file.string(), "cannot open network file for reading");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return parse_network_json(ss.str(), file.string());
+}
+
+std::string to_network_json(const network& net, const run_settings& run) {
+    json j = {{"format", "volley-network"}, {"version", network_format_version}};
+    j["run"] = {{"dt_ms", run.dt_ms}, {"duration_ms", run.duration_ms}, {"seed", run.seed}};
+    json pops = json::array();
+    for (const auto& p : net.populations()) {
+        json jp = {{"name", p.name}, {"size", p.size}, {"model", model_name(p.model)}};
+        json params = json::object();
+        for (const auto& info : model_parameters(p.model)) {
+            const double v = get_parameter(p.model, info.name);
+            if (std::isfinite(v)) params[info.name] = v;  // an infinite stop_ms is the default
+        }
+        if (!params.empty()) jp["params"] = params;
+        if (const auto* s = std::get_if<spike_source>(&p.model)) jp["spike_times_ms"] = s->spike_times_ms;
+        for (const auto& [section, list] : {std::pair{"per_neuron", &p.parameters}, std::pair{"initial", &p.initial_values}}) {
+            if (list->empty()) continue;
+            json sec = json::object();
+            for (const auto& [k, v] : *list) sec[k] = write_value(v);
+            jp[section] = sec;
+        }
+        pops.push_back(jp);
+    }
+    j["populations"] = pops;
+    json projs = json::array();
+    for (const auto& q : net.projections()) {
+        json c = {{"type", connector_name(q.rule)}};
+        std::visit(
+            [&](const auto& r) {
+                using R = std::decay_t<decltype(r)>;
+                if constexpr (std::is_same_v<R, all_to_all>) c["allow_autapses"] = r.allow_autapses;
+                if constexpr (std::is_same_v<R, fixed_probability>) {
+                    c["p"] = r.p;
+                    c["allow_autapses"] = r.allow_autapses;
+                }
+                if constexpr (std::is_same_v<R, fixed_in_degree>) {
+                    c["k"] = r.k;
+                    c["allow_autapses"] = r.allow_autapses;
+                }
+                if constexpr (std::is_same_v<R, from_list>) {
+                    c["sources"] = r.sources;
+                    c["targets"] = r.targets;
+                }
+            },
+            q.rule);
+        projs.push_back({{"source", net.at(q.source).name},
+                         {"target", net.at(q.target).name},
+                         {"connector", c},
+                         {"weight", write_value(q.synapse.weight)},
+                         {"delay_ms", write_value(q.synapse.delay_ms)},
+                         {"receptor", q.synapse.receptor == excitatory ? "excitatory" : "inhibitory"}});
+    }
+    j["projections"] = projs;
+    json cur = json::array();
+    for (const auto& s : net.stimuli()) {
+        json c = {{"target", net.at(s.target).name}};
+        if (!s.neurons.empty()) c["neurons"] = s.neurons;
+        if (const auto* dc = std::get_if<dc_current>(&s.waveform)) {
+            c["type"] = "dc";
+            c["amplitude_mv"] = dc->amplitude_mv;
+            c["start_ms"] = dc->start_ms;
+            if (std::isfinite(dc->stop_ms)) c["stop_ms"] = dc->stop_ms;
+        } else {
+            const auto& st = std::get<step_current>(s.waveform);
+            c["type"] = "step";
+            c["times_ms"] = st.times_ms;
+            c["amplitudes_mv"] = st.amplitudes_mv;
+        }
+        cur.push_back(c);
+    }
+    if (!cur.empty()) j["currents"] = cur;
+    return j.dump(2) + "\n";
+}
+
+void save_network_json(const network& net, const std::filesystem::path& file, const run_settings& run) {
+    const auto text = to_network_json(net, run);
+    auto tmp = file;
+    tmp += ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) throw io_error(tmp.string(), "cannot open for writing");
+        out << text;
+        out.flush();
+        if (!out) throw io_error(tmp.string(), "write failed");
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, file, ec);
+    if (ec) {
+        std::filesystem::remove(tmp, ec);
+        throw io_error(file.string(), "cannot replace file: " + ec.message());
+    }
+}
+
+}  // namespace volley::snn
