@@ -16,6 +16,7 @@ namespace volley::snn {
 namespace {
 
 using json = nlohmann::json;
+using ojson = nlohmann::ordered_json;
 
 /// A JSON value with its path, for errors that say where and what.
 class node {
@@ -113,7 +114,7 @@ value_spec read_value(const node& n) {
     n.fail("expected a number, a list of numbers, {\"uniform\": {...}} or {\"normal\": {...}}, got " + n.show());
 }
 
-json write_value(const value_spec& v) {
+nlohmann::ordered_json write_value(const value_spec& v) {
     if (const auto* c = std::get_if<double>(&v)) return *c;
     if (const auto* l = std::get_if<std::vector<double>>(&v)) return *l;
     if (const auto* u = std::get_if<uniform>(&v)) return {{"uniform", {{"low", u->low}, {"high", u->high}}}};
@@ -291,12 +292,12 @@ network_file load_network_json(const std::filesystem::path& file) {
 }
 
 std::string to_network_json(const network& net, const run_settings& run) {
-    json j = {{"format", "volley-network"}, {"version", network_format_version}};
+    ojson j = {{"format", "volley-network"}, {"version", network_format_version}};
     j["run"] = {{"dt_ms", run.dt_ms}, {"duration_ms", run.duration_ms}, {"seed", run.seed}};
-    json pops = json::array();
+    ojson pops = ojson::array();
     for (const auto& p : net.populations()) {
-        json jp = {{"name", p.name}, {"size", p.size}, {"model", model_name(p.model)}};
-        json params = json::object();
+        ojson jp = {{"name", p.name}, {"size", p.size}, {"model", model_name(p.model)}};
+        ojson params = ojson::object();
         for (const auto& info : model_parameters(p.model)) {
             const double v = get_parameter(p.model, info.name);
             if (std::isfinite(v)) params[info.name] = v;  // an infinite stop_ms is the default
@@ -305,16 +306,16 @@ std::string to_network_json(const network& net, const run_settings& run) {
         if (const auto* s = std::get_if<spike_source>(&p.model)) jp["spike_times_ms"] = s->spike_times_ms;
         for (const auto& [section, list] : {std::pair{"per_neuron", &p.parameters}, std::pair{"initial", &p.initial_values}}) {
             if (list->empty()) continue;
-            json sec = json::object();
+            ojson sec = ojson::object();
             for (const auto& [k, v] : *list) sec[k] = write_value(v);
             jp[section] = sec;
         }
         pops.push_back(jp);
     }
     j["populations"] = pops;
-    json projs = json::array();
+    ojson projs = ojson::array();
     for (const auto& q : net.projections()) {
-        json c = {{"type", connector_name(q.rule)}};
+        ojson c = {{"type", connector_name(q.rule)}};
         std::visit(
             [&](const auto& r) {
                 using R = std::decay_t<decltype(r)>;
@@ -341,9 +342,9 @@ std::string to_network_json(const network& net, const run_settings& run) {
                          {"receptor", q.synapse.receptor == excitatory ? "excitatory" : "inhibitory"}});
     }
     j["projections"] = projs;
-    json cur = json::array();
+    ojson cur = ojson::array();
     for (const auto& s : net.stimuli()) {
-        json c = {{"target", net.at(s.target).name}};
+        ojson c = {{"target", net.at(s.target).name}};
         if (!s.neurons.empty()) c["neurons"] = s.neurons;
         if (const auto* dc = std::get_if<dc_current>(&s.waveform)) {
             c["type"] = "dc";
