@@ -1,2 +1,3 @@
 # Unit tests of the recording-output layer (snn/src/io): SONATA HDF5 files, CSV, checksums, plots.
 volley_test(test_sonata_spikes unit/test_sonata_spikes.cpp LIBS volley::snn volley_snn_private)
+volley_test(test_sonata_report unit/test_sonata_report.cpp LIBS volley::snn volley_snn_private)
