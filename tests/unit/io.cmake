@@ -4,3 +4,4 @@ volley_test(test_sonata_report unit/test_sonata_report.cpp LIBS volley::snn voll
 volley_test(test_sha256 unit/test_sha256.cpp LIBS volley::snn volley_snn_private)
 volley_test(test_spike_checksum unit/test_spike_checksum.cpp LIBS volley::snn)
 volley_test(test_spike_csv unit/test_spike_csv.cpp LIBS volley::snn)
+volley_test(test_raster_plot unit/test_raster_plot.cpp LIBS volley::snn volley_snn_private)

@@ -12,7 +12,7 @@ namespace volley::test {
 
 /// Fixture that gives each test an empty directory `dir` under the system temp directory.
 class io_test : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
         dir = std::filesystem::temp_directory_path() /

@@ -302,8 +302,8 @@ TEST_F(sonata_spikes_test, non_sonata_hdf5_file_names_the_missing_object) {
     H5Gclose(H5Gcreate2(f, "/spikes/exc", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     hsize_t n = 2;
     hid_t space = H5Screate_simple(1, &n, nullptr);
-    H5Dclose(H5Dcreate2(f, "/spikes/exc/node_ids", H5T_STD_U64LE, space, H5P_DEFAULT,
-                        H5P_DEFAULT, H5P_DEFAULT));
+    H5Dclose(H5Dcreate2(f, "/spikes/exc/node_ids", H5T_STD_U64LE, space, H5P_DEFAULT, H5P_DEFAULT,
+                        H5P_DEFAULT));
     H5Sclose(space);
     H5Fclose(f);
     try {

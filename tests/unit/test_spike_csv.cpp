@@ -36,9 +36,9 @@ TEST_F(spike_csv_test, writes_header_and_one_line_per_spike) {
 TEST_F(spike_csv_test, round_trip_is_exact_for_awkward_doubles_and_names) {
     const auto file = dir / "exact.csv";
     std::vector<vs::population_spikes> pops{
-        {"exc", {0, 1, 2, 3, 4},
-         {0.1 + 0.2, 1e-300, std::numeric_limits<double>::denorm_min(), 123456.789,
-          1.0 / 3.0}},
+        {"exc",
+         {0, 1, 2, 3, 4},
+         {0.1 + 0.2, 1e-300, std::numeric_limits<double>::denorm_min(), 123456.789, 1.0 / 3.0}},
         {"odd, \"quoted\" name", {std::numeric_limits<std::uint64_t>::max()}, {-2.5}},
         {"empty", {}, {}}};
     vs::write_spike_csv(file, pops);

@@ -40,17 +40,16 @@ void append_rows(hid_t dataset, hid_t mem_type, const void* data, std::size_t ro
     hdf5_id file_space(H5Dget_space(dataset), H5Sclose);
     hsize_t start[2] = {start_row, 0};
     hsize_t count[2] = {rows, columns};
-    check_hdf5(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count,
-                                   nullptr),
-               file, "select the end of " + object);
+    check_hdf5(
+        H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr), file,
+        "select the end of " + object);
     hdf5_id mem_space(H5Screate_simple(rank, count, nullptr), H5Sclose);
     check_hdf5(H5Dwrite(dataset, mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, data),
                file, "append to " + object);
 }
 
-hdf5_id write_fixed_dataset(hid_t parent, const std::string& name, hid_t file_type,
-                            hid_t mem_type, const void* data, std::size_t count,
-                            const std::string& file) {
+hdf5_id write_fixed_dataset(hid_t parent, const std::string& name, hid_t file_type, hid_t mem_type,
+                            const void* data, std::size_t count, const std::string& file) {
     hdf5_quiet quiet;
     hsize_t n = count;
     hdf5_id space(H5Screate_simple(1, &n, nullptr), H5Sclose);

@@ -22,9 +22,8 @@ void append_rows(hid_t dataset, hid_t mem_type, const void* data, std::size_t ro
                  std::size_t columns, const std::string& file, const std::string& object);
 
 /// Creates a fixed-size 1-D dataset of `count` values and writes them.
-hdf5_id write_fixed_dataset(hid_t parent, const std::string& name, hid_t file_type,
-                            hid_t mem_type, const void* data, std::size_t count,
-                            const std::string& file);
+hdf5_id write_fixed_dataset(hid_t parent, const std::string& name, hid_t file_type, hid_t mem_type,
+                            const void* data, std::size_t count, const std::string& file);
 
 /// Overwrites the whole of an existing dataset from `mem_type` values.
 void overwrite_dataset(hid_t dataset, hid_t mem_type, const void* data, const std::string& file,

@@ -31,7 +31,9 @@ hdf5_quiet::hdf5_quiet() noexcept {
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
 }
 
-hdf5_quiet::~hdf5_quiet() { H5Eset_auto2(H5E_DEFAULT, saved_func_, saved_data_); }
+hdf5_quiet::~hdf5_quiet() {
+    H5Eset_auto2(H5E_DEFAULT, saved_func_, saved_data_);
+}
 
 void check_hdf5(herr_t status, const std::string& file, const std::string& what) {
     if (status < 0) throw io_error(file, "HDF5 failed to " + what);
@@ -80,10 +82,10 @@ hdf5_id create_group(hid_t parent, const std::string& name, const std::string& f
     hdf5_quiet quiet;
     hdf5_id gcpl(H5Pcreate(H5P_GROUP_CREATE), H5Pclose);
     check_hdf5(gcpl.valid() ? 0 : -1, file, "create a group property list");
-    check_hdf5(H5Pset_link_creation_order(gcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
-               file, "track link creation order");
-    hdf5_id group(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, gcpl.get(), H5P_DEFAULT),
-                  H5Gclose);
+    check_hdf5(
+        H5Pset_link_creation_order(gcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED), file,
+        "track link creation order");
+    hdf5_id group(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, gcpl.get(), H5P_DEFAULT), H5Gclose);
     if (!group.valid()) throw io_error(file, "HDF5 failed to create group '" + name + "'");
     return group;
 }
@@ -147,9 +149,9 @@ void write_string_attribute(hid_t object, const std::string& name, const std::st
     check_hdf5(H5Tset_size(type.get(), H5T_VARIABLE), file, "create a string type");
     check_hdf5(H5Tset_cset(type.get(), H5T_CSET_UTF8), file, "create a string type");
     hdf5_id space(H5Screate(H5S_SCALAR), H5Sclose);
-    hdf5_id attr(H5Acreate2(object, name.c_str(), type.get(), space.get(), H5P_DEFAULT,
-                            H5P_DEFAULT),
-                 H5Aclose);
+    hdf5_id attr(
+        H5Acreate2(object, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+        H5Aclose);
     if (!attr.valid()) throw io_error(file, "HDF5 failed to create attribute '" + name + "'");
     const char* text = value.c_str();
     check_hdf5(H5Awrite(attr.get(), type.get(), &text), file, "write attribute '" + name + "'");
@@ -185,9 +187,9 @@ void write_u32_attribute(hid_t object, const std::string& name,
     hsize_t n = values.size();
     hdf5_id space(values.size() == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr),
                   H5Sclose);
-    hdf5_id attr(H5Acreate2(object, name.c_str(), H5T_STD_U32LE, space.get(), H5P_DEFAULT,
-                            H5P_DEFAULT),
-                 H5Aclose);
+    hdf5_id attr(
+        H5Acreate2(object, name.c_str(), H5T_STD_U32LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+        H5Aclose);
     if (!attr.valid()) throw io_error(file, "HDF5 failed to create attribute '" + name + "'");
     check_hdf5(H5Awrite(attr.get(), H5T_NATIVE_UINT32, values.data()), file,
                "write attribute '" + name + "'");

@@ -15,7 +15,7 @@ namespace volley::snn::detail {
 
 /// Owns one HDF5 identifier and closes it with the matching H5?close function.
 class hdf5_id {
-public:
+  public:
     using closer = herr_t (*)(hid_t);
 
     hdf5_id() = default;
@@ -36,7 +36,7 @@ public:
     /// Closes the identifier now; returns false if HDF5 reported a failure.
     bool reset() noexcept;
 
-private:
+  private:
     hid_t id_ = H5I_INVALID_HID;
     closer close_ = nullptr;
 };
@@ -44,13 +44,13 @@ private:
 /// Turns HDF5's automatic error-stack printing off for its lifetime, so that users see Volley's
 /// typed errors rather than HDF5 dumps on stderr.
 class hdf5_quiet {
-public:
+  public:
     hdf5_quiet() noexcept;
     ~hdf5_quiet();
     hdf5_quiet(const hdf5_quiet&) = delete;
     hdf5_quiet& operator=(const hdf5_quiet&) = delete;
 
-private:
+  private:
     H5E_auto2_t saved_func_ = nullptr;
     void* saved_data_ = nullptr;
 };

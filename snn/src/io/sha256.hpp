@@ -12,7 +12,7 @@ namespace volley::snn::detail {
 
 /// Incremental SHA-256: update() with any number of byte ranges, then finish() once.
 class sha256 {
-public:
+  public:
     sha256() noexcept;
 
     /// Hashes `bytes` after everything given so far.
@@ -26,7 +26,7 @@ public:
     /// finish() as 64 lowercase hexadecimal digits.
     std::string finish_hex();
 
-private:
+  private:
     void compress(const std::uint8_t* block) noexcept;
 
     std::array<std::uint32_t, 8> state_;

@@ -20,8 +20,7 @@ hdf5_id require_dataset(hid_t parent, const std::string& name, H5T_class_t expec
                                 expected == H5T_INTEGER ? "expected an integer dataset"
                                                         : "expected a floating-point dataset");
     if (detail::dataset_shape(dataset.get()).size() != rank)
-        throw file_format_error(file, object,
-                                "expected a " + std::to_string(rank) + "-D dataset");
+        throw file_format_error(file, object, "expected a " + std::to_string(rank) + "-D dataset");
     return dataset;
 }
 
@@ -38,8 +37,8 @@ population_report read_report(hid_t report_group, const std::string& name,
     hdf5_id data = require_dataset(group.get(), "data", H5T_FLOAT, 2, file, path + "/data");
     hdf5_id ids = require_dataset(mapping.get(), "node_ids", H5T_INTEGER, 1, file,
                                   path + "/mapping/node_ids");
-    hdf5_id time = require_dataset(mapping.get(), "time", H5T_FLOAT, 1, file,
-                                   path + "/mapping/time");
+    hdf5_id time =
+        require_dataset(mapping.get(), "time", H5T_FLOAT, 1, file, path + "/mapping/time");
 
     population_report out;
     out.population = detail::read_string_attribute(group.get(), "population").value_or(name);
@@ -48,9 +47,9 @@ population_report read_report(hid_t report_group, const std::string& name,
 
     const auto time_shape = detail::dataset_shape(time.get());
     if (time_shape[0] != 3)
-        throw file_format_error(file, path + "/mapping/time",
-                                "has " + std::to_string(time_shape[0]) +
-                                    " entries; expected 3 (t_start, t_stop, dt)");
+        throw file_format_error(
+            file, path + "/mapping/time",
+            "has " + std::to_string(time_shape[0]) + " entries; expected 3 (t_start, t_stop, dt)");
     double t[3];
     detail::read_whole_dataset(time.get(), H5T_NATIVE_DOUBLE, t, file, path + "/mapping/time");
     double scale_to_ms = 1.0;

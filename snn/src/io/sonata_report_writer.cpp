@@ -53,9 +53,8 @@ struct sonata_report_writer::impl {
                             file, r.group_path + "/data");
         r.samples_written += rows;
         r.pending.clear();
-        const double time[3] = {r.t_start_ms,
-                                r.t_start_ms + static_cast<double>(r.samples_written) * r.dt_ms,
-                                r.dt_ms};
+        const double time[3] = {
+            r.t_start_ms, r.t_start_ms + static_cast<double>(r.samples_written) * r.dt_ms, r.dt_ms};
         detail::overwrite_dataset(r.time.get(), H5T_NATIVE_DOUBLE, time, file,
                                   r.group_path + "/mapping/time");
     }
@@ -79,8 +78,7 @@ struct sonata_report_writer::impl {
     }
 };
 
-sonata_report_writer::sonata_report_writer(std::unique_ptr<impl> state)
-    : impl_(std::move(state)) {}
+sonata_report_writer::sonata_report_writer(std::unique_ptr<impl> state) : impl_(std::move(state)) {}
 
 sonata_report_writer::sonata_report_writer(const std::filesystem::path& file)
     : impl_(std::make_unique<impl>()) {
@@ -120,8 +118,7 @@ sonata_report_writer& sonata_report_writer::operator=(sonata_report_writer&& oth
 }
 
 std::size_t sonata_report_writer::add_report(const std::string& population,
-                                             const std::string& variable,
-                                             const std::string& units,
+                                             const std::string& variable, const std::string& units,
                                              std::span<const std::uint64_t> node_ids,
                                              double t_start_ms, double dt_ms) {
     if (!impl_) throw io_error("", "the report writer was moved from");
@@ -129,8 +126,8 @@ std::size_t sonata_report_writer::add_report(const std::string& population,
     const std::string& file = impl_->file;
     const std::string object = "report file '" + file + "'";
     detail::check_link_name(object, "population", population);
-    const std::string report_object = "report of '" + variable + "' for population '" +
-                                      population + "' in '" + file + "'";
+    const std::string report_object =
+        "report of '" + variable + "' for population '" + population + "' in '" + file + "'";
     detail::check_link_name(report_object, "variable", variable);
     if (node_ids.empty())
         throw invalid_parameter(report_object, "node_ids.size()", "0", "must record a node");
@@ -167,15 +164,14 @@ std::size_t sonata_report_writer::add_report(const std::string& population,
                                 node_ids.data(), node_ids.size(), file);
     std::vector<std::uint64_t> index_pointers(r.n_nodes + 1);
     std::iota(index_pointers.begin(), index_pointers.end(), std::uint64_t{0});
-    detail::write_fixed_dataset(r.mapping.get(), "index_pointers", H5T_STD_U64LE,
-                                H5T_NATIVE_UINT64, index_pointers.data(), index_pointers.size(),
-                                file);
+    detail::write_fixed_dataset(r.mapping.get(), "index_pointers", H5T_STD_U64LE, H5T_NATIVE_UINT64,
+                                index_pointers.data(), index_pointers.size(), file);
     std::vector<std::uint32_t> element_ids(r.n_nodes, 0);
     detail::write_fixed_dataset(r.mapping.get(), "element_ids", H5T_STD_U32LE, H5T_NATIVE_UINT32,
                                 element_ids.data(), element_ids.size(), file);
     const double time[3] = {t_start_ms, t_start_ms, dt_ms};
-    r.time = detail::write_fixed_dataset(r.mapping.get(), "time", H5T_IEEE_F64LE,
-                                         H5T_NATIVE_DOUBLE, time, 3, file);
+    r.time = detail::write_fixed_dataset(r.mapping.get(), "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                                         time, 3, file);
     detail::write_string_attribute(r.time.get(), "units", "ms", file);
     impl_->reports.push_back(std::move(r));
     return impl_->reports.size() - 1;
@@ -185,10 +181,9 @@ void sonata_report_writer::append(std::size_t report, std::span<const double> va
     if (!impl_) throw io_error("", "the report writer was moved from");
     impl_->require_open();
     if (report >= impl_->reports.size())
-        throw invalid_parameter("report file '" + impl_->file + "'", "report index",
-                                std::to_string(report),
-                                "only " + std::to_string(impl_->reports.size()) +
-                                    " reports were added");
+        throw invalid_parameter(
+            "report file '" + impl_->file + "'", "report index", std::to_string(report),
+            "only " + std::to_string(impl_->reports.size()) + " reports were added");
     auto& r = impl_->reports[report];
     if (values.size() != r.n_nodes)
         throw invalid_parameter("report " + r.group_path + " in '" + impl_->file + "'",

@@ -57,8 +57,8 @@ population_spikes read_population(hid_t spikes_group, const std::string& name,
     if (n_ids > 0) {
         detail::read_whole_dataset(ids.get(), H5T_NATIVE_UINT64, out.node_ids.data(), file,
                                    group_path + "/node_ids");
-        detail::read_whole_dataset(times.get(), H5T_NATIVE_DOUBLE, out.timestamps_ms.data(),
-                                   file, group_path + "/timestamps");
+        detail::read_whole_dataset(times.get(), H5T_NATIVE_DOUBLE, out.timestamps_ms.data(), file,
+                                   group_path + "/timestamps");
     }
     if (scale_to_ms != 1.0)
         for (double& t : out.timestamps_ms) t *= scale_to_ms;

@@ -16,8 +16,7 @@ namespace {
 using detail::hdf5_id;
 
 // SONATA's sorting attribute is an HDF5 enum {none = 0, by_id = 1, by_time = 2}.
-void write_sorting_attribute(hid_t group, detail::spike_sorting sorting,
-                             const std::string& file) {
+void write_sorting_attribute(hid_t group, detail::spike_sorting sorting, const std::string& file) {
     detail::hdf5_quiet quiet;
     hdf5_id type(H5Tenum_create(H5T_NATIVE_UINT8), H5Tclose);
     detail::check_hdf5(type.valid() ? 0 : -1, file, "create the sorting enum type");
@@ -116,8 +115,8 @@ std::size_t sonata_spike_writer::add_population(const std::string& name) {
     pop.name = name;
     pop.group = detail::create_group(impl_->spikes_group.get(), name, file);
     write_sorting_attribute(pop.group.get(), detail::spike_sorting::by_time, file);
-    pop.node_ids = detail::create_extendible_dataset(pop.group.get(), "node_ids", H5T_STD_U64LE,
-                                                     0, detail::spike_chunk_size, file);
+    pop.node_ids = detail::create_extendible_dataset(pop.group.get(), "node_ids", H5T_STD_U64LE, 0,
+                                                     detail::spike_chunk_size, file);
     pop.timestamps = detail::create_extendible_dataset(
         pop.group.get(), "timestamps", H5T_IEEE_F64LE, 0, detail::spike_chunk_size, file);
     detail::write_string_attribute(pop.timestamps.get(), "units", "ms", file);
@@ -131,10 +130,9 @@ void sonata_spike_writer::append(std::size_t population, std::span<const std::ui
     impl_->require_open();
     const std::string& file = impl_->file;
     if (population >= impl_->populations.size())
-        throw invalid_parameter("spike file '" + file + "'", "population index",
-                                std::to_string(population),
-                                "only " + std::to_string(impl_->populations.size()) +
-                                    " populations were added");
+        throw invalid_parameter(
+            "spike file '" + file + "'", "population index", std::to_string(population),
+            "only " + std::to_string(impl_->populations.size()) + " populations were added");
     auto& pop = impl_->populations[population];
     const std::string object = "spikes of population '" + pop.name + "' in '" + file + "'";
     if (node_ids.size() != timestamps_ms.size())

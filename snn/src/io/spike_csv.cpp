@@ -88,11 +88,10 @@ T parse_number(const std::string& text, const std::string& file, std::size_t lin
 void write_spike_csv(const std::filesystem::path& file, std::span<const population_spikes> pops) {
     for (const auto& pop : pops)
         if (pop.node_ids.size() != pop.timestamps_ms.size())
-            throw invalid_parameter("spikes of population '" + pop.population + "'",
-                                    "timestamps_ms.size()",
-                                    std::to_string(pop.timestamps_ms.size()),
-                                    "must equal node_ids.size() = " +
-                                        std::to_string(pop.node_ids.size()));
+            throw invalid_parameter(
+                "spikes of population '" + pop.population + "'", "timestamps_ms.size()",
+                std::to_string(pop.timestamps_ms.size()),
+                "must equal node_ids.size() = " + std::to_string(pop.node_ids.size()));
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
     if (!out) throw io_error(file.string(), "cannot create CSV file");
     out << csv_header << '\n';
@@ -122,8 +121,8 @@ std::vector<population_spikes> read_spike_csv(const std::filesystem::path& file)
     if (!in) throw io_error(name, "cannot open CSV file");
     std::vector<std::string> fields;
     std::size_t line = 0;
-    if (!read_record(in, fields, line, name) || fields.size() != 3 ||
-        fields[0] != "population" || fields[1] != "node_id" || fields[2] != "time_ms")
+    if (!read_record(in, fields, line, name) || fields.size() != 3 || fields[0] != "population" ||
+        fields[1] != "node_id" || fields[2] != "time_ms")
         throw file_format_error(name, "line 1",
                                 "expected the header '" + std::string(csv_header) + "'");
     std::vector<population_spikes> result;

@@ -29,7 +29,7 @@ namespace volley::snn {
 /// t_stop and flushes the file, so that it is valid and complete up to that point even if the
 /// process dies later. t_stop = t_start + n_samples * dt [ms] (exclusive, as in SONATA).
 class sonata_report_writer {
-public:
+  public:
     /// Creates (truncates) `file`. Throws io_error naming the file if it cannot.
     explicit sonata_report_writer(const std::filesystem::path& file);
     /// Opens an existing HDF5 file (e.g. one made by sonata_spike_writer and closed) and adds
@@ -70,7 +70,7 @@ public:
     /// The HDF5 group of report `report`, e.g. "/report/exc" or "/report/exc__g_e".
     const std::string& group_path(std::size_t report) const;
 
-private:
+  private:
     struct impl;
     explicit sonata_report_writer(std::unique_ptr<impl> state);
     std::unique_ptr<impl> impl_;
@@ -78,9 +78,9 @@ private:
 
 /// One report (one variable of one population) read from a SONATA report file.
 struct population_report {
-    std::string population;              ///< population name
-    std::string variable;                ///< recorded variable, e.g. "v_mv" ("" if not stored)
-    std::string units;                   ///< units of data, e.g. "mV" ("" if not stored)
+    std::string population;               ///< population name
+    std::string variable;                 ///< recorded variable, e.g. "v_mv" ("" if not stored)
+    std::string units;                    ///< units of data, e.g. "mV" ("" if not stored)
     std::vector<std::uint64_t> node_ids;  ///< recorded nodes, one column each
     double t_start_ms = 0;                ///< time of the first sample [ms]
     double t_stop_ms = 0;                 ///< t_start_ms + samples * dt_ms [ms] (exclusive)

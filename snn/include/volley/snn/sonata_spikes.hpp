@@ -23,7 +23,7 @@ namespace volley::snn {
 /// says "by_time" while each population's spikes arrive in non-decreasing time, and is
 /// rewritten to "none" as soon as one arrives out of order.
 class sonata_spike_writer {
-public:
+  public:
     /// Creates (truncates) `file`. Throws io_error naming the file if it cannot.
     explicit sonata_spike_writer(const std::filesystem::path& file);
     /// Closes the file; never throws (errors on this last write are lost: call close() to see
@@ -59,14 +59,14 @@ public:
     /// Number of spikes appended to `population` so far (written or still buffered).
     std::uint64_t spike_count(std::size_t population) const;
 
-private:
+  private:
     struct impl;
     std::unique_ptr<impl> impl_;
 };
 
 /// The spikes of one population, as read from a SONATA spike file.
 struct population_spikes {
-    std::string population;              ///< population name (the group under /spikes)
+    std::string population;               ///< population name (the group under /spikes)
     std::vector<std::uint64_t> node_ids;  ///< population-local node id of each spike
     std::vector<double> timestamps_ms;    ///< spike times [ms], same length as node_ids
 };
