@@ -1,0 +1,101 @@
+#pragma once
+// Thin RAII layer over the HDF5 C API, shared by the SONATA spike and report readers and writers.
+// Every function takes the file's name so that the typed errors it throws can name the file.
+
+#include <hdf5.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace volley::snn::detail {
+
+/// Owns one HDF5 identifier and closes it with the matching H5?close function.
+class hdf5_id {
+  public:
+    using closer = herr_t (*)(hid_t);
+
+    hdf5_id() = default;
+    /// Takes ownership of `id` (which may be negative: then nothing is owned).
+    hdf5_id(hid_t id, closer close) noexcept : id_(id), close_(close) {}
+    ~hdf5_id() { reset(); }
+    hdf5_id(hdf5_id&& other) noexcept : id_(other.id_), close_(other.close_) {
+        other.id_ = H5I_INVALID_HID;
+    }
+    hdf5_id& operator=(hdf5_id&& other) noexcept;
+    hdf5_id(const hdf5_id&) = delete;
+    hdf5_id& operator=(const hdf5_id&) = delete;
+
+    /// The raw identifier, for HDF5 calls.
+    hid_t get() const noexcept { return id_; }
+    /// True when an identifier is owned.
+    bool valid() const noexcept { return id_ >= 0; }
+    /// Closes the identifier now; returns false if HDF5 reported a failure.
+    bool reset() noexcept;
+
+  private:
+    hid_t id_ = H5I_INVALID_HID;
+    closer close_ = nullptr;
+};
+
+/// Turns HDF5's automatic error-stack printing off for its lifetime, so that users see Volley's
+/// typed errors rather than HDF5 dumps on stderr.
+class hdf5_quiet {
+  public:
+    hdf5_quiet() noexcept;
+    ~hdf5_quiet();
+    hdf5_quiet(const hdf5_quiet&) = delete;
+    hdf5_quiet& operator=(const hdf5_quiet&) = delete;
+
+  private:
+    H5E_auto2_t saved_func_ = nullptr;
+    void* saved_data_ = nullptr;
+};
+
+/// Creates (truncates) an HDF5 file; io_error naming the file if that fails.
+hdf5_id create_hdf5_file(const std::filesystem::path& file);
+
+/// Opens an existing HDF5 file, read-only or read-write. io_error if it is missing or cannot be
+/// opened; file_format_error if it exists but is not an HDF5 file.
+hdf5_id open_hdf5_file(const std::filesystem::path& file, bool writable);
+
+/// Creates a group that tracks the creation order of its links (so readers list children in
+/// the order they were written).
+hdf5_id create_group(hid_t parent, const std::string& name, const std::string& file);
+
+/// Opens a group, or returns an invalid id if `name` does not exist or is not a group.
+hdf5_id open_group_if_present(hid_t parent, const std::string& name);
+
+/// Opens a dataset, or returns an invalid id if `name` does not exist or is not a dataset.
+hdf5_id open_dataset_if_present(hid_t parent, const std::string& name);
+
+/// True when `parent` has a link called `name` (a single path component).
+bool has_link(hid_t parent, const std::string& name);
+
+/// Names of the links in group `group`, in creation order where tracked, else by name.
+std::vector<std::string> child_names(hid_t group, const std::string& file,
+                                     const std::string& group_path);
+
+/// Writes (or replaces) a scalar variable-length UTF-8 string attribute.
+void write_string_attribute(hid_t object, const std::string& name, const std::string& value,
+                            const std::string& file);
+
+/// Reads a scalar string attribute (fixed or variable length); nullopt when absent or not text.
+std::optional<std::string> read_string_attribute(hid_t object, const std::string& name);
+
+/// Writes a uint32 attribute: a scalar when `values` has one element, else a 1-D array.
+void write_u32_attribute(hid_t object, const std::string& name,
+                         std::span<const std::uint32_t> values, const std::string& file);
+
+/// Throws invalid_parameter(object, parameter, name, ...) unless `name` can be one HDF5 link
+/// name: non-empty, no '/', not "." or "..".
+void check_link_name(const std::string& object, const std::string& parameter,
+                     const std::string& name);
+
+/// Throws io_error naming `file` and `what` when an HDF5 call returned a negative status.
+void check_hdf5(herr_t status, const std::string& file, const std::string& what);
+
+}  // namespace volley::snn::detail
