@@ -21,14 +21,14 @@ struct state_request {
 
 /// What to run and where to write it.
 struct run_request {
-    snn::network net;
-    snn::run_settings settings;
+    snn::network net{};
+    snn::run_settings settings{};
     int threads = 0;  ///< 0: the OpenMP default
-    std::optional<std::filesystem::path> out;   ///< .h5 (SONATA) or .csv
-    std::optional<std::filesystem::path> plot;  ///< .svg raster with rates
-    std::vector<state_request> states;          ///< recorded into the .h5 output
+    std::optional<std::filesystem::path> out{};   ///< .h5 (SONATA) or .csv
+    std::optional<std::filesystem::path> plot{};  ///< .svg raster with rates
+    std::vector<state_request> states{};          ///< recorded into the .h5 output
     bool quiet = false;
-    std::string title;  ///< used in the plot
+    std::string title{};  ///< used in the plot
 };
 
 /// The outcome: the figures (the JSON object of --json) and whether the run completed.

@@ -8,6 +8,8 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <atomic>
+#include <barrier>
 #include <exception>
 
 #include <omp.h>
@@ -64,7 +66,7 @@ cpu_engine::cpu_engine(const network& net, int threads, const simulation_options
         lo_.push_back(static_cast<std::uint32_t>(std::uint64_t{n_} * static_cast<std::uint64_t>(t) /
                                                  static_cast<std::uint64_t>(threads_)));
     build_synapses(net, options);
-    spikes_.resize(static_cast<std::size_t>(threads_));
+    for (auto& buffer : spikes_) buffer.resize(static_cast<std::size_t>(threads_));
     counters_.resize(static_cast<std::size_t>(threads_));
     build_s_ = seconds_since(t0);
 }
@@ -134,7 +136,7 @@ std::uint32_t cpu_engine::population_of(std::uint32_t global) const {
 }
 
 void cpu_engine::update_range(int t, std::int64_t s) {
-    auto& out = spikes_[static_cast<std::size_t>(t)];
+    auto& out = spikes_of(s)[static_cast<std::size_t>(t)];
     out.clear();
     const std::int64_t slot = s & slot_mask_;
     for (std::uint32_t p = 0; p < pops_.size(); ++p) {
@@ -158,7 +160,7 @@ void cpu_engine::deliver(int t, std::int64_t s) {
     const std::int64_t n = n_;
     const auto& tables = tables_[static_cast<std::size_t>(t)];
     std::uint64_t events = 0;
-    for (const auto& list : spikes_) {
+    for (const auto& list : spikes_of(s)) {
         for (std::uint32_t g : list) {
             const std::uint32_t p = population_of(g);
             const auto& table = tables[p];
@@ -172,7 +174,7 @@ void cpu_engine::deliver(int t, std::int64_t s) {
 }
 
 void cpu_engine::record_spikes(std::int64_t s) {
-    for (const auto& list : spikes_) {
+    for (const auto& list : spikes_of(s)) {
         spike_count_ += list.size();
         for (auto& sink : spike_sinks_) {
             auto& d = *sink.data;
@@ -211,28 +213,45 @@ std::int64_t cpu_engine::run(std::int64_t steps, const progress_callback& progre
     const auto t0 = std::chrono::steady_clock::now();
     const std::int64_t s0 = step_, s1 = step_ + steps;
     std::int64_t done = 0;
-    stop_ = false;
-    std::exception_ptr failure;  // from recording or the callback; stops every thread cleanly
+    // Thread 0 decides to stop (progress callback, or a failure while recording) before the
+    // step's barrier, by naming the step to stop after; every thread reads it after that
+    // barrier, so all of them leave the loop at the same step.
+    std::atomic<std::int64_t> stop_after{-1};
+    std::exception_ptr failure;
+    // std::barrier waits on a futex after a short spin; OpenMP's barrier spins far longer,
+    // which is ruinous when the machine has other work (or ctest runs tests side by side).
+    std::barrier<> step_barrier(threads_);
     parallel_for_threads(threads_, [&](int t) {
         for (std::int64_t s = s0; s < s1; ++s) {
             update_range(t, s);
-#pragma omp barrier
+            // Every thread decides the same way whether this step takes a state sample, which
+            // needs a second barrier so that no thread updates step s + 1 while it is read.
+            bool sample_due = false;
+            for (const auto& sink : state_sinks_) sample_due |= (s + 1 - sink.start) % sink.data->interval_steps == 0;
             if (t == 0) {
+                try {
+                    if (failure || (progress && interval > 0 && (s + 1 - s0) % interval == 0 && !progress(s + 1 - s0, steps)))
+                        stop_after.store(s);
+                } catch (...) {
+                    failure = std::current_exception();
+                    stop_after.store(s);
+                }
+            }
+            step_barrier.arrive_and_wait();
+            if (t == 0 && !failure) {
                 try {
                     record_spikes(s);
                     step_ = s + 1;
                     done = s + 1 - s0;
                     for (const auto& sink : state_sinks_)
                         if ((step_ - sink.start) % sink.data->interval_steps == 0) sample_state(sink);
-                    if (progress && interval > 0 && done % interval == 0 && !progress(done, steps)) stop_ = true;
                 } catch (...) {
                     failure = std::current_exception();
-                    stop_ = true;
                 }
             }
             deliver(t, s);
-#pragma omp barrier
-            if (stop_) break;
+            if (sample_due) step_barrier.arrive_and_wait();
+            if (stop_after.load() == s) break;
         }
     });
     for (auto& sink : spike_sinks_) sink.data->steps_recorded += done;

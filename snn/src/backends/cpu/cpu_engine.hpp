@@ -1,7 +1,9 @@
 #pragma once
 // The CPU backend: OpenMP threads own contiguous ranges of neurons. Each step every thread
 // updates its neurons, then delivers every new spike to the synapses whose targets it owns,
-// adding fixed-point weights into a ring buffer indexed by arrival step. Integer sums make the
+// adding fixed-point weights into a ring buffer indexed by arrival step. A thread only ever
+// writes and reads the ring entries of its own neurons, so one barrier per step (between the
+// update and the delivery) orders everything. Integer sums make the
 // result independent of the order of additions, so rasters are bit-identical for any thread
 // count (ARCHITECTURE.md, "Determinism").
 
@@ -42,6 +44,7 @@ private:
     };
 
     void build_synapses(const network& net, const simulation_options& options);
+    std::vector<std::vector<std::uint32_t>>& spikes_of(std::int64_t s) { return spikes_[s & 1]; }
     void update_range(int t, std::int64_t s);
     void deliver(int t, std::int64_t s);
     void record_spikes(std::int64_t s);
@@ -57,14 +60,15 @@ private:
     std::vector<double> scale_;                       ///< [pop * 2 + receptor]: fixed point -> mV
     std::vector<std::int64_t> ring_;                  ///< [slot][receptor][neuron]
     std::int64_t slot_mask_ = 0;
-    std::vector<std::vector<std::uint32_t>> spikes_;  ///< this step's spikes, per thread
+    /// Spikes per thread, double-buffered by step parity: a thread may start updating step
+    /// s + 1 while another still delivers step s, so one barrier per step suffices.
+    std::vector<std::vector<std::uint32_t>> spikes_[2];
     std::vector<spike_sink> spike_sinks_;
     std::vector<state_sink> state_sinks_;
     std::vector<thread_counters> counters_;
     std::int64_t step_ = 0;
     std::uint64_t spike_count_ = 0, synapse_count_ = 0, table_bytes_ = 0;
     double build_s_ = 0, sim_s_ = 0;
-    bool stop_ = false;
 };
 
 }  // namespace volley::snn::detail
