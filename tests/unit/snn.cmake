@@ -1,0 +1,6 @@
+# Unit tests of the spiking-network engine (snn/): one file per concept.
+volley_test(test_network_errors unit/test_network_errors.cpp LIBS volley::snn)
+volley_test(test_connectors unit/test_connectors.cpp LIBS volley::snn volley_snn_private)
+volley_test(test_delays unit/test_delays.cpp LIBS volley::snn)
+volley_test(test_stimuli unit/test_stimuli.cpp LIBS volley::snn)
+volley_test(test_recorders unit/test_recorders.cpp LIBS volley::snn)
