@@ -140,5 +140,29 @@ TEST(dc_current, switch_in_a_later_run_happens_at_the_right_step) {
     for (std::size_t k = 0; k < v.samples(); ++k) ASSERT_NEAR(v.at(k, 0), expected[k], 1e-12 * 70) << "step " << k;
 }
 
+// Stimuli on a subset of neurons when thread ranges split the population: each neuron sees
+// exactly its own current, whichever thread updates it.
+TEST(dc_current, subset_injection_is_exact_on_three_threads) {
+    const double tau = 10;
+    network net;
+    const auto pop = net.add_population("cell", 10, passive_cell(tau));
+    net.inject(pop, dc_current{.amplitude_mv = 4.0, .start_ms = 1.0, .stop_ms = 3.0}, {0, 4, 9});
+    net.inject(pop, step_current{.times_ms = {0.5, 2.0}, .amplitudes_mv = {2.0, -1.0}}, {3, 4, 5});
+    simulation sim(net, context{.threads = 3}, {.dt_ms = dt});
+    auto v = sim.record_state(pop, "v_mv", dt);
+    sim.run(5);
+    for (std::uint32_t n = 0; n < 10; ++n) {
+        std::vector<double> current(50, 0.0);
+        const bool dc = n == 0 || n == 4 || n == 9, st = n >= 3 && n <= 5;
+        for (std::size_t s = 0; s < 50; ++s) {
+            if (dc && s >= 10 && s < 30) current[s] += 4.0;
+            if (st && s >= 5) current[s] += s < 20 ? 2.0 : -1.0;
+        }
+        const auto expected = expected_trace(current, tau);
+        for (std::size_t k = 0; k < v.samples(); ++k)
+            ASSERT_NEAR(v.at(k, n), expected[k], 1e-12 * 70) << "neuron " << n << " step " << k;
+    }
+}
+
 }  // namespace
 }  // namespace volley::snn

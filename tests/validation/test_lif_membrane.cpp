@@ -6,6 +6,7 @@
 #include "../support/snn_test_support.hpp"
 
 #include <cmath>
+#include <ostream>
 #include <string>
 
 namespace volley::snn {
@@ -33,6 +34,10 @@ struct membrane_case {
     std::string model;
     drive how;
 };
+
+void PrintTo(const membrane_case& c, std::ostream* os) {
+    *os << c.model << (c.how == drive::bias ? " with i_e" : c.how == drive::dc ? " with dc_current" : " with step_current");
+}
 
 std::string membrane_case_name(const ::testing::TestParamInfo<membrane_case>& info) {
     const char* how = info.param.how == drive::bias ? "bias" : info.param.how == drive::dc ? "dc" : "step";
