@@ -11,9 +11,9 @@ namespace {
 
 constexpr double dt = 0.1, v_rest = -70, v_reset = -75;
 
-// Fixed-point accumulation: weights are stored with a resolution of about 2^-30 of the
-// largest weight into the same target population and receptor, so a small weight next to a
-// large one keeps ~2^-30·w_max absolute precision.
+// Weights are stored with a resolution of about 2^-30 of the largest weight into the same
+// target population and receptor, so a small weight next to a large one keeps ~2^-30·w_max
+// absolute precision.
 TEST(fixed_point_weights, small_weight_beside_a_large_one_is_exact_to_2_pow_minus_30_of_the_large_one) {
     const lif_delta model{{.tau_m_ms = 10, .v_rest_mv = v_rest, .v_reset_mv = v_reset, .v_thresh_mv = 1000,
                            .t_ref_ms = 2, .i_e_mv = 0}};
@@ -28,7 +28,6 @@ TEST(fixed_point_weights, small_weight_beside_a_large_one_is_exact_to_2_pow_minu
     EXPECT_EQ(v.at(10, 0), v_rest);
     EXPECT_NEAR(v.at(11, 0) - v_rest, w_small, w_large * std::ldexp(1.0, -30));
 }
-
 
 // Many inputs into one neuron in one step sum exactly as integers: 1000 synapses of weight
 // 0.01 arriving together equal one synapse of weight 10 (to the fixed-point quantum).
