@@ -76,7 +76,9 @@ population_index network::add_population(std::string name, std::uint32_t size, n
 void network::set_parameter(population_index pop, const std::string& name, value_spec value) {
     auto& p = checked(pop, "set_parameter");
     const auto object = pop_object(p);
-    get_parameter(p.model, name);  // throws unknown_name
+    const auto params = model_parameters(p.model);
+    if (std::none_of(params.begin(), params.end(), [&](const parameter_info& i) { return name == i.name; }))
+        throw unknown_name("parameter", name, object + " (model '" + model_name(p.model) + "')");
     check_finite(value, object, name);
     check_list_size(value, p.size, object, name, "neuron");
     if (const auto* c = std::get_if<double>(&value)) check_parameter(p.model, name, *c, object);
