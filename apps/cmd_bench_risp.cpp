@@ -42,7 +42,9 @@ nlohmann::json to_json(const volley::hw::risp_benchmark_config& c,
             {"synaptic_events", r.synaptic_events},
             {"fires", r.fires},
             {"seconds", r.seconds},
-            {"events_per_s", r.events_per_s}};
+            {"events_per_s", r.events_per_s},
+            {"cpu_seconds", r.cpu_seconds},
+            {"events_per_cpu_s", r.events_per_cpu_s}};
 }
 
 }  // namespace
@@ -79,14 +81,14 @@ void register_bench_risp(CLI::App& bench, command_context& ctx) {
             print_json(j);
         } else {
             std::printf("saturated: %d neurons x %d out-edges, %lld steps: %lld events in %.3f s = "
-                        "%.1f M events/s\n",
+                        "%.1f M events/s (%.1f M per CPU s)\n",
                         sat.neurons, sat.fan_out, static_cast<long long>(sat.steps),
                         static_cast<long long>(rs.synaptic_events), rs.seconds,
-                        rs.events_per_s / 1e6);
-            std::printf("sparse (1%% active): %lld steps: %lld events in %.3f s = %.1f M events/s\n",
+                        rs.events_per_s / 1e6, rs.events_per_cpu_s / 1e6);
+            std::printf("sparse (1%% active): %lld steps: %lld events in %.3f s = %.1f M events/s (%.1f M per CPU s)\n",
                         static_cast<long long>(sparse.steps),
                         static_cast<long long>(rp.synaptic_events), rp.seconds,
-                        rp.events_per_s / 1e6);
+                        rp.events_per_s / 1e6, rp.events_per_cpu_s / 1e6);
         }
         ctx.exit_code = 0;
     });

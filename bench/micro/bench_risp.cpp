@@ -10,14 +10,16 @@
 namespace {
 
 void run_config(benchmark::State& state, volley::hw::risp_benchmark_config config) {
-    double events = 0, seconds = 0;
+    double events = 0, seconds = 0, cpu_seconds = 0;
     for (auto _ : state) {
         const auto r = volley::hw::run_risp_benchmark(config);
         events += static_cast<double>(r.synaptic_events);
         seconds += r.seconds;
+        cpu_seconds += r.cpu_seconds;
         state.SetIterationTime(r.seconds);
     }
     state.counters["events/s"] = events / seconds;
+    state.counters["events/cpu_s"] = events / cpu_seconds;
     state.counters["events"] = events / static_cast<double>(state.iterations());
 }
 

@@ -6,6 +6,8 @@
 #include <random>
 #include <set>
 
+#include <time.h>
+
 namespace volley::hw {
 
 risp_params risp_benchmark_params(const risp_benchmark_config& config) {
@@ -49,21 +51,36 @@ tennlab_network make_risp_benchmark_network(const risp_benchmark_config& config)
     return net;
 }
 
+namespace {
+
+double thread_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+}  // namespace
+
 risp_benchmark_result run_risp_benchmark(const risp_benchmark_config& config) {
     const tennlab_network net = make_risp_benchmark_network(config);
     risp_processor proc(risp_benchmark_params(config));
     proc.load_network(net);
     for (node_id id : net.inputs) proc.apply_spike({id, 0, 1.0});
     proc.take_counters();
+    const double cpu_start = thread_cpu_seconds();
     const auto start = std::chrono::steady_clock::now();
     proc.run(static_cast<double>(config.steps));
     const auto stop = std::chrono::steady_clock::now();
+    const double cpu_stop = thread_cpu_seconds();
     const risp_counters c = proc.take_counters();
     risp_benchmark_result r;
     r.synaptic_events = c.integrated - static_cast<std::int64_t>(net.inputs.size());
     r.fires = c.fires;
     r.seconds = std::chrono::duration<double>(stop - start).count();
     r.events_per_s = r.seconds > 0 ? static_cast<double>(r.synaptic_events) / r.seconds : 0;
+    r.cpu_seconds = cpu_stop - cpu_start;
+    r.events_per_cpu_s =
+        r.cpu_seconds > 0 ? static_cast<double>(r.synaptic_events) / r.cpu_seconds : 0;
     return r;
 }
 

@@ -124,6 +124,7 @@ risp_network::risp_network(const risp_params& params, const tennlab_network& net
         }
         group_begin_.push_back(static_cast<std::uint32_t>(groups_.size()));
     }
+    touched_list_.resize(n);
     ring_.resize(std::bit_ceil(static_cast<std::size_t>(max_delay) + 1));
     ring_mask_ = static_cast<std::int64_t>(ring_.size()) - 1;
     rng_.seed(params.noisy_seed);
@@ -253,13 +254,18 @@ void risp_network::step(std::int64_t t) {
     double* const charge = charge_.data();
     std::uint8_t* const touched = touched_.data();
     const std::uint8_t* const leak = leak_.data();
+    const std::uint32_t* const target = syn_target_.data();
+    const double* const value = syn_value_.data();
     const double floor = min_potential_;
+    // touched_list_ has room for every neuron, and each neuron enters it at most once.
+    std::uint32_t* const first_seen = touched_list_.data();
+    std::size_t seen = 0;
     std::int64_t integrated = 0;
     // Leak and floor once per neuron before its first addition; then add in list order.
     auto deliver = [&](std::uint32_t n, double v) {
         if (!touched[n]) {
             touched[n] = 1;
-            touched_list_.push_back(n);
+            first_seen[seen++] = n;
             const double c = leak[n] ? 0.0 : charge[n];
             charge[n] = c < floor ? floor : c;
         }
@@ -272,19 +278,17 @@ void risp_network::step(std::int64_t t) {
             continue;
         }
         const delay_group g = groups_[rec.group];
-        const std::uint32_t* target = syn_target_.data();
-        const double* value = syn_value_.data();
         for (std::uint32_t s = g.begin; s < g.end; ++s) deliver(target[s], value[s]);
         integrated += g.end - g.begin;
     }
     slot.clear();
     integrated_ += integrated;
 
-    for (std::uint32_t n : touched_list_) {
+    for (std::size_t i = 0; i < seen; ++i) {
+        const std::uint32_t n = first_seen[i];
         touched[n] = 0;
         if (charge[n] >= threshold_[n]) fire(n, t);
     }
-    touched_list_.clear();
 }
 
 void risp_network::clear_activity() {

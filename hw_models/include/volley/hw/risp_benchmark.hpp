@@ -26,6 +26,8 @@ struct risp_benchmark_result {
     std::int64_t fires = 0;            ///< neuron fires
     double seconds = 0;                ///< [s] wall time of the run() call only
     double events_per_s = 0;           ///< synaptic_events / seconds
+    double cpu_seconds = 0;            ///< [s] CPU time of the calling thread during run()
+    double events_per_cpu_s = 0;       ///< synaptic_events / cpu_seconds (robust on a busy host)
 };
 
 /// The processor parameters used by the benchmark networks.
