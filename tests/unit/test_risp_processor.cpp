@@ -1,11 +1,13 @@
 // The RISP processor through the neuroprocessor interface: analytic cases, input and value
 // errors, several networks, and noise replay.
 
+#include <volley/hw/risp_benchmark.hpp>
 #include <volley/hw/risp_processor.hpp>
 #include <volley/hw/tennlab_error.hpp>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 
 using namespace volley::hw;
@@ -204,4 +206,32 @@ TEST(risp_processor, noise_replays_with_the_same_seed_and_differs_with_another) 
     EXPECT_EQ(a, b);
     p.noisy_seed = 43;
     EXPECT_NE(run_once(p), a);
+}
+
+TEST(risp_benchmark, saturated_network_counts_match_the_analytic_values) {
+    risp_benchmark_config c;
+    c.neurons = 300;
+    c.fan_out = 8;
+    c.steps = 40;
+    const tennlab_network net = make_risp_benchmark_network(c);
+    std::vector<int> in_degree(300, 0);
+    for (const auto& e : net.edges) ++in_degree[e.to];
+    const auto silent = std::count(in_degree.begin(), in_degree.end(), 0);
+    // Every neuron with an in-edge fires at every step; the others only at t = 0. Events of
+    // the last step's fires fall beyond the run.
+    const std::int64_t fires = (300 - silent) * c.steps + silent;
+    const auto r = run_risp_benchmark(c);
+    EXPECT_EQ(net.edges.size(), 300u * 8u);
+    EXPECT_EQ(r.fires, fires);
+    EXPECT_EQ(r.synaptic_events, 8 * (fires - (300 - silent)));
+}
+
+TEST(risp_benchmark, sparse_network_keeps_one_percent_active) {
+    risp_benchmark_config c;
+    c.neurons = 1000;
+    c.active_fraction = 0.01;
+    c.steps = 500;
+    const auto r = run_risp_benchmark(c);
+    EXPECT_EQ(r.fires, 10 * 500);
+    EXPECT_EQ(r.synaptic_events, 10 * 16 * 499);
 }
