@@ -3,6 +3,7 @@
 #include <volley/hw/tennlab_error.hpp>
 #include <volley/hw/tennlab_json.hpp>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdlib>
@@ -100,15 +101,30 @@ std::optional<nlohmann::json> tool_session::read_json(const tokens& t, std::size
             return std::nullopt;
         }
     }
+    // Read lines until the brackets of one JSON value balance, then parse (the rest of
+    // that line is discarded, as in the reference).
     std::string buffer, line;
+    int depth = 0;
+    bool in_string = false, escaped = false, started = false;
     while (std::getline(in_, line)) {
         buffer += line + "\n";
+        for (char ch : line) {
+            if (in_string) {
+                if (escaped) escaped = false;
+                else if (ch == '\\') escaped = true;
+                else if (ch == '"') in_string = false;
+                continue;
+            }
+            if (ch == '"') in_string = true;
+            else if (ch == '{' || ch == '[') ++depth;
+            else if (ch == '}' || ch == ']') --depth;
+            if (!std::isspace(static_cast<unsigned char>(ch))) started = true;
+        }
+        if (!started || depth > 0 || in_string) continue;
         try {
             std::istringstream text(buffer);
             text >> j;
             return j;
-        } catch (const nlohmann::json::parse_error& e) {
-            if (e.byte < buffer.size()) return std::nullopt;
         } catch (const nlohmann::json::exception&) {
             return std::nullopt;
         }
