@@ -14,6 +14,11 @@ namespace volley::hw::detail {
 
 namespace {
 
+// Bounds of exact mode (see step_dense): |value| <= 2^16, in-degree <= 2^20 and
+// |threshold|, |min_potential| <= 2^40 keep every charge below 2^42, far from 2^53.
+constexpr double exact_value_limit = 65536.0;
+constexpr double exact_charge_limit = 1099511627776.0;
+
 std::string lg(double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%g", v);
@@ -125,6 +130,17 @@ risp_network::risp_network(const risp_params& params, const tennlab_network& net
         group_begin_.push_back(static_cast<std::uint32_t>(groups_.size()));
     }
     touched_list_.resize(n);
+    accumulator_.assign(n, 0.0);
+    std::vector<std::uint32_t> in_degree(n, 0);
+    for (std::uint32_t target : syn_target_) ++in_degree[target];
+    exact_ = params.discrete && !noisy_ &&
+             std::all_of(syn_value_.begin(), syn_value_.end(),
+                         [](double v) { return std::trunc(v) == v && std::fabs(v) <= exact_value_limit; }) &&
+             std::all_of(threshold_.begin(), threshold_.end(),
+                         [](double v) { return std::fabs(v) <= exact_charge_limit; }) &&
+             std::fabs(min_potential_) <= exact_charge_limit &&
+             std::all_of(in_degree.begin(), in_degree.end(),
+                         [](std::uint32_t d) { return d <= (1u << 20); });
     ring_.resize(std::bit_ceil(static_cast<std::size_t>(max_delay) + 1));
     ring_mask_ = static_cast<std::int64_t>(ring_.size()) - 1;
     rng_.seed(params.noisy_seed);
@@ -185,6 +201,7 @@ void risp_network::apply(std::uint32_t neuron, double time, double value, bool n
         v = value;
     }
     if (params_.noisy_stddev != 0) v = rng_.normal(v, params_.noisy_stddev);
+    if (!(std::trunc(v) == v && std::fabs(v) <= exact_value_limit)) exact_inputs_ = false;
     append(now_ + static_cast<std::int64_t>(time), {neuron, explicit_event, v});
 }
 
@@ -251,6 +268,15 @@ void risp_network::step(std::int64_t t) {
     to_fire_.clear();
 
     auto& slot = ring_[static_cast<std::size_t>(t & ring_mask_)];
+    if (exact_ && exact_inputs_) {
+        std::size_t events = 0;
+        for (const event_record& rec : slot)
+            events += rec.group == explicit_event ? 1 : groups_[rec.group].end - groups_[rec.group].begin;
+        if (2 * events >= charge_.size()) {
+            step_dense(slot, t);
+            return;
+        }
+    }
     double* const charge = charge_.data();
     std::uint8_t* const touched = touched_.data();
     const std::uint8_t* const leak = leak_.data();
@@ -291,7 +317,49 @@ void risp_network::step(std::int64_t t) {
     }
 }
 
+// In exact mode every delivered value and every charge is an integer well inside the range
+// where doubles add exactly, so the sum of a step's events does not depend on their order,
+// and neither does any later result (there is no noise). Busy steps can then add into a
+// per-neuron accumulator without the first-touch test, and visit neurons in id order.
+void risp_network::step_dense(std::vector<event_record>& slot, std::int64_t t) {
+    double* const acc = accumulator_.data();
+    std::uint8_t* const touched = touched_.data();
+    const std::uint32_t* const target = syn_target_.data();
+    const double* const value = syn_value_.data();
+    std::int64_t integrated = 0;
+    for (const event_record& rec : slot) {
+        if (rec.group == explicit_event) {
+            acc[rec.neuron] += rec.value;
+            touched[rec.neuron] = 1;
+            ++integrated;
+            continue;
+        }
+        const delay_group g = groups_[rec.group];
+        for (std::uint32_t s = g.begin; s < g.end; ++s) {
+            acc[target[s]] += value[s];
+            touched[target[s]] = 1;
+        }
+        integrated += g.end - g.begin;
+    }
+    slot.clear();
+    integrated_ += integrated;
+    double* const charge = charge_.data();
+    const std::uint8_t* const leak = leak_.data();
+    const double floor = min_potential_;
+    const auto n_neurons = static_cast<std::uint32_t>(charge_.size());
+    for (std::uint32_t n = 0; n < n_neurons; ++n) {
+        if (!touched[n]) continue;
+        touched[n] = 0;
+        double c = leak[n] ? 0.0 : charge[n];
+        c = (c < floor ? floor : c) + acc[n];
+        acc[n] = 0;
+        charge[n] = c;
+        if (c >= threshold_[n]) fire(n, t);
+    }
+}
+
 void risp_network::clear_activity() {
+    exact_inputs_ = true;
     std::fill(charge_.begin(), charge_.end(), 0.0);
     std::fill(fire_count_.begin(), fire_count_.end(), 0);
     std::fill(last_fire_.begin(), last_fire_.end(), -1.0);

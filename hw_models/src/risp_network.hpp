@@ -58,6 +58,7 @@ public:
 
 private:
     void step(std::int64_t t);
+    void step_dense(std::vector<event_record>& slot, std::int64_t t);
     void fire(std::uint32_t n, std::int64_t t);
     void record(std::uint32_t n, std::int64_t t);
     void append(std::int64_t abs_step, const event_record& rec);
@@ -98,6 +99,9 @@ private:
     std::int64_t ring_mask_ = 0;
     std::map<std::int64_t, std::vector<event_record>> future_;
     std::vector<std::uint32_t> to_fire_, touched_list_;
+    std::vector<double> accumulator_;  // per-neuron sum of a step's events (exact mode)
+    bool exact_ = false;               // integer network: event order cannot change results
+    bool exact_inputs_ = true;         // every input since load/clear_activity was integral
 
     std::int64_t now_ = 0;        // steps since load or clear_activity
     std::int64_t run_start_ = 0;  // absolute step of the last run's step 0
