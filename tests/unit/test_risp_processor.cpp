@@ -235,3 +235,25 @@ TEST(risp_benchmark, sparse_network_keeps_one_percent_active) {
     EXPECT_EQ(r.fires, 10 * 500);
     EXPECT_EQ(r.synaptic_events, 10 * 16 * 499);
 }
+
+TEST(risp_benchmark, exact_and_ordered_paths_agree_on_the_saturated_network) {
+    risp_benchmark_config c;
+    c.neurons = 400;
+    c.steps = 60;
+    const tennlab_network net = make_risp_benchmark_network(c);
+    auto run = [&](bool force_ordered) {
+        risp_processor proc(risp_benchmark_params(c));
+        proc.load_network(net);
+        for (const auto& node : net.nodes) proc.track_neuron_events(node.id);
+        for (node_id id : net.inputs) proc.apply_spike({id, 0, 1.0});
+        // A non-integer input far beyond the run switches exact mode off without changing
+        // anything inside the run.
+        if (force_ordered) proc.apply_spike({0, 1000, 0.5}, false);
+        proc.run(static_cast<double>(c.steps));
+        return std::make_pair(proc.neuron_vectors(), proc.neuron_charges());
+    };
+    const auto exact = run(false), ordered = run(true);
+    EXPECT_EQ(exact.first, ordered.first);
+    EXPECT_EQ(exact.second, ordered.second);
+    EXPECT_EQ(exact.first[0].size(), 60u);
+}
