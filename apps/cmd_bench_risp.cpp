@@ -27,7 +27,8 @@ struct bench_risp_options {
 volley::hw::risp_benchmark_result median_run(const volley::hw::risp_benchmark_config& config,
                                              int repeats) {
     std::vector<volley::hw::risp_benchmark_result> runs;
-    for (int i = 0; i < std::max(1, repeats); ++i) runs.push_back(volley::hw::run_risp_benchmark(config));
+    for (int i = 0; i < std::max(1, repeats); ++i)
+        runs.push_back(volley::hw::run_risp_benchmark(config));
     std::sort(runs.begin(), runs.end(),
               [](const auto& a, const auto& b) { return a.events_per_s < b.events_per_s; });
     return runs[runs.size() / 2];
@@ -52,10 +53,13 @@ nlohmann::json to_json(const volley::hw::risp_benchmark_config& c,
 void register_bench_risp(CLI::App& bench, command_context& ctx) {
     auto opt = std::make_shared<bench_risp_options>();
     auto* cmd = bench.add_subcommand(
-        "risp", "RISP throughput: saturated random network (every neuron fires every step) "
-                "and a sparse one (1% active); prints synaptic events per second");
-    cmd->add_option("--neurons", opt->neurons, "neurons in each network")->check(CLI::PositiveNumber);
-    cmd->add_option("--fan-out", opt->fan_out, "random out-edges per neuron")->check(CLI::PositiveNumber);
+        "risp",
+        "RISP throughput: saturated random network (every neuron fires every step) "
+        "and a sparse one (1% active); prints synaptic events per second");
+    cmd->add_option("--neurons", opt->neurons, "neurons in each network")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--fan-out", opt->fan_out, "random out-edges per neuron")
+        ->check(CLI::PositiveNumber);
     cmd->add_option("--steps", opt->steps, "RUN length of the saturated network [steps]")
         ->check(CLI::PositiveNumber);
     cmd->add_option("--sparse-steps", opt->sparse_steps, "RUN length of the sparse network [steps]")
@@ -80,15 +84,17 @@ void register_bench_risp(CLI::App& bench, command_context& ctx) {
             j["sparse"] = to_json(sparse, rp);
             print_json(j);
         } else {
-            std::printf("saturated: %d neurons x %d out-edges, %lld steps: %lld events in %.3f s = "
-                        "%.1f M events/s (%.1f M per CPU s)\n",
-                        sat.neurons, sat.fan_out, static_cast<long long>(sat.steps),
-                        static_cast<long long>(rs.synaptic_events), rs.seconds,
-                        rs.events_per_s / 1e6, rs.events_per_cpu_s / 1e6);
-            std::printf("sparse (1%% active): %lld steps: %lld events in %.3f s = %.1f M events/s (%.1f M per CPU s)\n",
-                        static_cast<long long>(sparse.steps),
-                        static_cast<long long>(rp.synaptic_events), rp.seconds,
-                        rp.events_per_s / 1e6, rp.events_per_cpu_s / 1e6);
+            std::printf(
+                "saturated: %d neurons x %d out-edges, %lld steps: %lld events in %.3f s = "
+                "%.1f M events/s (%.1f M per CPU s)\n",
+                sat.neurons, sat.fan_out, static_cast<long long>(sat.steps),
+                static_cast<long long>(rs.synaptic_events), rs.seconds, rs.events_per_s / 1e6,
+                rs.events_per_cpu_s / 1e6);
+            std::printf(
+                "sparse (1%% active): %lld steps: %lld events in %.3f s = %.1f M events/s (%.1f M "
+                "per CPU s)\n",
+                static_cast<long long>(sparse.steps), static_cast<long long>(rp.synaptic_events),
+                rp.seconds, rp.events_per_s / 1e6, rp.events_per_cpu_s / 1e6);
         }
         ctx.exit_code = 0;
     });

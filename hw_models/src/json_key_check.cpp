@@ -8,22 +8,32 @@ namespace {
 
 bool has_kind(const nlohmann::json& v, json_kind kind) {
     switch (kind) {
-        case json_kind::boolean: return v.is_boolean();
-        case json_kind::number: return v.is_number();
-        case json_kind::string: return v.is_string();
-        case json_kind::array: return v.is_array();
-        case json_kind::object: return v.is_object();
+        case json_kind::boolean:
+            return v.is_boolean();
+        case json_kind::number:
+            return v.is_number();
+        case json_kind::string:
+            return v.is_string();
+        case json_kind::array:
+            return v.is_array();
+        case json_kind::object:
+            return v.is_object();
     }
     return false;
 }
 
 const char* kind_text(json_kind kind) {
     switch (kind) {
-        case json_kind::boolean: return "a boolean";
-        case json_kind::number: return "a number";
-        case json_kind::string: return "a string";
-        case json_kind::array: return "a json array";
-        case json_kind::object: return "a json object";
+        case json_kind::boolean:
+            return "a boolean";
+        case json_kind::number:
+            return "a number";
+        case json_kind::string:
+            return "a string";
+        case json_kind::array:
+            return "a json array";
+        case json_kind::object:
+            return "a json object";
     }
     return "";
 }
@@ -39,8 +49,7 @@ bool is_legal_key(const std::string& key, std::initializer_list<key_rule> legal)
 void check_keys(const nlohmann::json& j, std::initializer_list<key_rule> legal,
                 std::initializer_list<const char*> required, const std::string& object,
                 bool allow_unknown) {
-    if (!j.is_null() && !j.is_object())
-        throw tennlab_error(object, "JSON is not an object.\n");
+    if (!j.is_null() && !j.is_object()) throw tennlab_error(object, "JSON is not an object.\n");
     if (j.is_object()) {
         for (const auto& [key, value] : j.items()) {
             const key_rule* rule = nullptr;
@@ -52,11 +61,10 @@ void check_keys(const nlohmann::json& j, std::initializer_list<key_rule> legal,
                                     "Illegal parameter: " + key + "\n");
             }
             if (!has_kind(value, rule->kind))
-                throw tennlab_error(object,
-                                    "key \"" + key + "\" = " + value.dump() + ": must be " +
-                                        kind_text(rule->kind),
-                                    "Parameter " + key + ": must be " + kind_text(rule->kind) +
-                                        ".\n");
+                throw tennlab_error(
+                    object,
+                    "key \"" + key + "\" = " + value.dump() + ": must be " + kind_text(rule->kind),
+                    "Parameter " + key + ": must be " + kind_text(rule->kind) + ".\n");
         }
     }
     std::string missing, names;

@@ -9,7 +9,7 @@
 namespace volley::hw::detail {
 
 class noise_source {
-public:
+  public:
     /// Seeds from `noisy_seed` (0: time-based, as the reference does).
     void seed(std::uint32_t noisy_seed);
 
@@ -31,7 +31,7 @@ public:
         return (u * f) * sd + mean;
     }
 
-private:
+  private:
     double uniform() { return static_cast<double>(engine_()) / 4294967295.0; }
 
     std::mt19937 engine_;

@@ -16,20 +16,30 @@ bool tool_session::execute(const tokens& t) {
     const std::string& c = t[0];
     try {
         if (c == "Q") return false;
-        if (c == "?") out_ << processor_tool::help_text();
-        else if (c == "ML") cmd_make_load(t);
-        else if (c == "L" || c == "LOAD") cmd_load(t);
-        else if (c == "M" || c == "MAKE") cmd_make(t);
-        else if (c == "EMPTYNET") cmd_emptynet(t);
-        else if (c == "PARAMS") cmd_params(t);
+        if (c == "?")
+            out_ << processor_tool::help_text();
+        else if (c == "ML")
+            cmd_make_load(t);
+        else if (c == "L" || c == "LOAD")
+            cmd_load(t);
+        else if (c == "M" || c == "MAKE")
+            cmd_make(t);
+        else if (c == "EMPTYNET")
+            cmd_emptynet(t);
+        else if (c == "PARAMS")
+            cmd_params(t);
         else if (c == "NAME") {
             if (need_processor()) print("risp");
         } else if (c == "NP" || c == "PPACK") {
             if (need_processor()) print(proc_->network_properties().pretty_text());
-        } else if (c == "AS") cmd_spikes(t, true);
-        else if (c == "ASV") cmd_spikes(t, false);
-        else if (c == "ASR") cmd_raster_spikes(t);
-        else if (c == "RUN") cmd_run(t);
+        } else if (c == "AS")
+            cmd_spikes(t, true);
+        else if (c == "ASV")
+            cmd_spikes(t, false);
+        else if (c == "ASR")
+            cmd_raster_spikes(t);
+        else if (c == "RUN")
+            cmd_run(t);
         else if (c == "GT") {
             if (need_loaded())
                 print(strfmt("time: %.1lf", static_cast<double>(proc_->total_steps())));
@@ -40,20 +50,34 @@ bool tool_session::execute(const tokens& t) {
                 proc_->clear();
                 drop_network();
             }
-        } else if (c == "NCH") cmd_charges(t);
-        else if (c == "OC") cmd_outputs(t, 'C');
-        else if (c == "OT" || c == "OV") cmd_outputs(t, 'T');
-        else if (c == "OLF") cmd_outputs(t, 'L');
-        else if (c == "GSR") cmd_raster(t);
-        else if (c == "NC") cmd_neuron_table(t, 'C');
-        else if (c == "NLF") cmd_neuron_table(t, 'L');
-        else if (c == "NT" || c == "NV") cmd_neuron_table(t, 'T');
-        else if (c == "TNC") cmd_counters(true);
-        else if (c == "TNA") cmd_counters(false);
-        else if (c == "SW") cmd_synapses(t);
-        else if (c == "INFO") cmd_info();
-        else if (c == "PS") cmd_pending_spikes();
-        else print("Invalid command " + c + ".  Use '?' to print a list of commands.");
+        } else if (c == "NCH")
+            cmd_charges(t);
+        else if (c == "OC")
+            cmd_outputs(t, 'C');
+        else if (c == "OT" || c == "OV")
+            cmd_outputs(t, 'T');
+        else if (c == "OLF")
+            cmd_outputs(t, 'L');
+        else if (c == "GSR")
+            cmd_raster(t);
+        else if (c == "NC")
+            cmd_neuron_table(t, 'C');
+        else if (c == "NLF")
+            cmd_neuron_table(t, 'L');
+        else if (c == "NT" || c == "NV")
+            cmd_neuron_table(t, 'T');
+        else if (c == "TNC")
+            cmd_counters(true);
+        else if (c == "TNA")
+            cmd_counters(false);
+        else if (c == "SW")
+            cmd_synapses(t);
+        else if (c == "INFO")
+            cmd_info();
+        else if (c == "PS")
+            cmd_pending_spikes();
+        else
+            print("Invalid command " + c + ".  Use '?' to print a list of commands.");
     } catch (const tennlab_error& e) {
         print(e.reference_message().empty() ? e.what() : e.reference_message());
     } catch (const volley::error& e) {

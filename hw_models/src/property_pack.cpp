@@ -29,7 +29,8 @@ std::vector<property> parse_category(const nlohmann::json& list, const std::stri
     std::set<std::string> names;
     for (std::size_t i = 0; i < list.size(); ++i) {
         const auto& pj = list[i];
-        const std::string object = where + ": " + category + "_properties[" + std::to_string(i) + "]";
+        const std::string object =
+            where + ": " + category + "_properties[" + std::to_string(i) + "]";
         detail::check_keys(pj,
                            {{"index", detail::json_kind::number},
                             {"max_value", detail::json_kind::number},
@@ -47,15 +48,16 @@ std::vector<property> parse_category(const nlohmann::json& list, const std::stri
         p.max_value = pj["max_value"].get<double>();
         p.type = static_cast<property_type>(type);
         if (type != 68 && type != 73 && type != 66)
-            throw tennlab_error(object, "property '" + p.name + "': type " + std::to_string(type) +
-                                    " is not 68, 73 or 66",
-                                "Bad Property JSON - Type must be D (68), I (73) or B (66).\n" +
-                                    compact_json(property_to_json(p)));
+            throw tennlab_error(
+                object,
+                "property '" + p.name + "': type " + std::to_string(type) + " is not 68, 73 or 66",
+                "Bad Property JSON - Type must be D (68), I (73) or B (66).\n" +
+                    compact_json(property_to_json(p)));
         if (p.size < 1)
-            throw tennlab_error(object,
-                                "property '" + p.name + "': size " + std::to_string(p.size) +
-                                    " must be > 0",
-                                "Count must be > 0.\n");
+            throw tennlab_error(
+                object,
+                "property '" + p.name + "': size " + std::to_string(p.size) + " must be > 0",
+                "Count must be > 0.\n");
         if (p.name.empty() || names.count(p.name) != 0)
             throw tennlab_error(object, "property name '" + p.name + "' is empty or repeated", "");
         const bool same_index = std::any_of(out.begin(), out.end(),
@@ -70,9 +72,8 @@ std::vector<property> parse_category(const nlohmann::json& list, const std::stri
     for (const auto& p : out) {
         if (p.index != expected)
             throw tennlab_error(where + ": " + category + "_properties",
-                                "property '" + p.name + "' has index " +
-                                    std::to_string(p.index) + ", expected " +
-                                    std::to_string(expected),
+                                "property '" + p.name + "' has index " + std::to_string(p.index) +
+                                    ", expected " + std::to_string(expected),
                                 "Property Pack: non-matching index in " + category + " json:\n" +
                                     compact_json(property_to_json(p)));
         expected += p.size;
@@ -102,14 +103,19 @@ std::string property_text(const property& p) {
 }  // namespace
 
 nlohmann::json property_to_json(const property& p) {
-    return {{"name", p.name},           {"type", static_cast<int>(p.type)},
-            {"index", p.index},         {"size", p.size},
-            {"min_value", p.min_value}, {"max_value", p.max_value}};
+    return {{"name", p.name}, {"type", static_cast<int>(p.type)}, {"index", p.index},
+            {"size", p.size}, {"min_value", p.min_value},         {"max_value", p.max_value}};
 }
 
-int property_pack::node_slots() const { return slots(node); }
-int property_pack::edge_slots() const { return slots(edge); }
-int property_pack::network_slots() const { return slots(network); }
+int property_pack::node_slots() const {
+    return slots(node);
+}
+int property_pack::edge_slots() const {
+    return slots(edge);
+}
+int property_pack::network_slots() const {
+    return slots(network);
+}
 
 const property* property_pack::find_node(const std::string& name) const {
     return find(node, name);

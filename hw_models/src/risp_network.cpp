@@ -29,12 +29,13 @@ std::string lg(double v) {
 void check_value(const property& p, double v, const std::string& object) {
     const bool integral = std::trunc(v) == v;
     std::string why;
-    if (!std::isfinite(v)) why = "not finite";
+    if (!std::isfinite(v))
+        why = "not finite";
     else if (v < p.min_value || v > p.max_value)
         why = "outside [" + lg(p.min_value) + ", " + lg(p.max_value) + "]";
-    else if (p.type != property_type::real && !integral) why = "not an integer";
-    if (!why.empty())
-        throw tennlab_error(object, p.name + " = " + lg(v) + ": " + why, "");
+    else if (p.type != property_type::real && !integral)
+        why = "not an integer";
+    if (!why.empty()) throw tennlab_error(object, p.name + " = " + lg(v) + ": " + why, "");
 }
 
 }  // namespace
@@ -122,9 +123,8 @@ risp_network::risp_network(const risp_params& params, const tennlab_network& net
                 groups_.push_back({static_cast<std::uint32_t>(syn_target_.size()), 0, delay});
             const double w = ord_weight_[local[s]];
             syn_target_.push_back(ord_target_[local[s]]);
-            syn_value_.push_back(params.weights.empty()
-                                     ? w
-                                     : params.weights[static_cast<std::size_t>(w)]);
+            syn_value_.push_back(
+                params.weights.empty() ? w : params.weights[static_cast<std::size_t>(w)]);
             groups_.back().end = static_cast<std::uint32_t>(syn_target_.size());
         }
         group_begin_.push_back(static_cast<std::uint32_t>(groups_.size()));
@@ -135,7 +135,9 @@ risp_network::risp_network(const risp_params& params, const tennlab_network& net
     for (std::uint32_t target : syn_target_) ++in_degree[target];
     exact_ = params.discrete && !noisy_ &&
              std::all_of(syn_value_.begin(), syn_value_.end(),
-                         [](double v) { return std::trunc(v) == v && std::fabs(v) <= exact_value_limit; }) &&
+                         [](double v) {
+                             return std::trunc(v) == v && std::fabs(v) <= exact_value_limit;
+                         }) &&
              std::all_of(threshold_.begin(), threshold_.end(),
                          [](double v) { return std::fabs(v) <= exact_charge_limit; }) &&
              std::fabs(min_potential_) <= exact_charge_limit &&
@@ -172,8 +174,8 @@ void risp_network::promote_future(std::int64_t limit) {
 void risp_network::apply(std::uint32_t neuron, double time, double value, bool normalized) {
     const std::string object = "spike to node " + std::to_string(ids_[neuron]);
     if (normalized && (value < 0 || value > 1))
-        throw tennlab_error(object, "risp::Network::apply_spike() - value (" + lg(value) +
-                                        ") must be in [-1,1].");
+        throw tennlab_error(
+            object, "risp::Network::apply_spike() - value (" + lg(value) + ") must be in [-1,1].");
     if (!(time >= 0 && time < 1e15))
         throw tennlab_error(object, "time " + lg(time) + " must be in [0, 1e15)", "");
     const std::vector<double>& weights = params_.weights;
@@ -193,7 +195,8 @@ void risp_network::apply(std::uint32_t neuron, double time, double value, bool n
             index = std::min(static_cast<std::size_t>(value * static_cast<double>(weights.size())),
                              weights.size() - 1);
         }
-        v = params_.stds.empty() ? weights[index] : rng_.normal(weights[index], params_.stds[index]);
+        v = params_.stds.empty() ? weights[index]
+                                 : rng_.normal(weights[index], params_.stds[index]);
     } else if (normalized) {
         v = value * params_.spike_value_factor;
         if (params_.discrete) v = std::floor(v);
@@ -271,7 +274,8 @@ void risp_network::step(std::int64_t t) {
     if (exact_ && exact_inputs_) {
         std::size_t events = 0;
         for (const event_record& rec : slot)
-            events += rec.group == explicit_event ? 1 : groups_[rec.group].end - groups_[rec.group].begin;
+            events +=
+                rec.group == explicit_event ? 1 : groups_[rec.group].end - groups_[rec.group].begin;
         if (2 * events >= charge_.size()) {
             step_dense(slot, t);
             return;

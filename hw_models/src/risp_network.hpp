@@ -27,7 +27,7 @@ struct event_record {
 inline constexpr std::uint32_t explicit_event = 0xffffffffu;
 
 class risp_network {
-public:
+  public:
     risp_network(const risp_params& params, const tennlab_network& net, bool strict_values);
 
     /// Neuron index of node `id`, or -1.
@@ -56,7 +56,7 @@ public:
     /// (source, target, raw weight) in source order, then reference synapse order.
     std::vector<std::tuple<std::uint32_t, std::uint32_t, double>> synapse_list() const;
 
-private:
+  private:
     void step(std::int64_t t);
     void step_dense(std::vector<event_record>& slot, std::int64_t t);
     void fire(std::uint32_t n, std::int64_t t);

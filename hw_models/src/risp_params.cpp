@@ -13,10 +13,14 @@ namespace {
 using detail::json_kind;
 const std::string object = "RISP parameters";
 
-[[noreturn]] void fail(const std::string& message) { throw tennlab_error(object, message); }
+[[noreturn]] void fail(const std::string& message) {
+    throw tennlab_error(object, message);
+}
 
 /// The reference's integer test: truncating to int gives the same value.
-bool is_int(double v) { return std::fabs(v) < 2147483648.0 && std::trunc(v) == v; }
+bool is_int(double v) {
+    return std::fabs(v) < 2147483648.0 && std::trunc(v) == v;
+}
 
 std::uint32_t to_u32(const nlohmann::json& v) {
     if (v.is_number_unsigned()) return static_cast<std::uint32_t>(v.get<std::uint64_t>());
@@ -30,8 +34,8 @@ std::vector<double> numbers(const nlohmann::json& arr, const char* key) {
     std::vector<double> out;
     for (const auto& v : arr) {
         if (!v.is_number())
-            throw tennlab_error(object, std::string(key) + " entry " + v.dump() + " is not a number",
-                                "");
+            throw tennlab_error(object,
+                                std::string(key) + " entry " + v.dump() + " is not a number", "");
         out.push_back(v.get<double>());
     }
     return out;
@@ -46,21 +50,25 @@ std::string lg(double v) {
 void check_retired(const nlohmann::json& j) {
     if (!j.is_object()) return;
     if (j.contains("input_scaling_value"))
-        fail("RISP: input_scaling_value is no longer supported.\n"
-             "      Please change that parameter to spike_value_factor.\n");
+        fail(
+            "RISP: input_scaling_value is no longer supported.\n"
+            "      Please change that parameter to spike_value_factor.\n");
     if (j.contains("non_negative_charge"))
-        fail("RISP: non_negative_charge is no longer supported.\n"
-             "      Instead, min_potential is a required parameter.\n"
-             "      Please set min_potential to zero.\n"
-             "      Please also see utils/risp_08_2024.\n");
+        fail(
+            "RISP: non_negative_charge is no longer supported.\n"
+            "      Instead, min_potential is a required parameter.\n"
+            "      Please set min_potential to zero.\n"
+            "      Please also see utils/risp_08_2024.\n");
     if (j.contains("specific_weights"))
-        fail("RISP: specific_weights is no longer supported.\n"
-             "      Instead, you simply set the weights array, and it will be used.\n"
-             "      Please also see utils/risp_08_2024.\n");
+        fail(
+            "RISP: specific_weights is no longer supported.\n"
+            "      Instead, you simply set the weights array, and it will be used.\n"
+            "      Please also see utils/risp_08_2024.\n");
     if (j.contains("noisy_weights"))
-        fail("RISP: noisy_weights is no longer supported.\n"
-             "      Instead, you simply set the stds array, and it will be used.\n"
-             "      Please also see utils/risp_08_2024.\n");
+        fail(
+            "RISP: noisy_weights is no longer supported.\n"
+            "      Instead, you simply set the stds array, and it will be used.\n"
+            "      Please also see utils/risp_08_2024.\n");
 }
 
 }  // namespace
@@ -148,16 +156,22 @@ risp_params risp_params::from_json(const nlohmann::json& j) {
 
     if (j.contains("leak_mode")) {
         const std::string mode = j["leak_mode"].get<std::string>();
-        if (mode == "none") p.leak = leak_mode::none;
-        else if (mode == "all") p.leak = leak_mode::all;
-        else if (mode == "configurable") p.leak = leak_mode::configurable;
-        else fail("Reading processor json - bad leak_mode.  Must be all, none or configurable");
+        if (mode == "none")
+            p.leak = leak_mode::none;
+        else if (mode == "all")
+            p.leak = leak_mode::all;
+        else if (mode == "configurable")
+            p.leak = leak_mode::configurable;
+        else
+            fail("Reading processor json - bad leak_mode.  Must be all, none or configurable");
     }
 
     if (p.discrete) {
         const std::pair<const char*, std::optional<double>> checks[] = {
-            {"min_weight", p.min_weight},       {"max_weight", p.max_weight},
-            {"min_potential", p.min_potential}, {"min_threshold", p.min_threshold},
+            {"min_weight", p.min_weight},
+            {"max_weight", p.max_weight},
+            {"min_potential", p.min_potential},
+            {"min_threshold", p.min_threshold},
             {"max_threshold", p.max_threshold}};
         for (const auto& [key, value] : checks)
             if (value && !is_int(*value))
@@ -193,7 +207,9 @@ nlohmann::json risp_params::to_json() const {
     j["max_threshold"] = max_threshold;
     j["min_potential"] = min_potential;
     j["discrete"] = discrete;
-    j["leak_mode"] = leak == leak_mode::all ? "all" : leak == leak_mode::configurable ? "configurable" : "none";
+    j["leak_mode"] = leak == leak_mode::all            ? "all"
+                     : leak == leak_mode::configurable ? "configurable"
+                                                       : "none";
     j["fire_like_ravens"] = fire_like_ravens;
     j["run_time_inclusive"] = run_time_inclusive;
     j["threshold_inclusive"] = threshold_inclusive;
@@ -212,8 +228,8 @@ property_pack risp_params::network_properties() const {
     if (weights.empty())
         pack.edge.push_back({"Weight", num, 0, 1, min_weight.value_or(0), max_weight.value_or(0)});
     else
-        pack.edge.push_back({"Weight", property_type::integer, 0, 1, 0,
-                             static_cast<double>(weights.size()) - 1});
+        pack.edge.push_back(
+            {"Weight", property_type::integer, 0, 1, 0, static_cast<double>(weights.size()) - 1});
     pack.edge.push_back({"Delay", property_type::integer, 1, 1, 1, static_cast<double>(max_delay)});
     return pack;
 }

@@ -45,9 +45,8 @@ risp_processor& risp_processor::operator=(risp_processor&&) noexcept = default;
 detail::risp_network& risp_processor::net(int network_id) {
     const auto it = networks_.find(network_id);
     if (it == networks_.end())
-        throw tennlab_error("RISP processor",
-                            "risp::Processor::get_risp_network() network_id " +
-                                std::to_string(network_id) + " does not exist");
+        throw tennlab_error("RISP processor", "risp::Processor::get_risp_network() network_id " +
+                                                  std::to_string(network_id) + " does not exist");
     return *it->second;
 }
 
@@ -62,7 +61,9 @@ void risp_processor::load_network(const tennlab_network& network, int network_id
         std::make_unique<detail::risp_network>(params_, network, strict_values_);
 }
 
-void risp_processor::clear(int network_id) { networks_.erase(network_id); }
+void risp_processor::clear(int network_id) {
+    networks_.erase(network_id);
+}
 
 bool risp_processor::has_network(int network_id) const {
     return networks_.count(network_id) != 0;
@@ -83,13 +84,17 @@ void risp_processor::apply_spike(const spike& s, bool normalized, int network_id
     n.apply(static_cast<std::uint32_t>(index), s.time, s.value, normalized);
 }
 
-void risp_processor::run(double duration, int network_id) { net(network_id).run(duration); }
+void risp_processor::run(double duration, int network_id) {
+    net(network_id).run(duration);
+}
 
 std::int64_t risp_processor::total_steps(int network_id) const {
     return net(network_id).total_steps();
 }
 
-void risp_processor::clear_activity(int network_id) { net(network_id).clear_activity(); }
+void risp_processor::clear_activity(int network_id) {
+    net(network_id).clear_activity();
+}
 
 namespace {
 
@@ -167,7 +172,8 @@ risp_counters risp_processor::take_counters(int network_id) {
 std::vector<risp_processor::synapse_info> risp_processor::synapses(int network_id) const {
     const auto& n = net(network_id);
     std::vector<synapse_info> out;
-    for (const auto& [from, to, w] : n.synapse_list()) out.push_back({n.ids()[from], n.ids()[to], w});
+    for (const auto& [from, to, w] : n.synapse_list())
+        out.push_back({n.ids()[from], n.ids()[to], w});
     return out;
 }
 

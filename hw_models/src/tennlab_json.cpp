@@ -13,8 +13,8 @@ std::string format_json_double(double value) {
     if (value == 0) return std::signbit(value) ? "-0.0" : "0.0";
     // Shortest round-trip digits d1..dk and exponent: value = 0.d1..dk * 10^n.
     char buf[64];
-    const auto res = std::to_chars(buf, buf + sizeof buf, std::fabs(value),
-                                   std::chars_format::scientific);
+    const auto res =
+        std::to_chars(buf, buf + sizeof buf, std::fabs(value), std::chars_format::scientific);
     const std::string sci(buf, res.ptr);
     const auto e_pos = sci.find('e');
     std::string digits;

@@ -16,14 +16,16 @@ namespace {
 
 using detail::json_kind;
 
-std::string fmt_u(node_id v) { return std::to_string(v); }
+std::string fmt_u(node_id v) {
+    return std::to_string(v);
+}
 
 /// A JSON number that must be a node id (an integer in [0, 2^32)).
 node_id to_node_id(const nlohmann::json& v, const std::string& object, const std::string& key) {
     const double d = v.get<double>();
     if (!(d >= 0 && d <= 4294967295.0) || std::trunc(d) != d)
-        throw tennlab_error(object, key + " = " + v.dump() + ": not a node id (an integer in [0, 2^32))",
-                            "");
+        throw tennlab_error(
+            object, key + " = " + v.dump() + ": not a node id (an integer in [0, 2^32))", "");
     return static_cast<node_id>(d);
 }
 
@@ -62,9 +64,9 @@ void read_io_list(const nlohmann::json& list, const char* what, const char* role
         if (!v.is_number())
             throw tennlab_error(object, "entry " + v.dump() + " is not a number", "");
         if (v.get<double>() < 0)
-            throw tennlab_error(object, "node id " + v.dump() + " is < 0",
-                                std::string("Bad Network JSON - ") + what + "[" +
-                                    std::to_string(i) + "] is < 0.");
+            throw tennlab_error(
+                object, "node id " + v.dump() + " is < 0",
+                std::string("Bad Network JSON - ") + what + "[" + std::to_string(i) + "] is < 0.");
         const node_id id = to_node_id(v, object, "node id");
         if (index.count(id) == 0)
             throw tennlab_error(object, "node " + fmt_u(id) + " does not exist",
@@ -79,16 +81,21 @@ void read_io_list(const nlohmann::json& list, const char* what, const char* role
 }
 
 constexpr std::initializer_list<detail::key_rule> top_keys = {
-    {"Associated_Data", json_kind::object}, {"Edges", json_kind::array},
-    {"Inputs", json_kind::array},           {"Network_Values", json_kind::array},
-    {"Nodes", json_kind::array},            {"Outputs", json_kind::array},
+    {"Associated_Data", json_kind::object},
+    {"Edges", json_kind::array},
+    {"Inputs", json_kind::array},
+    {"Network_Values", json_kind::array},
+    {"Nodes", json_kind::array},
+    {"Outputs", json_kind::array},
     {"Properties", json_kind::object}};
-constexpr std::initializer_list<detail::key_rule> node_keys = {
-    {"coords", json_kind::array}, {"id", json_kind::number},
-    {"name", json_kind::string},  {"values", json_kind::array}};
-constexpr std::initializer_list<detail::key_rule> edge_keys = {
-    {"control_point", json_kind::array}, {"from", json_kind::number},
-    {"to", json_kind::number},           {"values", json_kind::array}};
+constexpr std::initializer_list<detail::key_rule> node_keys = {{"coords", json_kind::array},
+                                                               {"id", json_kind::number},
+                                                               {"name", json_kind::string},
+                                                               {"values", json_kind::array}};
+constexpr std::initializer_list<detail::key_rule> edge_keys = {{"control_point", json_kind::array},
+                                                               {"from", json_kind::number},
+                                                               {"to", json_kind::number},
+                                                               {"values", json_kind::array}};
 
 }  // namespace
 
@@ -105,10 +112,10 @@ std::string tennlab_network::display_name(const tennlab_node& n) {
 tennlab_network tennlab_network::from_json(const nlohmann::json& j, const std::string& source,
                                            unknown_keys policy) {
     const bool keep = policy == unknown_keys::keep;
-    detail::check_keys(j, top_keys,
-                       {"Properties", "Associated_Data", "Nodes", "Edges", "Inputs", "Outputs",
-                        "Network_Values"},
-                       source, keep);
+    detail::check_keys(
+        j, top_keys,
+        {"Properties", "Associated_Data", "Nodes", "Edges", "Inputs", "Outputs", "Network_Values"},
+        source, keep);
     tennlab_network net;
     if (keep) net.extra = extra_keys(j, top_keys);
     net.properties = property_pack::from_json(j["Properties"], source);
@@ -163,20 +170,20 @@ tennlab_network tennlab_network::from_json(const nlohmann::json& j, const std::s
         const std::string arrow = fmt_u(edge.from) + " -> " + fmt_u(edge.to);
         const std::string edge_object = source + ": edge " + arrow;
         if (!pairs.insert({edge.from, edge.to}).second)
-            throw tennlab_error(edge_object, "edge is repeated", "Edge " + arrow + " already exists.");
+            throw tennlab_error(edge_object, "edge is repeated",
+                                "Edge " + arrow + " already exists.");
         if (index.count(edge.from) == 0 || index.count(edge.to) == 0)
-            throw tennlab_error(edge_object, "an endpoint is not a node",
-                                "Unable to get node " + fmt_u(edge.from) + " and/or " +
-                                    fmt_u(edge.to));
+            throw tennlab_error(
+                edge_object, "an endpoint is not a node",
+                "Unable to get node " + fmt_u(edge.from) + " and/or " + fmt_u(edge.to));
         edge.values = to_values(ej["values"], edge_object, "values");
         if (edge.values.size() != edge_slots)
-            throw tennlab_error(edge_object,
-                                "values has " + std::to_string(edge.values.size()) +
-                                    " entries, the edge property pack has " +
-                                    std::to_string(edge_slots),
-                                "Error in the network JSON: Edge " + fmt_u(edge.from) + "->" +
-                                    fmt_u(edge.to) +
-                                    "'s value array's size does not match the edge PropertyPack");
+            throw tennlab_error(
+                edge_object,
+                "values has " + std::to_string(edge.values.size()) +
+                    " entries, the edge property pack has " + std::to_string(edge_slots),
+                "Error in the network JSON: Edge " + fmt_u(edge.from) + "->" + fmt_u(edge.to) +
+                    "'s value array's size does not match the edge PropertyPack");
         if (ej.contains("control_point")) edge.control_point = ej["control_point"];
         if (keep) edge.extra = extra_keys(ej, edge_keys);
         net.edges.push_back(std::move(edge));

@@ -118,8 +118,9 @@ void tool_session::cmd_neuron_table(const tokens& t, char what) {
         if (what == 'C')
             print("usage: NC show_nonfiring - Fire counts for all neurons. show_nonfiring=T/F");
         else if (what == 'L')
-            print("usage: NLF show_nonfiring - Last fire times for all neurons. "
-                  "show_nonfiring=T/F");
+            print(
+                "usage: NLF show_nonfiring - Last fire times for all neurons. "
+                "show_nonfiring=T/F");
         else
             print("usage: NT show_nonfiring - Fire times for all neurons. show_nonfiring=T/F");
         return;

@@ -62,7 +62,9 @@ bool scan_double(const std::string& token, double& value) {
 tool_session::tool_session(std::istream& in, std::ostream& out, std::ostream& err)
     : in_(in), out_(out), err_(err) {}
 
-void tool_session::print(const std::string& line) { out_ << line << '\n'; }
+void tool_session::print(const std::string& line) {
+    out_ << line << '\n';
+}
 
 bool tool_session::need_loaded() {
     if (proc_ && net_) return true;
@@ -110,14 +112,20 @@ std::optional<nlohmann::json> tool_session::read_json(const tokens& t, std::size
         buffer += line + "\n";
         for (char ch : line) {
             if (in_string) {
-                if (escaped) escaped = false;
-                else if (ch == '\\') escaped = true;
-                else if (ch == '"') in_string = false;
+                if (escaped)
+                    escaped = false;
+                else if (ch == '\\')
+                    escaped = true;
+                else if (ch == '"')
+                    in_string = false;
                 continue;
             }
-            if (ch == '"') in_string = true;
-            else if (ch == '{' || ch == '[') ++depth;
-            else if (ch == '}' || ch == ']') --depth;
+            if (ch == '"')
+                in_string = true;
+            else if (ch == '{' || ch == '[')
+                ++depth;
+            else if (ch == '}' || ch == ']')
+                --depth;
             if (!std::isspace(static_cast<unsigned char>(ch))) started = true;
         }
         if (!started || depth > 0 || in_string) continue;
@@ -177,12 +185,12 @@ void tool_session::cmd_make_load(const tokens& t) {
             throw tennlab_error(source, "Associated data key 'other' not found");
         const auto& other = ad["other"];
         if (!other.is_object() || !other.contains("proc_name") || !other["proc_name"].is_string())
-            throw tennlab_error(source, "Associated_Data.other.proc_name is missing or not a string",
-                                "");
+            throw tennlab_error(source,
+                                "Associated_Data.other.proc_name is missing or not a string", "");
         const std::string name = other["proc_name"].get<std::string>();
         if (name != "risp")
-            throw tennlab_error(source, "Processor::make() called with a name (" + name +
-                                            ") not equal to risp");
+            throw tennlab_error(
+                source, "Processor::make() called with a name (" + name + ") not equal to risp");
         risp_params params = risp_params::from_json(ad["proc_params"]);
         for (const auto& w : params.warnings) err_ << w << '\n';
         auto proc = std::make_unique<risp_processor>(std::move(params));
@@ -227,8 +235,8 @@ void tool_session::cmd_make(const tokens& t) {
     }
     try {
         if (t[1] != "risp")
-            throw tennlab_error("M", "Processor::make() called with a name (" + t[1] +
-                                         ") not equal to risp");
+            throw tennlab_error(
+                "M", "Processor::make() called with a name (" + t[1] + ") not equal to risp");
         risp_params params = risp_params::from_json(*j);
         for (const auto& w : params.warnings) err_ << w << '\n';
         proc_ = std::make_unique<risp_processor>(std::move(params));
@@ -258,13 +266,14 @@ void tool_session::cmd_emptynet(const tokens& t) {
         }
         file << compact_json(j) << '\n';
     } else {
-        out_ << "{ \"Properties\":\n" << indent_lines(pack.pretty_text(), 2)
-             << ",\n \"Nodes\":\n" << indent_lines("[]", 2)
-             << ",\n \"Edges\":\n" << indent_lines("[]", 2)
-             << ",\n \"Inputs\": []"
+        out_ << "{ \"Properties\":\n"
+             << indent_lines(pack.pretty_text(), 2) << ",\n \"Nodes\":\n"
+             << indent_lines("[]", 2) << ",\n \"Edges\":\n"
+             << indent_lines("[]", 2) << ",\n \"Inputs\": []"
              << ",\n \"Outputs\": []"
              << ",\n \"Network_Values\": []"
-             << ",\n \"Associated_Data\":\n" << indent_lines(pretty_json(ad), 2) << "}\n";
+             << ",\n \"Associated_Data\":\n"
+             << indent_lines(pretty_json(ad), 2) << "}\n";
     }
     set_network(tennlab_network::from_json(j, "EMPTYNET"));
 }
@@ -294,8 +303,7 @@ void tool_session::cmd_spikes(const tokens& t, bool normalized) {
     for (std::size_t i = 1; i + 2 < t.size(); i += 3) {
         int id = 0;
         double time = 0, value = 0;
-        if (!scan_int(t[i], id) || !scan_double(t[i + 1], time) ||
-            !scan_double(t[i + 2], value)) {
+        if (!scan_int(t[i], id) || !scan_double(t[i + 1], time) || !scan_double(t[i + 2], value)) {
             print("Invalid spike [ " + t[i] + "," + t[i + 1] + "," + t[i + 2] + "]\n");
             continue;
         }

@@ -27,13 +27,13 @@ bool scan_uint(const std::string& token, unsigned& value);
 bool scan_double(const std::string& token, double& value);
 
 class tool_session {
-public:
+  public:
     tool_session(std::istream& in, std::ostream& out, std::ostream& err);
 
     /// Executes one tokenised command (first token already upper-cased); false on `Q`.
     bool execute(const tokens& t);
 
-private:
+  private:
     void print(const std::string& line);
     bool need_loaded();
     bool need_processor();

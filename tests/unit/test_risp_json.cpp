@@ -113,7 +113,8 @@ TEST(tennlab_network, round_trip_keeps_associated_data_and_unknown_keys) {
     EXPECT_EQ(out["Top_Extra"], j["Top_Extra"]);
     EXPECT_EQ(out["Nodes"][1]["coords"], json({1.5, 2}));
     EXPECT_EQ(out["Edges"][1]["control_point"], json({0.25}));
-    EXPECT_EQ(out["Properties"], tennlab_network::from_json(j, "t", unknown_keys::keep).properties.to_json());
+    EXPECT_EQ(out["Properties"],
+              tennlab_network::from_json(j, "t", unknown_keys::keep).properties.to_json());
 }
 
 TEST(tennlab_network, unknown_keys_are_rejected_like_the_reference) {

@@ -12,9 +12,9 @@ using nlohmann::json;
 namespace {
 
 json base() {
-    return {{"discrete", true},     {"max_delay", 5},     {"min_threshold", 0},
-            {"max_threshold", 3},   {"min_potential", -2}, {"min_weight", -3},
-            {"max_weight", 3},      {"spike_value_factor", 3}};
+    return {{"discrete", true},   {"max_delay", 5},         {"min_threshold", 0},
+            {"max_threshold", 3}, {"min_potential", -2},    {"min_weight", -3},
+            {"max_weight", 3},    {"spike_value_factor", 3}};
 }
 
 std::string message(const json& j) {
@@ -151,10 +151,14 @@ TEST(risp_params, echo_and_property_pack) {
     EXPECT_EQ(pack.edge[1].max_value, 5);
     EXPECT_EQ(pack.pretty_text(),
               "{ \"node_properties\": [\n"
-              "    { \"name\":\"Leak\", \"type\":66, \"index\":1, \"size\":1, \"min_value\":0.0, \"max_value\":1.0 },\n"
-              "    { \"name\":\"Threshold\", \"type\":73, \"index\":0, \"size\":1, \"min_value\":0.0, \"max_value\":3.0 }],\n"
+              "    { \"name\":\"Leak\", \"type\":66, \"index\":1, \"size\":1, \"min_value\":0.0, "
+              "\"max_value\":1.0 },\n"
+              "    { \"name\":\"Threshold\", \"type\":73, \"index\":0, \"size\":1, "
+              "\"min_value\":0.0, \"max_value\":3.0 }],\n"
               "  \"edge_properties\": [\n"
-              "    { \"name\":\"Delay\", \"type\":73, \"index\":1, \"size\":1, \"min_value\":1.0, \"max_value\":5.0 },\n"
-              "    { \"name\":\"Weight\", \"type\":73, \"index\":0, \"size\":1, \"min_value\":-3.0, \"max_value\":3.0 }],\n"
+              "    { \"name\":\"Delay\", \"type\":73, \"index\":1, \"size\":1, \"min_value\":1.0, "
+              "\"max_value\":5.0 },\n"
+              "    { \"name\":\"Weight\", \"type\":73, \"index\":0, \"size\":1, "
+              "\"min_value\":-3.0, \"max_value\":3.0 }],\n"
               "  \"network_properties\": [] }");
 }

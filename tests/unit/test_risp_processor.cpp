@@ -38,8 +38,11 @@ tennlab_network chain(const risp_params& p, const std::vector<int>& delays) {
         net.nodes.push_back(n);
     }
     for (std::size_t i = 0; i < delays.size(); ++i)
-        net.edges.push_back({static_cast<node_id>(i), static_cast<node_id>(i + 1),
-                             {1, static_cast<double>(delays[i])}, {}, {}});
+        net.edges.push_back({static_cast<node_id>(i),
+                             static_cast<node_id>(i + 1),
+                             {1, static_cast<double>(delays[i])},
+                             {},
+                             {}});
     net.inputs = {0};
     net.outputs = {static_cast<node_id>(delays.size())};
     return net;
@@ -73,7 +76,7 @@ TEST(risp_processor, events_in_flight_carry_over_into_the_next_run) {
     EXPECT_EQ(proc.output_count(0), 0);
     proc.run(3);
     EXPECT_EQ(proc.output_vector(0), std::vector<double>{1.0});  // absolute step 7 = 6 + 1
-    proc.apply_spike({0, 100, 1.0});                           // far beyond the ring
+    proc.apply_spike({0, 100, 1.0});                             // far beyond the ring
     proc.run(110);
     EXPECT_EQ(proc.output_vector(0), std::vector<double>{107.0});
 }

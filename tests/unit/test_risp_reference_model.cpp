@@ -75,7 +75,8 @@ struct simple_risp {
             if (i >= len) i = len - 1;
             v = p.weights[i];
         } else if (normalized) {
-            v = p.discrete ? std::floor(value * p.spike_value_factor) : value * p.spike_value_factor;
+            v = p.discrete ? std::floor(value * p.spike_value_factor)
+                           : value * p.spike_value_factor;
         } else {
             v = value;
         }
@@ -147,7 +148,9 @@ struct random_case {
 random_case make_case(std::mt19937& rng, bool busy) {
     auto coin = [&](double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; };
     auto integer = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-    auto real = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+    auto real = [&](double lo, double hi) {
+        return std::uniform_real_distribution<double>(lo, hi)(rng);
+    };
     random_case c;
     risp_params& p = c.params;
     p.discrete = busy || coin(0.5);
@@ -195,14 +198,18 @@ random_case make_case(std::mt19937& rng, bool busy) {
         e.from = a;
         e.to = b;
         double w;
-        if (!p.weights.empty()) w = integer(0, static_cast<int>(p.weights.size()) - 1);
-        else w = busy ? integer(-1, 3) : p.discrete ? integer(-3, 3) : real(-1.5, 1.5);
+        if (!p.weights.empty())
+            w = integer(0, static_cast<int>(p.weights.size()) - 1);
+        else
+            w = busy ? integer(-1, 3) : p.discrete ? integer(-3, 3) : real(-1.5, 1.5);
         e.values = {w, static_cast<double>(integer(1, static_cast<int>(p.max_delay)))};
         net.edges.push_back(e);
     }
     for (node_id id : ids) {
-        if (coin(0.4) || net.inputs.empty()) net.inputs.push_back(id);
-        else if (coin(0.3)) net.outputs.push_back(id);
+        if (coin(0.4) || net.inputs.empty())
+            net.inputs.push_back(id);
+        else if (coin(0.3))
+            net.outputs.push_back(id);
     }
     return c;
 }
@@ -226,8 +233,8 @@ int compare_on_random_cases(std::uint32_t seed, int trials, bool busy) {
             for (int s = 0; s < spikes; ++s) {
                 const node_id id = c.net.inputs[std::uniform_int_distribution<std::size_t>(
                     0, c.net.inputs.size() - 1)(rng)];
-                const double time = std::uniform_int_distribution<int>(0, 12)(rng) +
-                                    (rng() % 4 == 0 ? 0.6 : 0.0);
+                const double time =
+                    std::uniform_int_distribution<int>(0, 12)(rng) + (rng() % 4 == 0 ? 0.6 : 0.0);
                 const bool normalized = rng() % 3 != 0;
                 double value = std::uniform_real_distribution<double>(0, 1)(rng);
                 if (!normalized)

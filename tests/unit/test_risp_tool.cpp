@@ -106,10 +106,14 @@ TEST(risp_tool, load_errors_are_reported_and_the_tool_continues) {
 }
 
 TEST(risp_tool, make_emptynet_and_params) {
-    const std::string params = write_temp(
-        "risp_params.json", {{"discrete", false}, {"max_delay", 2}, {"min_threshold", 0},
-                             {"max_threshold", 1}, {"min_potential", 0}, {"min_weight", -1},
-                             {"max_weight", 1}, {"spike_value_factor", 1}});
+    const std::string params = write_temp("risp_params.json", {{"discrete", false},
+                                                               {"max_delay", 2},
+                                                               {"min_threshold", 0},
+                                                               {"max_threshold", 1},
+                                                               {"min_potential", 0},
+                                                               {"min_weight", -1},
+                                                               {"max_weight", 1},
+                                                               {"spike_value_factor", 1}});
     const std::string out = run_tool("EMPTYNET\nM risp " + params + "\nNAME\nEMPTYNET\nPARAMS\n");
     EXPECT_EQ(out.substr(0, 28), "Must make a processor first\n");
     EXPECT_NE(out.find("risp\n{ \"Properties\":\n  { \"node_properties\": [\n"), std::string::npos);

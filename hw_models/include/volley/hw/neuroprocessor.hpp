@@ -19,14 +19,14 @@ namespace volley::hw {
 
 /// One input spike: input node `id`, `time` steps after the start of the next run, `value`.
 struct spike {
-    node_id id = 0;      ///< the input node's id (not its input index)
-    double time = 0;     ///< [steps] relative to the start of the next run; truncated
-    double value = 1;    ///< normalised to [0, 1], or a raw value (see apply_spike)
+    node_id id = 0;    ///< the input node's id (not its input index)
+    double time = 0;   ///< [steps] relative to the start of the next run; truncated
+    double value = 1;  ///< normalised to [0, 1], or a raw value (see apply_spike)
 };
 
 /// An event-driven neuromorphic processor.
 class neuroprocessor {
-public:
+  public:
     virtual ~neuroprocessor() = default;
 
     /// The processor's name, e.g. "risp".
@@ -50,8 +50,7 @@ public:
     /// the processor; otherwise it is used as the raw charge value.
     virtual void apply_spike(const spike& s, bool normalized = true, int network_id = 0) = 0;
     /// Queues several spikes in order (stops at the first failing one).
-    void apply_spikes(const std::vector<spike>& spikes, bool normalized = true,
-                      int network_id = 0);
+    void apply_spikes(const std::vector<spike>& spikes, bool normalized = true, int network_id = 0);
 
     /// Simulates `duration` steps (the processor defines how a fractional duration rounds).
     virtual void run(double duration, int network_id = 0) = 0;
@@ -61,8 +60,7 @@ public:
     virtual void clear_activity(int network_id = 0) = 0;
 
     /// Enables or disables recording of fire times for output `output_index`.
-    virtual void track_output_events(int output_index, bool track = true,
-                                     int network_id = 0) = 0;
+    virtual void track_output_events(int output_index, bool track = true, int network_id = 0) = 0;
     /// Enables or disables recording of fire times for node `id`.
     virtual void track_neuron_events(node_id id, bool track = true, int network_id = 0) = 0;
 

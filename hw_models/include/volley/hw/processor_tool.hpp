@@ -15,13 +15,12 @@ class tool_session;
 
 /// The processor_tool interpreter for RISP.
 class processor_tool {
-public:
+  public:
     /// @param in     command input (also the source of JSON for `ML`/`M`/`L` without a file)
     /// @param out    normal output (the reference's stdout)
     /// @param err    system errors and warnings (the reference's stderr)
     /// @param prompt printed, followed by a space, before each line is read ("" for none)
-    processor_tool(std::istream& in, std::ostream& out, std::ostream& err,
-                   std::string prompt = "");
+    processor_tool(std::istream& in, std::ostream& out, std::ostream& err, std::string prompt = "");
     ~processor_tool();
     processor_tool(const processor_tool&) = delete;
     processor_tool& operator=(const processor_tool&) = delete;
@@ -35,7 +34,7 @@ public:
     /// The command list that `?` prints.
     static std::string help_text();
 
-private:
+  private:
     std::istream& in_;
     std::ostream& out_;
     std::string prompt_;

@@ -11,9 +11,9 @@ namespace volley::hw {
 
 /// The value type of a property, with the TENNLab character codes.
 enum class property_type : int {
-    integer = 73,   ///< 'I'
-    real = 68,      ///< 'D'
-    boolean = 66,   ///< 'B'
+    integer = 73,  ///< 'I'
+    real = 68,     ///< 'D'
+    boolean = 66,  ///< 'B'
 };
 
 /// One named property: `size` consecutive slots starting at `index` of a values array.

@@ -30,7 +30,7 @@ struct risp_counters {
 /// fire is stored as one record per (neuron, delay) and expanded at delivery; with noise
 /// each synapse value is drawn at fire time, in the reference's synapse order.
 class risp_processor : public neuroprocessor {
-public:
+  public:
     /// Makes a processor from checked parameters.
     explicit risp_processor(risp_params params);
     /// Makes a processor from `proc_params` JSON (throws tennlab_error, RISP.md a.3).
@@ -84,13 +84,13 @@ public:
     /// Every synapse as (from, to, raw Weight value), by ascending source id and then in
     /// the reference's synapse order (the tool's SW).
     struct synapse_info {
-        node_id from, to;   ///< endpoints
-        double weight;      ///< raw Weight value (an index with a weights table)
+        node_id from, to;  ///< endpoints
+        double weight;     ///< raw Weight value (an index with a weights table)
     };
     /// The synapse list described above.
     std::vector<synapse_info> synapses(int network_id = 0) const;
 
-private:
+  private:
     detail::risp_network& net(int network_id);
     const detail::risp_network& net(int network_id) const;
 

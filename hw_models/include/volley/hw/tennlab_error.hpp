@@ -16,7 +16,7 @@ namespace volley::hw {
 /// extra empty line). An empty reference message means the reference reports the failure
 /// only generically ("Unknown error when making processor").
 class tennlab_error : public volley::error {
-public:
+  public:
     /// @param object            what failed, e.g. "network.json: node 7" or "RISP parameters"
     /// @param detail            what is wrong, naming the bad value
     /// @param reference_message the reference's text for this failure, or "" if it has none
@@ -27,15 +27,14 @@ public:
 
     /// Shorthand for errors whose reference text also serves as the detail.
     tennlab_error(std::string object, std::string reference_message)
-        : tennlab_error(std::move(object), strip_newlines(reference_message),
-                        reference_message) {}
+        : tennlab_error(std::move(object), strip_newlines(reference_message), reference_message) {}
 
     /// What failed: the file, node, edge, parameter or spike.
     const std::string& object() const noexcept { return object_; }
     /// The reference processor_tool's text for this failure ("" when it has none).
     const std::string& reference_message() const noexcept { return reference_message_; }
 
-private:
+  private:
     static std::string strip_newlines(std::string s) {
         for (char& c : s)
             if (c == '\n') c = ' ';

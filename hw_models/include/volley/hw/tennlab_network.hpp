@@ -18,21 +18,21 @@ using node_id = std::uint32_t;
 
 /// A neuron of a hardware network.
 struct tennlab_node {
-    node_id id = 0;                 ///< unique id
-    std::vector<double> values;     ///< one entry per node property slot
-    std::string name;               ///< optional name ("" when absent)
-    nlohmann::json coords;          ///< optional `coords` array, kept as given (null if absent)
-    nlohmann::json extra;           ///< unknown keys, kept when read with unknown_keys::keep
-    std::string id_text;            ///< the id exactly as written (e.g. "3.0"), for messages
+    node_id id = 0;              ///< unique id
+    std::vector<double> values;  ///< one entry per node property slot
+    std::string name;            ///< optional name ("" when absent)
+    nlohmann::json coords;       ///< optional `coords` array, kept as given (null if absent)
+    nlohmann::json extra;        ///< unknown keys, kept when read with unknown_keys::keep
+    std::string id_text;         ///< the id exactly as written (e.g. "3.0"), for messages
 };
 
 /// A synapse of a hardware network.
 struct tennlab_edge {
-    node_id from = 0;               ///< source node id
-    node_id to = 0;                 ///< target node id
-    std::vector<double> values;     ///< one entry per edge property slot
-    nlohmann::json control_point;   ///< optional `control_point`, kept as given (null if absent)
-    nlohmann::json extra;           ///< unknown keys, kept when read with unknown_keys::keep
+    node_id from = 0;              ///< source node id
+    node_id to = 0;                ///< target node id
+    std::vector<double> values;    ///< one entry per edge property slot
+    nlohmann::json control_point;  ///< optional `control_point`, kept as given (null if absent)
+    nlohmann::json extra;          ///< unknown keys, kept when read with unknown_keys::keep
 };
 
 /// What the reader does with keys that the format does not define.
@@ -43,14 +43,14 @@ enum class unknown_keys {
 
 /// A TENNLab network: plain data, validated structurally when read.
 struct tennlab_network {
-    property_pack properties;                 ///< the property pack
-    std::vector<tennlab_node> nodes;          ///< nodes in file order
-    std::vector<tennlab_edge> edges;          ///< edges in file order (this order matters: RISP.md b.6)
-    std::vector<node_id> inputs;              ///< input node ids; position = input index
-    std::vector<node_id> outputs;             ///< output node ids; position = output index
-    std::vector<double> network_values;       ///< one entry per network property slot
+    property_pack properties;            ///< the property pack
+    std::vector<tennlab_node> nodes;     ///< nodes in file order
+    std::vector<tennlab_edge> edges;     ///< edges in file order (this order matters: RISP.md b.6)
+    std::vector<node_id> inputs;         ///< input node ids; position = input index
+    std::vector<node_id> outputs;        ///< output node ids; position = output index
+    std::vector<double> network_values;  ///< one entry per network property slot
     nlohmann::json associated_data = nlohmann::json::object();  ///< free-form, kept unchanged
-    nlohmann::json extra;                     ///< unknown top-level keys (unknown_keys::keep)
+    nlohmann::json extra;  ///< unknown top-level keys (unknown_keys::keep)
 
     /// Index of node `id` in `nodes`, or nullopt.
     std::optional<std::size_t> find_node(node_id id) const;
