@@ -1,0 +1,44 @@
+#pragma once
+// A command interpreter compatible with the TENNLab framework's `processor_tool_risp`
+// (RISP.md section f): it reads the command language line by line and prints byte for byte
+// what the reference prints, error messages included, continuing after command errors.
+
+#include <iosfwd>
+#include <memory>
+#include <string>
+
+namespace volley::hw {
+
+namespace detail {
+class tool_session;
+}
+
+/// The processor_tool interpreter for RISP.
+class processor_tool {
+  public:
+    /// @param in     command input (also the source of JSON for `ML`/`M`/`L` without a file)
+    /// @param out    normal output (the reference's stdout)
+    /// @param err    system errors and warnings (the reference's stderr)
+    /// @param prompt printed, followed by a space, before each line is read ("" for none)
+    processor_tool(std::istream& in, std::ostream& out, std::ostream& err, std::string prompt = "");
+    ~processor_tool();
+    processor_tool(const processor_tool&) = delete;
+    processor_tool& operator=(const processor_tool&) = delete;
+
+    /// Reads and executes lines until end of input or `Q`. Returns the exit status (0).
+    int run();
+
+    /// Executes one input line. Returns false when the line was `Q`.
+    bool execute_line(const std::string& line);
+
+    /// The command list that `?` prints.
+    static std::string help_text();
+
+  private:
+    std::istream& in_;
+    std::ostream& out_;
+    std::string prompt_;
+    std::unique_ptr<detail::tool_session> session_;
+};
+
+}  // namespace volley::hw
