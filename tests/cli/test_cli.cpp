@@ -41,10 +41,13 @@ protected:
     }
     void TearDown() override { fs::remove_all(dir_); }
 
-    result volley(const std::string& args) {
+    result volley(const std::string& args) { return shell("\"$VOLLEY\" " + args); }
+
+    /// Runs a shell script in the test's directory, with $VOLLEY naming the CLI.
+    result shell(const std::string& script) {
         const auto out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
-        const std::string cmd = "cd '" + dir_.string() + "' && '" VOLLEY_CLI "' " + args + " >'" + out.string() +
-                                "' 2>'" + err.string() + "' </dev/null";
+        const std::string cmd = "cd '" + dir_.string() + "' && { VOLLEY='" VOLLEY_CLI "'; " + script + "; } >'" +
+                                out.string() + "' 2>'" + err.string() + "' </dev/null";
         const int status = std::system(cmd.c_str());
         return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
     }
@@ -145,4 +148,22 @@ TEST_F(Cli, UsageErrorsExitTwo) {
     EXPECT_EQ(volley("no-such-command").code, 2);
     EXPECT_EQ(volley("bench cuba --neurons lots").code, 2);
     EXPECT_EQ(volley("run").code, 2);
+}
+
+TEST_F(Cli, InterruptedRunKeepsAValidRecording) {
+    // SIGINT after 2 s of a run that would take minutes: the run stops at the next progress
+    // check, writes what it recorded, and exits 1.
+    const auto r = shell("\"$VOLLEY\" bench cuba --neurons 20000 --duration 1000000 --threads 1 --quiet --out rec.h5 --json & "
+                         "pid=$!; sleep 2; kill -INT $pid; wait $pid");
+    EXPECT_EQ(r.code, 1) << r.err;
+    const auto j = r.json();
+    EXPECT_FALSE(j["completed"].get<bool>());
+    const double stopped_at = j["duration_ms"].get<double>();
+    EXPECT_GT(stopped_at, 0.0);
+    EXPECT_LT(stopped_at, 1000000.0);
+    const auto pops = vs::read_sonata_spikes(dir_ / "rec.h5");
+    ASSERT_EQ(pops.size(), 2u);
+    EXPECT_EQ(pops[0].node_ids.size() + pops[1].node_ids.size(), j["spikes"].get<std::uint64_t>());
+    for (const auto& p : pops)
+        for (double t : p.timestamps_ms) EXPECT_LE(t, stopped_at + 1e-9);
 }
