@@ -5,17 +5,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+
+#include "model/format_number.hpp"
 
 namespace volley::snn {
 
 namespace {
 
-std::string num(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
+using detail::format_number;
 
 std::string pop_object(const population& p) { return "population '" + p.name + "'"; }
 
@@ -31,7 +28,7 @@ void check_list_size(const value_spec& v, std::size_t expected, const std::strin
 void check_delay(const value_spec& v, const std::string& object) {
     check_finite(v, object, "delay_ms");
     auto positive = [&](double d, const std::string& name) {
-        if (!(d > 0)) throw invalid_parameter(object, name, num(d), "delays must be > 0 ms");
+        if (!(d > 0)) throw invalid_parameter(object, name, format_number(d), "delays must be > 0 ms");
     };
     if (const auto* c = std::get_if<double>(&v)) positive(*c, "delay_ms");
     if (const auto* u = std::get_if<uniform>(&v)) positive(u->low, "delay_ms (uniform low bound)");
@@ -119,7 +116,7 @@ std::size_t network::connect(population_index source, population_index target, c
     std::size_t synapse_count = 0;  // 0 when only known after drawing
     if (const auto* fp = std::get_if<fixed_probability>(&rule)) {
         if (!std::isfinite(fp->p) || fp->p < 0 || fp->p > 1)
-            throw invalid_parameter(object, "p", num(fp->p), "connection probability must be in [0, 1]");
+            throw invalid_parameter(object, "p", format_number(fp->p), "connection probability must be in [0, 1]");
     } else if (const auto* fi = std::get_if<fixed_in_degree>(&rule)) {
         const std::uint64_t eligible = src.size - (same && !fi->allow_autapses ? 1 : 0);
         if (fi->k > eligible)
@@ -174,10 +171,10 @@ void network::inject(population_index target, current_waveform waveform, std::ve
             throw invalid_parameter(object, "neurons[" + std::to_string(i) + "]", std::to_string(neurons[i]),
                                     "out of range for size " + std::to_string(tgt.size));
     if (const auto* dc = std::get_if<dc_current>(&waveform)) {
-        if (!std::isfinite(dc->amplitude_mv)) throw invalid_parameter(object, "amplitude_mv", num(dc->amplitude_mv), "must be finite");
-        if (!std::isfinite(dc->start_ms) || dc->start_ms < 0) throw invalid_parameter(object, "start_ms", num(dc->start_ms), "must be finite and >= 0");
+        if (!std::isfinite(dc->amplitude_mv)) throw invalid_parameter(object, "amplitude_mv", format_number(dc->amplitude_mv), "must be finite");
+        if (!std::isfinite(dc->start_ms) || dc->start_ms < 0) throw invalid_parameter(object, "start_ms", format_number(dc->start_ms), "must be finite and >= 0");
         if (std::isnan(dc->stop_ms) || dc->stop_ms < dc->start_ms)
-            throw invalid_parameter(object, "stop_ms", num(dc->stop_ms), "must not be before start_ms");
+            throw invalid_parameter(object, "stop_ms", format_number(dc->stop_ms), "must not be before start_ms");
     } else {
         const auto& st = std::get<step_current>(waveform);
         if (st.times_ms.size() != st.amplitudes_mv.size())
@@ -186,10 +183,10 @@ void network::inject(population_index target, current_waveform waveform, std::ve
         for (std::size_t i = 0; i < st.times_ms.size(); ++i) {
             const std::string idx = std::string(1, '[').append(std::to_string(i)).append(1, ']');
             if (!std::isfinite(st.times_ms[i]) || st.times_ms[i] < 0 || (i > 0 && st.times_ms[i] <= st.times_ms[i - 1]))
-                throw invalid_parameter(object, "times_ms" + idx, num(st.times_ms[i]),
+                throw invalid_parameter(object, "times_ms" + idx, format_number(st.times_ms[i]),
                                         "times must be finite, >= 0 and strictly increasing");
             if (!std::isfinite(st.amplitudes_mv[i]))
-                throw invalid_parameter(object, "amplitudes_mv" + idx, num(st.amplitudes_mv[i]), "must be finite");
+                throw invalid_parameter(object, "amplitudes_mv" + idx, format_number(st.amplitudes_mv[i]), "must be finite");
         }
     }
     stimuli_.push_back({target, std::move(waveform), std::move(neurons)});

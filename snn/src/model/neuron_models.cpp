@@ -6,8 +6,9 @@
 
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <limits>
+
+#include "model/format_number.hpp"
 
 namespace volley::snn {
 
@@ -89,11 +90,7 @@ constexpr std::array<parameter_info, model_traits<M>::fields.size()> infos() {
 template <class M>
 constexpr auto infos_v = infos<M>();
 
-std::string num(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
+using detail::format_number;
 
 template <class M>
 double* find_member(M& m, const std::string& name) {
@@ -164,11 +161,11 @@ void check_parameter(const neuron_model& m, const std::string& name, double valu
         if (name != info.name) continue;
         const bool inf_ok = name == "stop_ms" && value == std::numeric_limits<double>::infinity();
         if (!std::isfinite(value) && !inf_ok)
-            throw invalid_parameter(object, name, num(value), "must be finite");
+            throw invalid_parameter(object, name, format_number(value), "must be finite");
         if (info.lower_strict ? !(value > info.lower_bound) : !(value >= info.lower_bound))
-            throw invalid_parameter(object, name, num(value),
+            throw invalid_parameter(object, name, format_number(value),
                                     std::string("must be ") + (info.lower_strict ? "> " : ">= ") +
-                                        num(info.lower_bound) + " " + info.unit);
+                                        format_number(info.lower_bound) + " " + info.unit);
         return;
     }
     throw unknown_name("parameter", name, object + " (model '" + model_name(m) + "')");
@@ -180,18 +177,18 @@ void validate_model(const neuron_model& m, const std::string& object) {
         const double reset = get_parameter(m, "v_reset_mv");
         const double thresh = get_parameter(m, "v_thresh_mv");
         if (!(reset < thresh))
-            throw invalid_parameter(object, "v_reset_mv", num(reset),
-                                    "must be below v_thresh_mv (" + num(thresh) + ")");
+            throw invalid_parameter(object, "v_reset_mv", format_number(reset),
+                                    "must be below v_thresh_mv (" + format_number(thresh) + ")");
     }
     if (const auto* p = std::get_if<poisson_source>(&m); p && p->p.stop_ms < p->p.start_ms)
-        throw invalid_parameter(object, "stop_ms", num(p->p.stop_ms),
-                                "must not be before start_ms (" + num(p->p.start_ms) + ")");
+        throw invalid_parameter(object, "stop_ms", format_number(p->p.stop_ms),
+                                "must not be before start_ms (" + format_number(p->p.start_ms) + ")");
     if (const auto* s = std::get_if<spike_source>(&m)) {
         for (std::size_t i = 0; i < s->spike_times_ms.size(); ++i)
             for (double t : s->spike_times_ms[i])
                 if (!std::isfinite(t) || t <= 0)
                     throw invalid_parameter(object, "spike_times_ms[" + std::to_string(i) + "]",
-                                            num(t), "spike times must be finite and > 0 ms");
+                                            format_number(t), "spike times must be finite and > 0 ms");
     }
 }
 

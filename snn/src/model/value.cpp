@@ -4,29 +4,26 @@
 #include <volley/snn/value.hpp>
 
 #include <cmath>
-#include <cstdio>
+
+#include "model/format_number.hpp"
 
 namespace volley::snn {
 
 namespace {
-std::string num(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
+using detail::format_number;
 }  // namespace
 
 std::string describe(const value_spec& v) {
     struct visitor {
-        std::string operator()(double c) const { return num(c); }
+        std::string operator()(double c) const { return format_number(c); }
         std::string operator()(const std::vector<double>& l) const {
             return "a list of " + std::to_string(l.size()) + " values";
         }
         std::string operator()(const uniform& u) const {
-            return "uniform(" + num(u.low) + ", " + num(u.high) + ")";
+            return "uniform(" + format_number(u.low) + ", " + format_number(u.high) + ")";
         }
         std::string operator()(const normal& n) const {
-            return "normal(" + num(n.mean) + ", " + num(n.stddev) + ")";
+            return "normal(" + format_number(n.mean) + ", " + format_number(n.stddev) + ")";
         }
     };
     return std::visit(visitor{}, v);
@@ -34,7 +31,7 @@ std::string describe(const value_spec& v) {
 
 void check_finite(const value_spec& v, const std::string& object, const std::string& parameter) {
     auto bad = [&](double x, const std::string& what) {
-        throw invalid_parameter(object, parameter, num(x), what);
+        throw invalid_parameter(object, parameter, format_number(x), what);
     };
     if (const auto* c = std::get_if<double>(&v)) {
         if (!std::isfinite(*c)) bad(*c, "must be finite");
@@ -42,7 +39,7 @@ void check_finite(const value_spec& v, const std::string& object, const std::str
         for (std::size_t i = 0; i < l->size(); ++i)
             if (!std::isfinite((*l)[i]))
                 throw invalid_parameter(object, parameter + "[" + std::to_string(i) + "]",
-                                        num((*l)[i]), "must be finite");
+                                        format_number((*l)[i]), "must be finite");
     } else if (const auto* u = std::get_if<uniform>(&v)) {
         if (!std::isfinite(u->low)) bad(u->low, "uniform low bound must be finite");
         if (!std::isfinite(u->high)) bad(u->high, "uniform high bound must be finite");
