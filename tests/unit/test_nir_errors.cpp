@@ -85,10 +85,13 @@ class nir_errors : public io_test {
     /// Reads `path`, expecting file_format_error at `location` whose message holds `text`.
     void expect_format_error(const std::filesystem::path& path, const std::string& location,
                              const std::string& text) {
+        ::testing::internal::CaptureStderr();
         try {
             vs::read_nir(path);
+            ::testing::internal::GetCapturedStderr();
             ADD_FAILURE() << "expected file_format_error at " << location;
         } catch (const volley::file_format_error& e) {
+            EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");  // no HDF5 dump
             EXPECT_EQ(e.file(), path.string());
             EXPECT_EQ(e.location(), location) << e.what();
             EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();

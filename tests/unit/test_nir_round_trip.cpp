@@ -98,8 +98,10 @@ TEST_F(nir_round_trip, nested_graph_and_metadata_survive) {
     EXPECT_EQ(vs::resolve_nir_endpoint(g, "block.scale"),
               (std::vector<std::string>{"block", "scale"}));
 
+    ::testing::internal::CaptureStderr();
     vs::write_nir(g, dir / "nested.nir");
     auto again = vs::read_nir(dir / "nested.nir");
+    EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");  // HDF5 kept quiet
     EXPECT_TRUE(g == again);
     expect_same_shapes(g, again);
 }

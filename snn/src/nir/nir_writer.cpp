@@ -30,7 +30,7 @@ void write_metadata(hid_t parent, const std::map<std::string, nir_array>& metada
             detail::write_nir_array(group.get(), key, value, file);
             continue;
         }
-        hdf5_id sub(H5Gopen2(group.get(), key.substr(0, slash).c_str(), H5P_DEFAULT), H5Gclose);
+        hdf5_id sub = detail::open_group_if_present(group.get(), key.substr(0, slash));
         if (!sub.valid()) sub = make_group(group.get(), key.substr(0, slash), file);
         detail::write_nir_array(sub.get(), key.substr(slash + 1), value, file);
     }
