@@ -14,3 +14,8 @@ if(TARGET volley::hw)
   set_tests_properties(risp_reference_vectors PROPERTIES
     TIMEOUT 120 PASS_REGULAR_EXPRESSION "20 passed, 0 failed")
 endif()
+
+# The bridge to the engine: random networks on RISP and on the engine.
+if(TARGET volley::hw)
+  volley_test(test_risp_bridge unit/test_risp_bridge.cpp LIBS volley::hw)
+endif()
