@@ -266,15 +266,32 @@ namespace dense_avx2 {
 }  // namespace dense_avx2
 #pragma GCC pop_options
 
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512vl,avx512dq,avx512bw,prefer-vector-width=512")
+namespace dense_avx512 {
+#include "backends/cpu/lif_dense_kernel.inc"
+}  // namespace dense_avx512
+#pragma GCC pop_options
+
 }  // namespace
 
-// The dense loop, in blocks of 256 neurons so that the spike flags stay in L1; the AVX2
-// kernel is chosen at run time where the CPU has it.
+// The dense loop, in blocks of 256 neurons so that the spike flags stay in L1; the widest
+// kernel the CPU runs (AVX-512, AVX2, baseline) is chosen at run time.
 template <lif_population::kind K, bool Hetero>
 void lif_population::update_impl(std::int64_t s, std::uint32_t begin, std::uint32_t end,
                                  std::vector<std::uint32_t>& spikes) {
     constexpr std::uint32_t block = 256;
-    static const bool avx2 = __builtin_cpu_supports("avx2") && !std::getenv("VOLLEY_NO_AVX2");
+    // VOLLEY_CPU_ISA=baseline|avx2 caps the choice (to compare kernels; they agree bit for bit).
+    static const int isa = [] {
+        const char* cap = std::getenv("VOLLEY_CPU_ISA");
+        const std::string c = cap ? cap : "";
+        if (c == "baseline") return 0;
+        if (!__builtin_cpu_supports("avx2")) return 0;
+        if (c == "avx2" || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512vl") ||
+            !__builtin_cpu_supports("avx512dq") || !__builtin_cpu_supports("avx512bw"))
+            return 1;
+        return 2;
+    }();
     auto param = [&](const std::vector<double>& c) {
         if constexpr (Hetero) return static_cast<const double*>(c.data());
         else return c[0];
@@ -287,7 +304,9 @@ void lif_population::update_impl(std::int64_t s, std::uint32_t begin, std::uint3
     alignas(64) std::uint8_t flag[block];
     for (std::uint32_t b0 = begin; b0 < end; b0 += block) {
         const std::uint32_t b1 = std::min(end, b0 + block);
-        (avx2 ? dense_avx2::dense_block<k, Hetero> : dense_baseline::dense_block<k, Hetero>)(
+        (isa == 2   ? dense_avx512::dense_block<k, Hetero>
+         : isa == 1 ? dense_avx2::dense_block<k, Hetero>
+                    : dense_baseline::dense_block<k, Hetero>)(
             b0, b1, step_now, v_.data(), ie_.data(), ii_.data(), xe_.data(), xi_.data(), next_active_.data(),
             in_e_.data(), in_i_.data(), flag, prm);
         collect_spikes(flag, b1 - b0, b0, spikes);
