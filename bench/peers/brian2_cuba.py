@@ -9,6 +9,8 @@ probability p = min(1, 80/N) with autapses, w_e = 1.62 mV, w_i = -9 mV, delay = 
   brian2_cuba.py params                      prints the parameters as JSON (for the match test)
   brian2_cuba.py build --neurons N --dir D   generates and compiles D/main (not run); prints JSON
                                              with the code-generation + compile time
+  brian2_cuba.py rate --neurons N --duration MS   runs in runtime mode (numpy, no compiler) and
+                                             prints the mean rate: the quick check of the tests
   brian2_cuba.py summary --dir D             after D/main has run: prints JSON with the spike
                                              count, the simulation time Brian measured and the
                                              in-degree statistics
@@ -34,12 +36,15 @@ PARAMS = {
 }
 
 
-def build(neurons, duration_ms, dt_ms, directory, seed):
+def build(neurons, duration_ms, dt_ms, directory, seed, runtime=False):
     import brian2 as b
     from brian2 import ms, mV
     t0 = time.time()
-    b.set_device("cpp_standalone", directory=directory, build_on_run=False)
-    b.prefs.devices.cpp_standalone.openmp_threads = 0
+    if runtime:
+        b.prefs.codegen.target = "numpy"
+    else:
+        b.set_device("cpp_standalone", directory=directory, build_on_run=False)
+        b.prefs.devices.cpp_standalone.openmp_threads = 0
     b.defaultclock.dt = dt_ms * ms
     b.seed(seed)
     p = PARAMS
@@ -62,6 +67,10 @@ def build(neurons, duration_ms, dt_ms, directory, seed):
     Ci.connect(condition=f"i >= {n_exc}", p=prob)
     count = b.SpikeMonitor(P, record=False)
     b.run(duration_ms * ms)
+    if runtime:
+        return {"tool": "brian2", "mode": "runtime (numpy)", "neurons": neurons, "duration_ms": duration_ms,
+                "mean_rate_hz": float(count.num_spikes) / (neurons * duration_ms / 1000.0),
+                "synapses": int(len(Ce) + len(Ci)), "wall_s": time.time() - t0}
     b.device.build(directory=directory, compile=True, run=False, debug=False)
     return {"tool": "brian2", "version": b.__version__, "neurons": neurons, "duration_ms": duration_ms,
             "dt_ms": dt_ms, "codegen_compile_s": time.time() - t0, "main": os.path.join(directory, "main"),
@@ -80,12 +89,12 @@ def summary(directory, neurons, duration_ms):
     import numpy as np
     with open(os.path.join(directory, "results", "last_run_info.txt")) as f:
         run_s = float(f.read().split()[0])
-    counts = read_array(directory, "spikemonitor_count_", np.int32)
+    counts = read_array(directory, "_array_spikemonitor_count_", np.int32)
     out = {"tool": "brian2", "sim_s": run_s, "spikes": int(counts.sum()),
            "mean_rate_hz": float(counts.sum()) / (neurons * duration_ms / 1000.0)}
     indeg = np.zeros(neurons)
     synapses = 0
-    for name in ("synapses__synaptic_post_", "synapses_1__synaptic_post_"):
+    for name in ("_dynamic_array_synapses__synaptic_post_", "_dynamic_array_synapses_1__synaptic_post_"):
         post = read_array(directory, name, np.int32)
         synapses += post.size
         indeg += np.bincount(post, minlength=neurons)
@@ -95,7 +104,7 @@ def summary(directory, neurons, duration_ms):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("mode", choices=["params", "build", "summary"])
+    ap.add_argument("mode", choices=["params", "build", "summary", "rate"])
     ap.add_argument("--neurons", type=int, default=4000)
     ap.add_argument("--duration", type=float, default=1000.0, help="[ms]")
     ap.add_argument("--dt", type=float, default=0.1, help="[ms]")
@@ -106,6 +115,8 @@ def main():
         out = dict(PARAMS, dt_ms=a.dt)
     elif a.mode == "build":
         out = build(a.neurons, a.duration, a.dt, a.dir, a.seed)
+    elif a.mode == "rate":
+        out = build(a.neurons, a.duration, a.dt, a.dir, a.seed, runtime=True)
     else:
         out = summary(a.dir, a.neurons, a.duration)
     json.dump(out, sys.stdout)
