@@ -47,11 +47,25 @@ void register_bench(CLI::App& app, command_context& ctx) {
         req.title = "CUBA, N = " + std::to_string(o->neurons);
         auto outcome = execute_run(req);
         outcome.figures["network"] = "cuba";
+        if (outcome.figures["threads"].get<int>() > 1 && outcome.completed) {
+            // The same network on one thread, to report the speed-up (rasters are identical).
+            run_request one{.net = req.net, .settings = req.settings, .threads = 1};
+            one.quiet = true;
+            const auto single = execute_run(one);
+            outcome.figures["sim_s_1_thread"] = single.figures["sim_s"];
+            outcome.figures["speedup_over_1_thread"] = single.figures["sim_s"].get<double>() / outcome.figures["sim_s"].get<double>();
+            outcome.figures["raster_matches_1_thread"] = single.figures["spike_checksum"] == outcome.figures["spike_checksum"];
+        }
         if (o->json) print_json(outcome.figures);
         else print_run_summary(outcome.figures);
+        if (!o->json && outcome.figures.contains("speedup_over_1_thread"))
+            std::printf("speed-up over 1 thread %.2fx (1 thread: %.3f s; same raster: %s)\n",
+                        outcome.figures["speedup_over_1_thread"].get<double>(), outcome.figures["sim_s_1_thread"].get<double>(),
+                        outcome.figures["raster_matches_1_thread"].get<bool>() ? "yes" : "NO");
         if (!outcome.completed) ctx.exit_code = 1;
     });
     register_bench_risp(*bench, ctx);
+    register_bench_peers(*bench, ctx);
 }
 
 }  // namespace volley::cli

@@ -76,68 +76,78 @@ std::int32_t delay_steps(double delay_ms, double dt_ms, const std::string& objec
     return static_cast<std::int32_t>(steps);
 }
 
-void expand_projection(const network& net, std::size_t index, std::uint64_t seed, double dt_ms,
-                       std::uint32_t target_begin, std::uint32_t target_end, synapse_list& out) {
-    const auto& proj = net.projections()[index];
-    const std::uint32_t n_src = net.at(proj.source).size;
-    const std::uint32_t n_tgt = net.at(proj.target).size;
-    const bool same = proj.source == proj.target;
-    const std::string object = "projection " + std::to_string(index) + " ('" + net.at(proj.source).name +
-                               "' -> '" + net.at(proj.target).name + "')";
-    const auto proj_key = static_cast<std::uint32_t>(index);
-
-    std::vector<std::uint32_t> sources;
-    std::vector<std::size_t> list_index;  // element index for list-valued weights and delays
-    std::vector<std::size_t> by_target;   // from_list pairs sorted by target
-    if (const auto* fl = std::get_if<from_list>(&proj.rule)) {
-        by_target.resize(fl->targets.size());
-        std::iota(by_target.begin(), by_target.end(), std::size_t{0});
-        std::stable_sort(by_target.begin(), by_target.end(),
+projection_expander::projection_expander(const network& net, std::size_t index, std::uint64_t seed, double dt_ms)
+    : net_(net), proj_(net.projections()[index]), seed_(seed), dt_ms_(dt_ms), key_(static_cast<std::uint32_t>(index)),
+      n_src_(net.at(proj_.source).size), n_tgt_(net.at(proj_.target).size), same_(proj_.source == proj_.target),
+      object_("projection " + std::to_string(index) + " ('" + net.at(proj_.source).name + "' -> '" +
+              net.at(proj_.target).name + "')") {
+    if (const auto* fl = std::get_if<from_list>(&proj_.rule)) {
+        by_target_.resize(fl->targets.size());
+        std::iota(by_target_.begin(), by_target_.end(), std::size_t{0});
+        std::stable_sort(by_target_.begin(), by_target_.end(),
                          [&](std::size_t a, std::size_t b) { return fl->targets[a] < fl->targets[b]; });
     }
-    auto cursor = by_target.begin();
+    cursor_ = by_target_.begin();
+}
 
-    for (std::uint32_t j = target_begin; j < target_end; ++j) {
-        sources.clear();
-        list_index.clear();
-        counter_rng conn(seed, stream_purpose::connectivity, proj_key, j);
-        std::visit(
-            [&](const auto& c) {
-                using C = std::decay_t<decltype(c)>;
-                if constexpr (std::is_same_v<C, all_to_all>) {
-                    for (std::uint32_t i = 0; i < n_src; ++i) {
-                        if (same && !c.allow_autapses && i == j) continue;
-                        sources.push_back(i);
-                        list_index.push_back(std::size_t{i} * n_tgt + j);
-                    }
-                } else if constexpr (std::is_same_v<C, one_to_one>) {
-                    sources.push_back(j);
-                    list_index.push_back(j);
-                } else if constexpr (std::is_same_v<C, fixed_probability>) {
-                    sources_fixed_probability(c, n_src, same && !c.allow_autapses, j, conn, sources);
-                } else if constexpr (std::is_same_v<C, fixed_in_degree>) {
-                    sources_fixed_in_degree(c, n_src, same && !c.allow_autapses, j, conn, sources);
-                } else {
-                    cursor = std::lower_bound(cursor, by_target.end(), j,
-                                              [&](std::size_t a, std::uint32_t t) { return c.targets[a] < t; });
-                    for (auto it = cursor; it != by_target.end() && c.targets[*it] == j; ++it) {
-                        sources.push_back(c.sources[*it]);
-                        list_index.push_back(*it);
-                    }
+void projection_expander::expand(std::uint32_t j) {
+    sources.clear();
+    weights.clear();
+    delays.clear();
+    list_index_.clear();
+    counter_rng conn(seed_, stream_purpose::connectivity, key_, j);
+    std::visit(
+        [&](const auto& c) {
+            using C = std::decay_t<decltype(c)>;
+            if constexpr (std::is_same_v<C, all_to_all>) {
+                for (std::uint32_t i = 0; i < n_src_; ++i) {
+                    if (same_ && !c.allow_autapses && i == j) continue;
+                    sources.push_back(i);
+                    list_index_.push_back(std::size_t{i} * n_tgt_ + j);
                 }
-            },
-            proj.rule);
+            } else if constexpr (std::is_same_v<C, one_to_one>) {
+                sources.push_back(j);
+                list_index_.push_back(j);
+            } else if constexpr (std::is_same_v<C, fixed_probability>) {
+                sources_fixed_probability(c, n_src_, same_ && !c.allow_autapses, j, conn, sources);
+            } else if constexpr (std::is_same_v<C, fixed_in_degree>) {
+                sources_fixed_in_degree(c, n_src_, same_ && !c.allow_autapses, j, conn, sources);
+            } else {
+                cursor_ = std::lower_bound(cursor_, by_target_.end(), j,
+                                           [&](std::size_t a, std::uint32_t t) { return c.targets[a] < t; });
+                for (auto it = cursor_; it != by_target_.end() && c.targets[*it] == j; ++it) {
+                    sources.push_back(c.sources[*it]);
+                    list_index_.push_back(*it);
+                }
+            }
+        },
+        proj_.rule);
 
-        counter_rng values(seed, stream_purpose::synapse_values, proj_key, j);
-        for (std::size_t s = 0; s < sources.size(); ++s) {
-            const std::size_t li = list_index.empty() ? 0 : list_index[s];
-            const double w = draw_value(proj.synapse.weight, li, values);
-            const double d = draw_value(proj.synapse.delay_ms, li, values);
-            out.source.push_back(sources[s]);
-            out.target.push_back(j);
-            out.weight.push_back(w);
-            out.delay.push_back(delay_steps(d, dt_ms, object));
-        }
+    const auto& syn = proj_.synapse;
+    const bool const_w = syn.weight.index() == 0, const_d = syn.delay_ms.index() == 0;
+    if (const_w && const_d) {
+        // Nothing to draw: one value each, and one delay check.
+        weights.assign(sources.size(), std::get<double>(syn.weight));
+        delays.assign(sources.size(), sources.empty() ? 1 : delay_steps(std::get<double>(syn.delay_ms), dt_ms_, object_));
+        return;
+    }
+    counter_rng values(seed_, stream_purpose::synapse_values, key_, j);
+    for (std::size_t s = 0; s < sources.size(); ++s) {
+        const std::size_t li = list_index_.empty() ? 0 : list_index_[s];
+        weights.push_back(draw_value(syn.weight, li, values));
+        delays.push_back(delay_steps(draw_value(syn.delay_ms, li, values), dt_ms_, object_));
+    }
+}
+
+void expand_projection(const network& net, std::size_t index, std::uint64_t seed, double dt_ms,
+                       std::uint32_t target_begin, std::uint32_t target_end, synapse_list& out) {
+    projection_expander ex(net, index, seed, dt_ms);
+    for (std::uint32_t j = target_begin; j < target_end; ++j) {
+        ex.expand(j);
+        out.source.insert(out.source.end(), ex.sources.begin(), ex.sources.end());
+        out.target.insert(out.target.end(), ex.sources.size(), j);
+        out.weight.insert(out.weight.end(), ex.weights.begin(), ex.weights.end());
+        out.delay.insert(out.delay.end(), ex.delays.begin(), ex.delays.end());
     }
 }
 

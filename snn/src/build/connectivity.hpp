@@ -19,6 +19,33 @@ struct synapse_list {
     std::size_t size() const noexcept { return source.size(); }
 };
 
+/// Expands one projection target by target, reusing its buffers: the build streams synapses
+/// straight into the synapse tables without a list of the whole projection.
+class projection_expander {
+public:
+    projection_expander(const network& net, std::size_t index, std::uint64_t seed, double dt_ms);
+
+    /// Fills `sources`, `weights` and `delays` with the synapses onto target `j` (local index).
+    /// Targets must be expanded in ascending order (from_list walks its pairs once).
+    void expand(std::uint32_t j);
+
+    std::vector<std::uint32_t> sources;  ///< local indices in the source population
+    std::vector<double> weights;         ///< [mV]
+    std::vector<std::int32_t> delays;    ///< [steps], >= 1
+
+private:
+    const network& net_;
+    const projection& proj_;
+    std::uint64_t seed_;
+    double dt_ms_;
+    std::uint32_t key_, n_src_, n_tgt_;
+    bool same_;
+    std::string object_;
+    std::vector<std::size_t> list_index_;  ///< element index for list-valued weights and delays
+    std::vector<std::size_t> by_target_;   ///< from_list pairs sorted by target
+    std::vector<std::size_t>::iterator cursor_;
+};
+
 /// Appends the synapses of projection `index` whose targets are in [target_begin, target_end).
 /// Throws invalid_parameter for a delay that rounds below one step.
 void expand_projection(const network& net, std::size_t index, std::uint64_t seed, double dt_ms,

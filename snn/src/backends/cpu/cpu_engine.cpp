@@ -65,126 +65,182 @@ cpu_engine::cpu_engine(const network& net, int threads, const simulation_options
     for (int t = 0; t <= threads_; ++t)
         lo_.push_back(static_cast<std::uint32_t>(std::uint64_t{n_} * static_cast<std::uint64_t>(t) /
                                                  static_cast<std::uint64_t>(threads_)));
+    n_pops_ = static_cast<std::uint32_t>(pops_.size());
     build_synapses(net, options);
-    for (auto& buffer : spikes_) buffer.resize(static_cast<std::size_t>(threads_));
+    for (auto& buffer : spikes_) buffer.resize(static_cast<std::size_t>(threads_) * n_pops_);
+    touched_.resize(static_cast<std::size_t>(threads_) * n_pops_ * slots_);
     counters_.resize(static_cast<std::size_t>(threads_));
     build_s_ = seconds_since(t0);
 }
 
+// The tables are built in two passes over the connectors, each target drawing from its own
+// streams: the first counts each row and finds the largest weight and delay, the second
+// regenerates the same synapses straight into their rows. No list of all synapses ever exists,
+// so the peak memory of the build is the tables themselves plus one counter per source neuron.
 void cpu_engine::build_synapses(const network& net, const simulation_options& options) {
     const auto& projs = net.projections();
-    const std::size_t n_pops = net.populations().size();
-    const auto T = static_cast<std::size_t>(threads_);
-    // Phase 1: every thread draws the synapses of the targets it owns.
-    std::vector<std::vector<synapse_list>> lists(T, std::vector<synapse_list>(projs.size()));
-    parallel_for_threads(threads_, [&](int t) {
+    const std::size_t P = n_pops_, T = static_cast<std::size_t>(threads_);
+    struct table_plan {
+        std::vector<std::uint32_t> row_sizes;
+        synapse_table_shape shape;
+    };
+    std::vector<std::vector<table_plan>> plans(T, std::vector<table_plan>(P * P));
+    std::vector<std::vector<double>> max_w(T, std::vector<double>(P * 2, 0.0));
+    auto target_range = [&](std::size_t t, std::uint32_t tp) {
+        return std::pair{std::max(lo_[t], first_[tp]) - first_[tp],
+                         std::max(std::min(lo_[t + 1], first_[tp + 1]), first_[tp]) - first_[tp]};
+    };
+    parallel_for_threads(threads_, [&](int ti) {
+        const auto t = static_cast<std::size_t>(ti);
         for (std::size_t q = 0; q < projs.size(); ++q) {
-            const std::uint32_t tp = projs[q].target.value;
-            const std::uint32_t b = std::max(lo_[t], first_[tp]), e = std::min(lo_[t + 1], first_[tp + 1]);
-            if (b < e) expand_projection(net, q, options.seed, options.dt_ms, b - first_[tp], e - first_[tp], lists[t][q]);
+            const std::uint32_t sp = projs[q].source.value, tp = projs[q].target.value;
+            const auto [b, e] = target_range(t, tp);
+            if (b >= e) continue;
+            auto& plan = plans[t][sp * P + tp];
+            plan.row_sizes.resize(net.populations()[sp].size, 0);
+            const auto r = static_cast<std::uint8_t>(projs[q].synapse.receptor);
+            double& mw = max_w[t][tp * 2 + r];
+            projection_expander ex(net, q, options.seed, options.dt_ms);
+            for (std::uint32_t j = b; j < e; ++j) {
+                ex.expand(j);
+                for (std::size_t k = 0; k < ex.sources.size(); ++k) {
+                    ++plan.row_sizes[ex.sources[k]];
+                    mw = std::max(mw, std::abs(ex.weights[k]));
+                    plan.shape.add(r, static_cast<std::uint32_t>(ex.delays[k]), ex.weights[k]);
+                }
+            }
         }
     });
     // The fixed-point scale of each (target population, receptor) and the longest delay.
-    std::vector<double> max_w(n_pops * 2, 0.0);
-    std::int32_t max_delay = 1;
-    for (std::size_t t = 0; t < T; ++t)
-        for (std::size_t q = 0; q < projs.size(); ++q) {
-            const std::size_t key = projs[q].target.value * 2 + static_cast<std::size_t>(projs[q].synapse.receptor);
-            for (double w : lists[t][q].weight) max_w[key] = std::max(max_w[key], std::abs(w));
-            for (std::int32_t d : lists[t][q].delay) max_delay = std::max(max_delay, d);
-        }
-    scale_.resize(n_pops * 2);
-    std::vector<double> to_fixed(n_pops * 2);
-    for (std::size_t k = 0; k < n_pops * 2; ++k) {
-        const int f = fixed_point_exponent(max_w[k]);
+    std::uint32_t max_delay = 1;
+    std::vector<double> to_fixed(P * 2);
+    scale_.resize(P * 2);
+    for (std::size_t k = 0; k < P * 2; ++k) {
+        double m = 0;
+        for (std::size_t t = 0; t < T; ++t) m = std::max(m, max_w[t][k]);
+        const int f = fixed_point_exponent(m);
         to_fixed[k] = std::ldexp(1.0, f);
         scale_[k] = std::ldexp(1.0, -f);
     }
-    // Phase 2: every thread packs its synapses into one table per source population.
-    tables_.assign(T, std::vector<synapse_table>(n_pops));
-    parallel_for_threads(threads_, [&](int t) {
-        for (std::uint32_t sp = 0; sp < n_pops; ++sp) {
-            std::vector<synapse_entry> entries;
-            for (std::size_t q = 0; q < projs.size(); ++q) {
-                if (projs[q].source.value != sp) continue;
-                auto& l = lists[t][q];
-                const auto r = static_cast<std::uint8_t>(projs[q].synapse.receptor);
-                const double fx = to_fixed[projs[q].target.value * 2 + r];
-                const std::uint32_t base = first_[projs[q].target.value] - lo_[t];
-                for (std::size_t k = 0; k < l.size(); ++k)
-                    entries.push_back({l.source[k], base + l.target[k], r, static_cast<std::uint32_t>(l.delay[k]),
-                                       static_cast<std::int32_t>(std::llround(l.weight[k] * fx))});
-                l = synapse_list{};
-            }
-            const std::uint32_t span = std::max<std::uint32_t>(lo_[t + 1] - lo_[t], 1) - 1;
-            tables_[t][sp] = synapse_table(std::move(entries), net.populations()[sp].size, span,
-                                           static_cast<std::uint32_t>(max_delay));
+    for (const auto& per_thread : plans)
+        for (const auto& plan : per_thread) max_delay = std::max(max_delay, plan.shape.max_delay);
+    tables_.assign(T, std::vector<synapse_table>(P * P));
+    parallel_for_threads(threads_, [&](int ti) {
+        const auto t = static_cast<std::size_t>(ti);
+        const std::uint32_t span = std::max<std::uint32_t>(lo_[t + 1] - lo_[t], 1) - 1;
+        for (std::size_t k = 0; k < P * P; ++k) {
+            auto& plan = plans[t][k];
+            if (plan.row_sizes.empty()) continue;
+            const std::size_t tp = k % P;
+            const auto fixed = static_cast<std::int32_t>(std::llround(plan.shape.weight * to_fixed[tp * 2 + plan.shape.receptor]));
+            tables_[t][k] = synapse_table(plan.row_sizes, plan.shape, fixed, span);
+            plan.row_sizes = {};
         }
+        for (std::size_t q = 0; q < projs.size(); ++q) {
+            const std::uint32_t sp = projs[q].source.value, tp = projs[q].target.value;
+            const auto [b, e] = target_range(t, tp);
+            if (b >= e) continue;
+            auto& table = tables_[t][sp * P + tp];
+            const auto r = static_cast<std::uint8_t>(projs[q].synapse.receptor);
+            const double fx = to_fixed[tp * 2 + r];
+            const std::uint32_t base = first_[tp] - lo_[t];
+            projection_expander ex(net, q, options.seed, options.dt_ms);
+            for (std::uint32_t j = b; j < e; ++j) {
+                ex.expand(j);
+                for (std::size_t k = 0; k < ex.sources.size(); ++k)
+                    table.put(ex.sources[k], base + j, r, static_cast<std::uint32_t>(ex.delays[k]),
+                              static_cast<std::int32_t>(std::llround(ex.weights[k] * fx)));
+            }
+        }
+        for (auto& table : tables_[t]) table.finish();
     });
     for (const auto& per_thread : tables_)
         for (const auto& tab : per_thread) {
             synapse_count_ += tab.synapses();
             table_bytes_ += tab.bytes();
         }
-    const auto slots = std::bit_ceil(static_cast<std::uint64_t>(max_delay) + 1);
-    slot_mask_ = static_cast<std::int64_t>(slots - 1);
-    ring_.assign(slots * 2 * n_, 0);
-}
-
-std::uint32_t cpu_engine::population_of(std::uint32_t global) const {
-    return static_cast<std::uint32_t>(std::upper_bound(first_.begin(), first_.end(), global) - first_.begin() - 1);
+    slots_ = std::bit_ceil(static_cast<std::size_t>(max_delay) + 1);
+    slot_mask_ = static_cast<std::int64_t>(slots_ - 1);
+    ring_.assign(slots_ * 2 * n_, 0);
 }
 
 void cpu_engine::update_range(int t, std::int64_t s) {
-    auto& out = spikes_of(s)[static_cast<std::size_t>(t)];
-    out.clear();
     const std::int64_t slot = s & slot_mask_;
-    for (std::uint32_t p = 0; p < pops_.size(); ++p) {
+    for (std::uint32_t p = 0; p < n_pops_; ++p) {
+        auto& out = spikes_of(s, t, p);
+        out.clear();
         const std::uint32_t b = std::max(lo_[t], first_[p]), e = std::min(lo_[t + 1], first_[p + 1]);
         if (b >= e) continue;
         const std::uint32_t lb = b - first_[p], le = e - first_[p];
+        auto& in = touched(t, p, slot);
+        std::int64_t* cells = ring_.data() + (static_cast<std::size_t>(slot) * n_ + first_[p]) * 2;
+        const std::int64_t shift = std::int64_t{lo_[t]} - first_[p];
         if (auto* lif = std::get_if<lif_population>(&pops_[p])) {
             if (s > 0 && lif->currents_change_at(s)) lif->apply_currents(s, lb, le);
-            std::int64_t* in_e = ring_.data() + (slot * 2 + 0) * n_ + first_[p];
-            std::int64_t* in_i = ring_.data() + (slot * 2 + 1) * n_ + first_[p];
-            lif->update(lb, le, in_e, in_i, scale_[p * 2], scale_[p * 2 + 1], first_[p], out);
+            lif->update(s, lb, le, {cells, in, shift, scale_[p * 2], scale_[p * 2 + 1]}, out);
         } else {
-            std::get<source_population>(pops_[p]).update(s, lb, le, first_[p], out);
+            for (std::uint32_t k : in) cells[2 * (k + shift)] = cells[2 * (k + shift) + 1] = 0;  // sources take no input
+            std::get<source_population>(pops_[p]).update(s, lb, le, 0, out);
         }
+        in.clear();
     }
 }
 
 void cpu_engine::deliver(int t, std::int64_t s) {
-    const std::uint32_t lo = lo_[t];
+    const std::size_t lo = lo_[t];
     std::int64_t* ring = ring_.data();
-    const std::int64_t n = n_;
+    const std::size_t n = n_;
     const auto& tables = tables_[static_cast<std::size_t>(t)];
     std::uint64_t events = 0;
-    for (const auto& list : spikes_of(s)) {
-        for (std::uint32_t g : list) {
-            const std::uint32_t p = population_of(g);
-            const auto& table = tables[p];
-            events += table.row_size(g - first_[p]);
-            table.for_each_synapse(g - first_[p], [&](std::uint32_t off, std::uint32_t r, std::uint32_t d, std::int32_t w) {
-                ring[(((s + d) & slot_mask_) * 2 + r) * n + lo + off] += w;
-            });
+    for (std::uint32_t sp = 0; sp < n_pops_; ++sp) {
+        for (std::uint32_t tp = 0; tp < n_pops_; ++tp) {
+            const auto& table = tables[sp * n_pops_ + tp];
+            if (table.synapses() == 0) continue;
+            if (table.uniform()) {
+                // One receptor, delay and weight: add the weight at each target and list the
+                // row as touched, in one pass over it.
+                const std::int64_t slot = (s + table.delay()) & slot_mask_;
+                std::int64_t* cells = ring + (static_cast<std::size_t>(slot) * n + lo) * 2 + table.receptor();
+                const std::int64_t w = table.weight();
+                auto& hit = touched(t, tp, slot);
+                for (int u = 0; u < threads_; ++u)
+                    for (const std::uint32_t g : spikes_of(s, u, sp)) {
+                        const auto row = table.row(g);
+                        events += row.size();
+                        for (const std::uint32_t off : row) cells[2 * std::size_t{off}] += w;
+                        hit.insert(hit.end(), row.begin(), row.end());
+                    }
+            } else {
+                for (int u = 0; u < threads_; ++u)
+                    for (const std::uint32_t g : spikes_of(s, u, sp)) {
+                        const auto row = table.row(g);
+                        const std::int32_t* weights = table.row_weights(g);
+                        events += row.size();
+                        for (std::size_t k = 0; k < row.size(); ++k) {
+                            const std::uint32_t word = row[k], off = table.target_of(word);
+                            const std::int64_t slot = (s + table.delay_of(word)) & slot_mask_;
+                            ring[(static_cast<std::size_t>(slot) * n + lo + off) * 2 + table.receptor_of(word)] += weights[k];
+                            touched(t, tp, slot).push_back(off);
+                        }
+                    }
+            }
         }
     }
     counters_[static_cast<std::size_t>(t)].events += events;
 }
 
 void cpu_engine::record_spikes(std::int64_t s) {
-    for (const auto& list : spikes_of(s)) {
-        spike_count_ += list.size();
-        for (auto& sink : spike_sinks_) {
-            auto& d = *sink.data;
-            const std::uint32_t b = first_[d.pop.value], e = first_[d.pop.value + 1];
-            for (std::uint32_t g : list) {
-                if (g < b || g >= e || (!sink.mask.empty() && !sink.mask[g - b])) continue;
-                d.node_ids.push_back(g - b);
+    for (int t = 0; t < threads_; ++t)
+        for (std::uint32_t p = 0; p < n_pops_; ++p) spike_count_ += spikes_of(s, t, p).size();
+    for (auto& sink : spike_sinks_) {
+        auto& d = *sink.data;
+        // Threads own ascending ranges, so the ids come out ascending, as from one thread.
+        for (int t = 0; t < threads_; ++t)
+            for (std::uint32_t i : spikes_of(s, t, d.pop.value)) {
+                if (!sink.mask.empty() && !sink.mask[i]) continue;
+                d.node_ids.push_back(i);
                 d.steps.push_back(s + 1);
             }
-        }
     }
 }
 
@@ -210,6 +266,7 @@ void cpu_engine::add_state_recorder(std::shared_ptr<state_data> data, population
 }
 
 std::int64_t cpu_engine::run(std::int64_t steps, const progress_callback& progress, std::int64_t interval) {
+    if (threads_ == 1) return run_one_thread(steps, progress, interval);
     const auto t0 = std::chrono::steady_clock::now();
     const std::int64_t s0 = step_, s1 = step_ + steps;
     std::int64_t done = 0;
@@ -254,6 +311,36 @@ std::int64_t cpu_engine::run(std::int64_t steps, const progress_callback& progre
             if (stop_after.load() == s) break;
         }
     });
+    for (auto& sink : spike_sinks_) sink.data->steps_recorded += done;
+    sim_s_ += seconds_since(t0);
+    if (failure) std::rethrow_exception(failure);
+    return done;
+}
+
+// The same sequence as run() without the thread team and its barriers, which would cost more
+// than a small network's whole step.
+std::int64_t cpu_engine::run_one_thread(std::int64_t steps, const progress_callback& progress, std::int64_t interval) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::int64_t s0 = step_, s1 = step_ + steps;
+    std::int64_t done = 0;
+    std::exception_ptr failure;
+    for (std::int64_t s = s0; s < s1; ++s) {
+        update_range(0, s);
+        bool stop = false;
+        try {
+            stop = progress && interval > 0 && (s + 1 - s0) % interval == 0 && !progress(s + 1 - s0, steps);
+            record_spikes(s);
+            step_ = s + 1;
+            done = s + 1 - s0;
+            for (const auto& sink : state_sinks_)
+                if ((step_ - sink.start) % sink.data->interval_steps == 0) sample_state(sink);
+        } catch (...) {
+            failure = std::current_exception();
+            stop = true;
+        }
+        deliver(0, s);
+        if (stop) break;
+    }
     for (auto& sink : spike_sinks_) sink.data->steps_recorded += done;
     sim_s_ += seconds_since(t0);
     if (failure) std::rethrow_exception(failure);

@@ -1,9 +1,11 @@
 #pragma once
 // The CPU backend: OpenMP threads own contiguous ranges of neurons. Each step every thread
 // updates its neurons, then delivers every new spike to the synapses whose targets it owns,
-// adding fixed-point weights into a ring buffer indexed by arrival step. A thread only ever
-// writes and reads the ring entries of its own neurons, so one barrier per step (between the
-// update and the delivery) orders everything. Integer sums make the
+// adding fixed-point weights into a ring buffer indexed by arrival step and listing the
+// neurons it touched, so that the update of the arrival step visits only those (see
+// lif_population.hpp). A thread only ever writes and reads the ring entries of its own
+// neurons, so one barrier per step (between the update and the delivery) orders everything;
+// with one thread there is no barrier at all. Integer sums make the
 // result independent of the order of additions, so rasters are bit-identical for any thread
 // count (ARCHITECTURE.md, "Determinism").
 
@@ -44,24 +46,33 @@ private:
     };
 
     void build_synapses(const network& net, const simulation_options& options);
-    std::vector<std::vector<std::uint32_t>>& spikes_of(std::int64_t s) { return spikes_[s & 1]; }
+    /// Spikes of population p found by thread t at a step of parity `parity` (local indices).
+    std::vector<std::uint32_t>& spikes_of(std::int64_t parity, int t, std::uint32_t p) {
+        return spikes_[parity & 1][static_cast<std::size_t>(t) * n_pops_ + p];
+    }
+    /// Neurons of population p (offsets from thread t's first neuron) with input in ring `slot`.
+    std::vector<std::uint32_t>& touched(int t, std::uint32_t p, std::int64_t slot) {
+        return touched_[(static_cast<std::size_t>(t) * n_pops_ + p) * slots_ + static_cast<std::size_t>(slot)];
+    }
     void update_range(int t, std::int64_t s);
     void deliver(int t, std::int64_t s);
     void record_spikes(std::int64_t s);
     void sample_state(const state_sink& sink);
-    std::uint32_t population_of(std::uint32_t global) const;
+    std::int64_t run_one_thread(std::int64_t steps, const progress_callback& progress, std::int64_t interval);
 
     int threads_;
-    std::uint32_t n_ = 0;
+    std::uint32_t n_ = 0, n_pops_ = 0;
     std::vector<std::uint32_t> first_;  ///< global id of each population's neuron 0, plus n_
     std::vector<std::variant<lif_population, source_population>> pops_;
     std::vector<std::uint32_t> lo_;                   ///< thread t owns [lo_[t], lo_[t+1])
-    std::vector<std::vector<synapse_table>> tables_;  ///< [thread][source population]
+    std::vector<std::vector<synapse_table>> tables_;  ///< [thread][source population * n_pops_ + target population]
     std::vector<double> scale_;                       ///< [pop * 2 + receptor]: fixed point -> mV
-    std::vector<std::int64_t> ring_;                  ///< [slot][receptor][neuron]
+    std::vector<std::int64_t> ring_;                  ///< [slot][neuron][receptor]
     std::int64_t slot_mask_ = 0;
-    /// Spikes per thread, double-buffered by step parity: a thread may start updating step
-    /// s + 1 while another still delivers step s, so one barrier per step suffices.
+    std::size_t slots_ = 1;
+    std::vector<std::vector<std::uint32_t>> touched_;  ///< [thread][population][slot]
+    /// Spikes per (thread, population), double-buffered by step parity: a thread may start
+    /// updating step s + 1 while another still delivers step s, so one barrier per step suffices.
     std::vector<std::vector<std::uint32_t>> spikes_[2];
     std::vector<spike_sink> spike_sinks_;
     std::vector<state_sink> state_sinks_;

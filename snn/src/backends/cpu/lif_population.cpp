@@ -10,8 +10,12 @@
 #include <volley/error.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <numbers>
+#include <type_traits>
 
 #include "backends/cpu/propagators.hpp"
 #include "build/draw_values.hpp"
@@ -102,10 +106,12 @@ lif_population::lif_population(const network& net, population_index pop, double 
     const auto &tau_e = synaptic ? column("tau_syn_e_ms") : unused, &tau_i = synaptic ? column("tau_syn_i_ms") : unused;
     for (auto* c : {&p22_, &p20_, &p11e_, &p11i_, &p21e_, &p21i_, &p31e_, &p31i_, &jump_e_, &jump_i_}) c->resize(cols);
     ref_steps_.resize(cols);
+    ref_steps_d_.resize(cols);
     for (std::uint32_t i = 0; i < cols; ++i) {
         p22_[i] = membrane_decay(h_, tau_m[i]);
         p20_[i] = constant_input_gain(h_, tau_m[i]);
         ref_steps_[i] = static_cast<std::int32_t>(std::llround(t_ref[i] / h_));
+        ref_steps_d_[i] = ref_steps_[i];
         if (!synaptic) continue;
         p11e_[i] = std::exp(-h_ / tau_e[i]);
         p11i_[i] = std::exp(-h_ / tau_i[i]);
@@ -125,7 +131,11 @@ lif_population::lif_population(const network& net, population_index pop, double 
         xe_.assign(n_, 0.0);
         xi_.assign(n_, 0.0);
     }
-    ref_.assign(n_, 0);
+    next_active_.assign(n_, 0.0);
+    if (kind_ == kind::delta) {
+        in_e_.assign(n_, 0.0);
+        in_i_.assign(n_, 0.0);
+    }
     const auto vars = model_state_variables(p.model);
     for (const auto& [var, spec] : p.initial_values) {
         auto& target = const_cast<std::vector<double>&>(state(var));
@@ -164,12 +174,13 @@ const std::vector<double>& lif_population::state(const std::string& variable) co
     throw unknown_name("state variable", variable, "population '" + name_ + "'");
 }
 
-void lif_population::update(std::uint32_t begin, std::uint32_t end, std::int64_t* in_e, std::int64_t* in_i,
-                            double scale_e, double scale_i, std::uint32_t first_global,
+void lif_population::update(std::int64_t s, std::uint32_t begin, std::uint32_t end, const step_input& in,
                             std::vector<std::uint32_t>& spikes) {
     auto run = [&]<kind K>() {
-        if (hetero_) update_impl<K, true>(begin, end, in_e, in_i, scale_e, scale_i, first_global, spikes);
-        else update_impl<K, false>(begin, end, in_e, in_i, scale_e, scale_i, first_global, spikes);
+        if constexpr (K == kind::delta) add_input(in);
+        if (hetero_) update_impl<K, true>(s, begin, end, spikes);
+        else update_impl<K, false>(s, begin, end, spikes);
+        if constexpr (K != kind::delta) add_input(in);
     };
     switch (kind_) {
         case kind::delta: run.template operator()<kind::delta>(); break;
@@ -178,46 +189,127 @@ void lif_population::update(std::uint32_t begin, std::uint32_t end, std::int64_t
     }
 }
 
+void lif_population::add_input(const step_input& in) {
+    // A neuron listed twice finds its cells cleared the second time and adds +0.0.
+    for (const std::uint32_t k : in.touched) {
+        const auto i = static_cast<std::uint32_t>(k + in.shift);
+        std::int64_t* cell = in.cells + 2 * std::size_t{i};
+        const double ine = static_cast<double>(cell[0]) * in.scale_e;
+        const double ini = static_cast<double>(cell[1]) * in.scale_i;
+        cell[0] = 0;
+        cell[1] = 0;
+        switch (kind_) {
+            case kind::delta:
+                in_e_[i] += ine;
+                in_i_[i] += ini;
+                break;
+            case kind::exp:
+                ie_[i] += ine;
+                ii_[i] += ini;
+                break;
+            case kind::alpha:
+                xe_[i] += ine * jump_e_[hetero_ ? i : 0];
+                xi_[i] += ini * jump_i_[hetero_ ? i : 0];
+                break;
+        }
+    }
+}
+
+namespace {
+
+/// Appends begin + k for every nonzero flag[k], k < n, reading eight flags at a time.
+inline void collect_spikes(const std::uint8_t* flag, std::uint32_t n, std::uint32_t begin,
+                           std::vector<std::uint32_t>& spikes) {
+    std::uint32_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, flag + k, 8);
+        while (word != 0) {
+            spikes.push_back(begin + k + static_cast<std::uint32_t>(std::countr_zero(word)) / 8);
+            word &= word - 1;
+        }
+    }
+    for (; k < n; ++k)
+        if (flag[k]) spikes.push_back(begin + k);
+}
+
+/// All bits set when `c`, else none: a lane mask.
+inline std::uint64_t all_ones_if(bool c) { return -static_cast<std::uint64_t>(c); }
+inline double at(const double* column, std::uint32_t i) { return column[i]; }
+inline double at(double value, std::uint32_t) { return value; }
+
+/// `mask ? a : b` in bit operations. A plain ?: lets GCC sink the computation of `a` into a
+/// branch, which it then cannot if-convert (a floating-point operation "could trap"), and the
+/// loop does not vectorise.
+inline double select(std::uint64_t mask, double a, double b) {
+    return std::bit_cast<double>((std::bit_cast<std::uint64_t>(a) & mask) | (std::bit_cast<std::uint64_t>(b) & ~mask));
+}
+
+template <bool Hetero>
+using param_column = std::conditional_t<Hetero, const double*, double>;
+
+/// The parameters of the dense step: one value each, or a column when heterogeneous.
+template <bool Hetero>
+struct dense_params {
+    param_column<Hetero> v_rest, v_reset, v_thresh, p22, p20, i_ext, p11e, p11i, p21e, p21i, p31e, p31i, ref;
+    double h;
+};
+
+namespace dense_baseline {
+#include "backends/cpu/lif_dense_kernel.inc"
+}  // namespace dense_baseline
+
+#pragma GCC push_options
+#pragma GCC target("avx2")
+namespace dense_avx2 {
+#include "backends/cpu/lif_dense_kernel.inc"
+}  // namespace dense_avx2
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512vl,avx512dq,avx512bw,prefer-vector-width=512")
+namespace dense_avx512 {
+#include "backends/cpu/lif_dense_kernel.inc"
+}  // namespace dense_avx512
+#pragma GCC pop_options
+
+}  // namespace
+
+// The dense loop, in blocks of 256 neurons so that the spike flags stay in L1; the widest
+// kernel the CPU runs (AVX-512, AVX2, baseline) is chosen at run time.
 template <lif_population::kind K, bool Hetero>
-void lif_population::update_impl(std::uint32_t begin, std::uint32_t end, std::int64_t* in_e,
-                                 std::int64_t* in_i, double scale_e, double scale_i,
-                                 std::uint32_t first_global, std::vector<std::uint32_t>& spikes) {
-    for (std::uint32_t i = begin; i < end; ++i) {
-        const double ine = static_cast<double>(in_e[i]) * scale_e;
-        const double ini = static_cast<double>(in_i[i]) * scale_i;
-        in_e[i] = 0;
-        in_i[i] = 0;
-        const double v_rest = col<Hetero>(v_rest_, i);
-        const double i_ext = Hetero ? i_ext_[i] : i_bias_[0];
-        double v = v_[i];
-        const bool active = ref_[i] == 0;
-        if constexpr (K == kind::delta) {
-            if (active) v = v_rest + (v - v_rest) * col<Hetero>(p22_, i) + i_ext * col<Hetero>(p20_, i) + ine + ini;
-        } else if constexpr (K == kind::exp) {
-            if (active)
-                v = v_rest + (v - v_rest) * col<Hetero>(p22_, i) + ie_[i] * col<Hetero>(p21e_, i) +
-                    ii_[i] * col<Hetero>(p21i_, i) + i_ext * col<Hetero>(p20_, i);
-            ie_[i] = ie_[i] * col<Hetero>(p11e_, i) + ine;
-            ii_[i] = ii_[i] * col<Hetero>(p11i_, i) + ini;
-        } else {
-            const double ee = col<Hetero>(p11e_, i), ei = col<Hetero>(p11i_, i);
-            if (active)
-                v = v_rest + (v - v_rest) * col<Hetero>(p22_, i) + ie_[i] * col<Hetero>(p21e_, i) +
-                    ii_[i] * col<Hetero>(p21i_, i) + xe_[i] * col<Hetero>(p31e_, i) +
-                    xi_[i] * col<Hetero>(p31i_, i) + i_ext * col<Hetero>(p20_, i);
-            ie_[i] = ee * (ie_[i] + h_ * xe_[i]);
-            ii_[i] = ei * (ii_[i] + h_ * xi_[i]);
-            xe_[i] = ee * xe_[i] + ine * col<Hetero>(jump_e_, i);
-            xi_[i] = ei * xi_[i] + ini * col<Hetero>(jump_i_, i);
-        }
-        if (!active) {
-            --ref_[i];
-        } else if (v >= col<Hetero>(v_thresh_, i)) {
-            v = col<Hetero>(v_reset_, i);
-            ref_[i] = col<Hetero>(ref_steps_, i);
-            spikes.push_back(first_global + i);
-        }
-        v_[i] = v;
+void lif_population::update_impl(std::int64_t s, std::uint32_t begin, std::uint32_t end,
+                                 std::vector<std::uint32_t>& spikes) {
+    constexpr std::uint32_t block = 256;
+    // VOLLEY_CPU_ISA=baseline|avx2 caps the choice (to compare kernels; they agree bit for bit).
+    static const int isa = [] {
+        const char* cap = std::getenv("VOLLEY_CPU_ISA");
+        const std::string c = cap ? cap : "";
+        if (c == "baseline") return 0;
+        if (!__builtin_cpu_supports("avx2")) return 0;
+        if (c == "avx2" || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512vl") ||
+            !__builtin_cpu_supports("avx512dq") || !__builtin_cpu_supports("avx512bw"))
+            return 1;
+        return 2;
+    }();
+    auto param = [&](const std::vector<double>& c) {
+        if constexpr (Hetero) return static_cast<const double*>(c.data());
+        else return c[0];
+    };
+    const dense_params<Hetero> prm{param(v_rest_), param(v_reset_), param(v_thresh_), param(p22_), param(p20_),
+                                   param(hetero_ ? i_ext_ : i_bias_), param(p11e_), param(p11i_), param(p21e_),
+                                   param(p21i_), param(p31e_), param(p31i_), param(ref_steps_d_), h_};
+    constexpr int k = K == kind::delta ? 0 : K == kind::exp ? 1 : 2;
+    const double step_now = static_cast<double>(s);
+    alignas(64) std::uint8_t flag[block];
+    for (std::uint32_t b0 = begin; b0 < end; b0 += block) {
+        const std::uint32_t b1 = std::min(end, b0 + block);
+        (isa == 2   ? dense_avx512::dense_block<k, Hetero>
+         : isa == 1 ? dense_avx2::dense_block<k, Hetero>
+                    : dense_baseline::dense_block<k, Hetero>)(
+            b0, b1, step_now, v_.data(), ie_.data(), ii_.data(), xe_.data(), xi_.data(), next_active_.data(),
+            in_e_.data(), in_i_.data(), flag, prm);
+        collect_spikes(flag, b1 - b0, b0, spikes);
     }
 }
 

@@ -1,59 +1,98 @@
 #pragma once
-// The synapses leaving one source population towards the targets one thread owns, as CSR by
-// source neuron. Each synapse is 8 bytes: a 32-bit word packing (target offset, receptor,
-// delay - 1) and a 32-bit fixed-point weight. Rows add 4 bytes per source neuron.
+// The synapses from one source population onto one target population, restricted to the
+// targets one thread owns, as CSR by source neuron (GeNN's "presynaptic" layout).
 //
-// Why packed: heterogeneous delays then cost nothing extra per synapse, where grouping rows
-// by delay costs a header per (row, delay) pair (ARCHITECTURE.md, "Event queues").
+// Two layouts, chosen per table when it is sized:
+// - uniform: every synapse has the same receptor, delay and fixed-point weight (CUBA, and any
+//   projection with scalar weight and delay). A synapse is then only its 32-bit target offset:
+//   4 bytes, and the delivery loop is a plain gather-add over the row.
+// - general: a 32-bit word packing (target offset, receptor, delay - 1) and a 32-bit
+//   fixed-point weight: 8 bytes. Heterogeneous delays cost nothing extra per synapse, where
+//   grouping rows by delay costs a header per (row, delay) pair.
+// Rows add 4 bytes per source neuron.
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace volley::snn::detail {
 
-/// One synapse before packing.
-struct synapse_entry {
-    std::uint32_t source;         ///< local index in the source population
-    std::uint32_t target_offset;  ///< target's ring index minus the thread's first neuron
-    std::uint8_t receptor;        ///< 0 excitatory, 1 inhibitory
-    std::uint32_t delay;          ///< [steps], >= 1
-    std::int32_t weight;          ///< fixed point
+/// What a table's synapses have in common, found while counting them.
+struct synapse_table_shape {
+    bool uniform = true;          ///< one receptor, one delay and one weight for all
+    std::uint8_t receptor = 0;    ///< the receptor when uniform
+    std::uint32_t delay = 0;      ///< [steps] the delay when uniform; 0 before the first synapse
+    double weight = 0;            ///< [mV] the weight when uniform
+    std::uint32_t max_delay = 1;  ///< [steps]
+
+    /// Folds one synapse into the shape.
+    void add(std::uint8_t r, std::uint32_t d, double w) {
+        if (delay == 0) {
+            receptor = r;
+            delay = d;
+            weight = w;
+        } else if (r != receptor || d != delay || w != weight) {
+            uniform = false;
+        }
+        if (d > max_delay) max_delay = d;
+    }
 };
 
 class synapse_table {
 public:
     synapse_table() = default;
 
-    /// Packs the synapses. Throws volley::error if the target
-    /// range and the largest delay do not fit together in 32 bits.
-    synapse_table(std::vector<synapse_entry> synapses, std::uint32_t n_source,
-                  std::uint32_t max_target_offset, std::uint32_t max_delay);
+    /// Sizes the table: `row_sizes[i]` synapses leave source i; `fixed_weight` is the shape's
+    /// weight in fixed point. Throws volley::error if the
+    /// target range and the largest delay do not fit together in 32 bits, or if there are
+    /// 2^32 synapses or more.
+    synapse_table(const std::vector<std::uint32_t>& row_sizes, const synapse_table_shape& shape,
+                  std::int32_t fixed_weight, std::uint32_t max_target_offset);
 
-    /// Calls f(target_offset, receptor, delay, weight) for every synapse of `source`'s row.
-    template <class F>
-    void for_each_synapse(std::uint32_t source, F&& f) const {
-        const std::uint32_t b = row_begin_[source], e = row_begin_[source + 1];
-        for (std::uint32_t k = b; k < e; ++k) {
-            const std::uint32_t w = words_[k];
-            f(w >> target_shift_, (w >> delay_bits_) & 1u, (w & delay_mask_) + 1, weights_[k]);
+    /// Appends a synapse to `source`'s row; rows fill in any order. Call finish() after the last.
+    void put(std::uint32_t source, std::uint32_t target_offset, std::uint8_t receptor, std::uint32_t delay,
+             std::int32_t weight) {
+        const std::uint32_t k = cursor_[source]++;
+        if (uniform_) {
+            words_[k] = target_offset;
+        } else {
+            words_[k] = (target_offset << target_shift_) | (std::uint32_t{receptor} << delay_bits_) | (delay - 1);
+            weights_[k] = weight;
         }
     }
 
-    /// Number of synapses in `source`'s row.
-    std::uint32_t row_size(std::uint32_t source) const noexcept {
-        return row_begin_[source + 1] - row_begin_[source];
+    /// Frees the fill cursors.
+    void finish() { cursor_ = {}; }
+
+    /// True when every synapse has receptor(), delay() and weight(); words are target offsets.
+    bool uniform() const noexcept { return uniform_; }
+    std::uint32_t receptor() const noexcept { return receptor_; }
+    std::uint32_t delay() const noexcept { return delay_; }
+    std::int32_t weight() const noexcept { return weight_; }
+
+    /// The words of `source`'s row (uniform: target offsets; general: packed, see decode).
+    std::span<const std::uint32_t> row(std::uint32_t source) const noexcept {
+        return {words_.data() + row_begin_[source], words_.data() + row_begin_[source + 1]};
     }
+    /// The weights of `source`'s row (general layout only).
+    const std::int32_t* row_weights(std::uint32_t source) const noexcept { return weights_.data() + row_begin_[source]; }
+
+    std::uint32_t target_of(std::uint32_t word) const noexcept { return word >> target_shift_; }
+    std::uint32_t receptor_of(std::uint32_t word) const noexcept { return (word >> delay_bits_) & 1u; }
+    std::uint32_t delay_of(std::uint32_t word) const noexcept { return (word & delay_mask_) + 1; }
 
     std::uint64_t synapses() const noexcept { return words_.size(); }
-    std::uint64_t bytes() const noexcept {
-        return 4 * (row_begin_.size() + words_.size() + weights_.size());
-    }
+    std::uint64_t bytes() const noexcept { return 4 * (row_begin_.size() + words_.size() + weights_.size()); }
 
 private:
     std::vector<std::uint32_t> row_begin_;
     std::vector<std::uint32_t> words_;
-    std::vector<std::int32_t> weights_;
-    std::uint32_t delay_bits_ = 0, delay_mask_ = 0, target_shift_ = 1;
+    std::vector<std::int32_t> weights_;  ///< empty when uniform
+    std::vector<std::uint32_t> cursor_;  ///< fill position of each row while building
+    bool uniform_ = true;
+    std::uint32_t receptor_ = 0, delay_ = 1;
+    std::int32_t weight_ = 0;
+    std::uint32_t delay_bits_ = 0, delay_mask_ = 0, target_shift_ = 0;
 };
 
 /// The fixed-point exponent F for weights whose largest magnitude is `max_abs_weight`: weights

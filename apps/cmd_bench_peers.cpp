@@ -1,0 +1,250 @@
+// `volley bench peers`: the CUBA network on Volley and on its peers (Brian2 C++ standalone, and
+// NEST where installed), in turns, in one process tree.
+//
+// Every measurement runs in a child process, so that each tool's peak RSS is its own. For each
+// size Brian2 generates and compiles its program once (reported apart); then each repeat runs
+// Volley (`volley bench cuba --json`) and Brian2's `main`, alternating which goes first, and
+// the medians are compared. Only the simulation phase is compared: Volley's `sim_s`, and the
+// run time Brian2's own main loop measures (results/last_run_info.txt).
+
+#include "cli_common.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace volley::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct peers_options {
+    std::vector<std::uint32_t> sizes{4000, 40000, 400000};
+    int repeats = 3;
+    double duration_ms = 1000;
+    std::string python = "/usr/bin/python3";
+    std::string script = VOLLEY_SOURCE_DIR "/bench/peers/brian2_cuba.py";
+    std::string work_dir;
+    bool json = false;
+};
+
+struct child_result {
+    int status = -1;
+    std::string out;
+    double wall_s = 0;
+    std::size_t max_rss_bytes = 0;
+};
+
+/// Runs argv[0] with arguments in `dir` (empty: here), captures stdout, and reports its exit
+/// status, wall time and peak RSS (from wait4).
+child_result run_child(const std::vector<std::string>& argv, const std::string& dir = {}, bool quiet = false) {
+    int pipe_fd[2];
+    if (pipe(pipe_fd) != 0) throw error("bench peers: pipe() failed");
+    const auto t0 = std::chrono::steady_clock::now();
+    const pid_t pid = fork();
+    if (pid < 0) throw error("bench peers: fork() failed");
+    if (pid == 0) {
+        dup2(pipe_fd[1], STDOUT_FILENO);
+        if (quiet) {
+            const int null_fd = open("/dev/null", O_WRONLY);
+            if (null_fd >= 0) dup2(null_fd, STDERR_FILENO);
+        }
+        close(pipe_fd[0]);
+        close(pipe_fd[1]);
+        if (!dir.empty() && chdir(dir.c_str()) != 0) _exit(127);
+        std::vector<char*> args;
+        for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+        args.push_back(nullptr);
+        execv(args[0], args.data());
+        _exit(127);
+    }
+    close(pipe_fd[1]);
+    child_result r;
+    char buf[4096];
+    for (ssize_t n; (n = read(pipe_fd[0], buf, sizeof buf)) > 0;) r.out.append(buf, static_cast<std::size_t>(n));
+    close(pipe_fd[0]);
+    struct rusage ru {};
+    int status = 0;
+    wait4(pid, &status, 0, &ru);
+    r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.max_rss_bytes = static_cast<std::size_t>(ru.ru_maxrss) * 1024;
+    return r;
+}
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+std::string self_exe() { return fs::read_symlink("/proc/self/exe").string(); }
+
+/// The last JSON object in a child's stdout (python may print warnings before it).
+nlohmann::json last_json(const std::string& out) {
+    const auto b = out.rfind("\n{");
+    return nlohmann::json::parse(out.substr(b == std::string::npos ? 0 : b + 1));
+}
+
+/// Whether `python` can import `module`; the reason when it cannot.
+std::optional<std::string> import_error(const std::string& python, const std::string& module) {
+    if (!fs::exists(python)) return python + " not found";
+    const auto r = run_child({python, "-c", "import " + module}, {}, true);
+    if (r.status == 0) return std::nullopt;
+    return "python3 cannot import " + module + " (install it with scripts/setup --peers)";
+}
+
+struct tool_runs {
+    std::vector<double> sim_s, rss;
+    double rate_hz = 0, build_s = 0;
+    nlohmann::json extra = nlohmann::json::object();
+};
+
+nlohmann::json summarise(const tool_runs& t) {
+    nlohmann::json j{{"sim_s_median", median(t.sim_s)},
+                     {"sim_s_runs", t.sim_s},
+                     {"peak_rss_bytes_median", median(t.rss)},
+                     {"mean_rate_hz", t.rate_hz},
+                     {"build_s", t.build_s}};
+    j.update(t.extra);
+    return j;
+}
+
+nlohmann::json run_size(const peers_options& o, std::uint32_t n, bool have_brian) {
+    tool_runs volley, brian;
+    const std::string dir = o.work_dir + "/brian2_cuba_" + std::to_string(n);
+    const std::string dur = std::to_string(o.duration_ms);
+    if (have_brian) {
+        const auto b = run_child({o.python, o.script, "build", "--neurons", std::to_string(n), "--duration", dur, "--dir", dir});
+        if (b.status != 0) throw error("bench peers: Brian2 build failed for N = " + std::to_string(n) + ":\n" + b.out);
+        brian.extra["codegen_compile_s"] = last_json(b.out)["codegen_compile_s"];
+    }
+    for (int rep = 0; rep < o.repeats; ++rep) {
+        auto run_volley = [&] {
+            const auto r = run_child({self_exe(), "bench", "cuba", "--neurons", std::to_string(n), "--duration", dur,
+                                      "--threads", "1", "--json", "--quiet"});
+            if (r.status != 0) throw error("bench peers: volley bench cuba failed for N = " + std::to_string(n));
+            const auto f = last_json(r.out);
+            volley.sim_s.push_back(f["sim_s"].get<double>());
+            volley.rss.push_back(static_cast<double>(r.max_rss_bytes));
+            volley.rate_hz = f["mean_rate_hz"].get<double>();
+            volley.build_s = f["build_s"].get<double>();
+            volley.extra["bytes_per_synapse"] = f["bytes_per_synapse"];
+            volley.extra["synapses"] = f["synapses"];
+            volley.extra["synaptic_events"] = f["synaptic_events"];
+            volley.extra["events_per_s_median"] = f["synaptic_events"].get<double>() / median(volley.sim_s);
+        };
+        auto run_brian = [&] {
+            const auto r = run_child({dir + "/main"}, dir);
+            if (r.status != 0) throw error("bench peers: Brian2's main failed for N = " + std::to_string(n));
+            std::ifstream info(dir + "/results/last_run_info.txt");
+            double run_s = 0;
+            info >> run_s;
+            brian.sim_s.push_back(run_s);
+            brian.rss.push_back(static_cast<double>(r.max_rss_bytes));
+            brian.extra["process_wall_s"] = r.wall_s;
+        };
+        // Alternate which tool goes first, so that neither always meets a warmer machine.
+        if (rep % 2 == 0) {
+            run_volley();
+            if (have_brian) run_brian();
+        } else {
+            if (have_brian) run_brian();
+            run_volley();
+        }
+    }
+    nlohmann::json row{{"neurons", n}, {"volley", summarise(volley)}};
+    if (have_brian) {
+        const auto s = run_child({o.python, o.script, "summary", "--neurons", std::to_string(n), "--duration", dur, "--dir", dir});
+        if (s.status == 0) {
+            const auto j = last_json(s.out);
+            brian.rate_hz = j["mean_rate_hz"].get<double>();
+            brian.extra["synapses"] = j["synapses"];
+            brian.extra["in_degree_mean"] = j["in_degree_mean"];
+        }
+        auto b = summarise(brian);
+        b["time_ratio_to_volley"] = median(brian.sim_s) / median(volley.sim_s);
+        b["rss_ratio_to_volley"] = median(brian.rss) / median(volley.rss);
+        b["rate_difference"] = brian.rate_hz > 0 ? volley.rate_hz / brian.rate_hz - 1 : 0.0;
+        row["brian2"] = b;
+    }
+    return row;
+}
+
+void print_table(const nlohmann::json& report) {
+    std::printf("CUBA, %g ms, 1 thread, %d repeats (medians)\n", report["duration_ms"].get<double>(),
+                report["repeats"].get<int>());
+    std::printf("%9s %-7s %10s %10s %10s %11s %10s %9s\n", "N", "tool", "sim [s]", "build [s]", "rate [Hz]",
+                "RSS [MiB]", "peer/volley", "B/syn");
+    for (const auto& row : report["sizes"]) {
+        const auto& v = row["volley"];
+        std::printf("%9u %-7s %10.3f %10.3f %10.3f %11.1f %10s %9.2f\n", row["neurons"].get<unsigned>(), "volley",
+                    v["sim_s_median"].get<double>(), v["build_s"].get<double>(), v["mean_rate_hz"].get<double>(),
+                    v["peak_rss_bytes_median"].get<double>() / (1 << 20), "1", v["bytes_per_synapse"].get<double>());
+        if (row.contains("brian2")) {
+            const auto& b = row["brian2"];
+            char ratio[32];
+            std::snprintf(ratio, sizeof ratio, "%.2fx", b["time_ratio_to_volley"].get<double>());
+            std::printf("%9s %-7s %10.3f %10.3f %10.3f %11.1f %10s\n", "", "brian2", b["sim_s_median"].get<double>(),
+                        b["codegen_compile_s"].get<double>(), b["mean_rate_hz"].get<double>(),
+                        b["peak_rss_bytes_median"].get<double>() / (1 << 20), ratio);
+            std::printf("%9s targets: speed >= 4x (%s), rate within 5%% (%+.1f%%: %s), RSS ratio %.2f%s\n", "",
+                        b["time_ratio_to_volley"].get<double>() >= 4 ? "met" : "not met",
+                        100 * b["rate_difference"].get<double>(),
+                        std::abs(b["rate_difference"].get<double>()) <= 0.05 ? "met" : "not met",
+                        b["rss_ratio_to_volley"].get<double>(),
+                        row["neurons"].get<unsigned>() >= 400000
+                            ? (b["rss_ratio_to_volley"].get<double>() >= 3 ? " (>= 3: met)" : " (>= 3: not met)")
+                            : "");
+        }
+    }
+    for (const auto& [tool, why] : report["skipped"].items())
+        std::printf("%s skipped: %s\n", tool.c_str(), why.get<std::string>().c_str());
+    std::printf("bytes per synapse target <= 8; Brian2's build column is code generation + compilation\n");
+}
+
+}  // namespace
+
+void register_bench_peers(CLI::App& bench, command_context& ctx) {
+    auto* cmd = bench.add_subcommand(
+        "peers", "CUBA on Volley and on Brian2 (C++ standalone) and NEST where installed, in turns; medians and ratios");
+    auto o = std::make_shared<peers_options>();
+    cmd->add_option("--sizes", o->sizes, "Network sizes N")->delimiter(',')->check(CLI::Range(10u, 100000000u));
+    cmd->add_option("--repeats", o->repeats, "Runs of each tool per size (>= 1; report medians)")->check(CLI::Range(1, 100));
+    cmd->add_option("--duration", o->duration_ms, "Biological time [ms]")->check(CLI::PositiveNumber);
+    cmd->add_option("--python", o->python, "The Python that has Brian2");
+    cmd->add_option("--script", o->script, "The Brian2 harness (bench/peers/brian2_cuba.py)");
+    cmd->add_option("--work-dir", o->work_dir, "Where Brian2 builds its programs (default: a temporary directory)");
+    cmd->add_flag("--json", o->json, "Print one JSON object with the figures on stdout");
+    cmd->callback([o, &ctx] {
+        if (o->work_dir.empty()) o->work_dir = (fs::temp_directory_path() / "volley-peers").string();
+        fs::create_directories(o->work_dir);
+        nlohmann::json report{{"network", "cuba"}, {"duration_ms", o->duration_ms}, {"repeats", o->repeats},
+                              {"threads", 1}, {"sizes", nlohmann::json::array()}, {"skipped", nlohmann::json::object()}};
+        const auto brian_missing = import_error(o->python, "brian2");
+        if (brian_missing) report["skipped"]["brian2"] = *brian_missing;
+        if (const auto nest_missing = import_error(o->python, "nest")) report["skipped"]["nest"] = *nest_missing;
+        else report["skipped"]["nest"] = "installed, but no NEST harness is wired in yet";
+        for (std::uint32_t n : o->sizes) {
+            report["sizes"].push_back(run_size(*o, n, !brian_missing));
+            if (!o->json) std::fprintf(stderr, "bench peers: N = %u done\n", n);
+        }
+        if (o->json) print_json(report);
+        else print_table(report);
+        (void)ctx;
+    });
+}
+
+}  // namespace volley::cli
