@@ -1,0 +1,7 @@
+# DANNA tests (issue 6): danna2, the element grid, place and route, danna2.net, the RISP
+# bridge and the `volley danna` interpreter mode.
+if(TARGET volley::danna)
+  volley_test(test_danna
+    unit/test_danna_danna2.cpp
+    LIBS volley::danna volley_danna_private)
+endif()
