@@ -3,5 +3,9 @@
 if(TARGET volley::danna)
   volley_test(test_danna
     unit/test_danna_danna2.cpp
+    unit/test_danna_grid.cpp
+    unit/test_danna_equivalence.cpp
+    unit/test_danna_net_format.cpp
+    unit/test_danna_risp_bridge.cpp
     LIBS volley::danna volley_danna_private)
 endif()
