@@ -34,7 +34,10 @@ void register_run(CLI::App& app, command_context& ctx);
 void register_bench(CLI::App& app, command_context& ctx);
 void register_demo(CLI::App& app, command_context& ctx);
 void register_risp(CLI::App& app, command_context& ctx);
+void register_danna(CLI::App& app, command_context& ctx);
 /// Adds `volley bench risp` under the `bench` subcommand.
 void register_bench_risp(CLI::App& bench, command_context& ctx);
+/// Adds `volley bench danna` under the `bench` subcommand.
+void register_bench_danna(CLI::App& bench, command_context& ctx);
 
 }  // namespace volley::cli

@@ -52,6 +52,7 @@ void register_bench(CLI::App& app, command_context& ctx) {
         if (!outcome.completed) ctx.exit_code = 1;
     });
     register_bench_risp(*bench, ctx);
+    register_bench_danna(*bench, ctx);
 }
 
 }  // namespace volley::cli
