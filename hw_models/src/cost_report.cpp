@@ -51,15 +51,13 @@ std::string cost_report::to_text() const {
     s << "  events:";
     for (const auto& [kind, n] : events) s << ' ' << kind << ' ' << n;
     s << '\n';
-    std::snprintf(line, sizeof line, "  time %.6g s at %.6g Hz (%s)\n", time_s(), clock_hz.value,
-                  clock_hz.source.c_str());
-    s << line;
+    std::snprintf(line, sizeof line, "  time %.6g s at %.6g Hz", time_s(), clock_hz.value);
+    s << line << " (" << clock_hz.source << ")\n";
     std::snprintf(line, sizeof line, "  energy %.6g J\n", energy_j());
     s << line;
     for (const auto& [kind, c] : energy_per_event_j) {
-        std::snprintf(line, sizeof line, "    %s: %.3g J/event (%s)\n", kind.c_str(), c.value,
-                      c.source.c_str());
-        s << line;
+        std::snprintf(line, sizeof line, "    %s: %.3g J/event", kind.c_str(), c.value);
+        s << line << " (" << c.source << ")\n";
     }
     return s.str();
 }
