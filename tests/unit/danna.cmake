@@ -7,5 +7,6 @@ if(TARGET volley::danna)
     unit/test_danna_equivalence.cpp
     unit/test_danna_net_format.cpp
     unit/test_danna_risp_bridge.cpp
+    unit/test_danna_tool.cpp
     LIBS volley::danna volley_danna_private)
 endif()
