@@ -24,7 +24,8 @@ struct bench_danna_options {
 volley::danna::grid_benchmark_result median_run(const volley::danna::grid_benchmark_config& c,
                                                 int repeats) {
     std::vector<volley::danna::grid_benchmark_result> runs;
-    for (int i = 0; i < std::max(1, repeats); ++i) runs.push_back(volley::danna::run_grid_benchmark(c));
+    for (int i = 0; i < std::max(1, repeats); ++i)
+        runs.push_back(volley::danna::run_grid_benchmark(c));
     std::sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) {
         return a.element_updates_per_s < b.element_updates_per_s;
     });
@@ -63,7 +64,8 @@ void register_bench_danna(CLI::App& bench, command_context&) {
     cmd->add_flag("--json", o->json, "print one JSON object");
     cmd->callback([o] {
         const auto dense = median_run({o->preset, -1, o->cycles}, o->repeats);
-        const auto sparse = median_run({o->preset, o->sparse_columns, o->sparse_cycles}, o->repeats);
+        const auto sparse =
+            median_run({o->preset, o->sparse_columns, o->sparse_cycles}, o->repeats);
         if (o->json) {
             nlohmann::json j = to_json(dense, -1);
             j["preset"] = o->preset;
@@ -72,10 +74,11 @@ void register_bench_danna(CLI::App& bench, command_context&) {
             return;
         }
         for (const auto& [name, r] : {std::pair{"dense", dense}, std::pair{"sparse", sparse}})
-            std::printf("%-6s %s: %.3g network cycles/s, %.3g element updates/s (array), "
-                        "%.3g updates/s (work done), %lld cycles in %.3f s\n",
-                        name, o->preset.c_str(), r.network_cycles_per_s, r.element_updates_per_s,
-                        r.work_updates_per_s, static_cast<long long>(r.cycles), r.seconds);
+            std::printf(
+                "%-6s %s: %.3g network cycles/s, %.3g element updates/s (array), "
+                "%.3g updates/s (work done), %lld cycles in %.3f s\n",
+                name, o->preset.c_str(), r.network_cycles_per_s, r.element_updates_per_s,
+                r.work_updates_per_s, static_cast<long long>(r.cycles), r.seconds);
     });
 }
 

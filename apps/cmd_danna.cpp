@@ -48,7 +48,8 @@ nlohmann::json read_json_file(const std::string& path) {
 vd::hardware_network read_network(const std::string& path, int default_refractory) {
     if (path.size() > 4 && path.compare(path.size() - 4, 4, ".net") == 0)
         return vd::load_danna2_net(path).net;
-    const auto net = hw::tennlab_network::from_json(read_json_file(path), path, hw::unknown_keys::keep);
+    const auto net =
+        hw::tennlab_network::from_json(read_json_file(path), path, hw::unknown_keys::keep);
     return vd::from_tennlab(net, default_refractory);
 }
 
@@ -93,9 +94,10 @@ void cmd_place(const danna_options& o) {
 void cmd_run(const danna_options& o) {
     std::unique_ptr<vd::cycle_processor> proc;
     vd::grid_processor* grid = nullptr;
-    const nlohmann::json j = o.network.size() > 4 && o.network.compare(o.network.size() - 4, 4, ".net") == 0
-                                 ? nlohmann::json()
-                                 : read_json_file(o.network);
+    const nlohmann::json j =
+        o.network.size() > 4 && o.network.compare(o.network.size() - 4, 4, ".net") == 0
+            ? nlohmann::json()
+            : read_json_file(o.network);
     if (is_programme(j)) {
         const auto prog = vd::grid_programme::from_json(j, o.network);
         auto g = std::make_unique<vd::grid_processor>(prog.params);
@@ -120,7 +122,8 @@ void cmd_run(const danna_options& o) {
                                     "the monitor reads the danna grid; use --model danna");
         std::int64_t first = 0, last = o.cycles;
         if (!o.window.empty() && std::sscanf(o.window.c_str(), "%ld:%ld", &first, &last) != 2)
-            throw invalid_parameter("volley danna run", "--window", o.window, "expected FIRST:LAST");
+            throw invalid_parameter("volley danna run", "--window", o.window,
+                                    "expected FIRST:LAST");
         monitor = std::make_unique<vd::cycle_monitor>(grid->params().width, grid->params().height,
                                                       first, last);
         grid->engine_of().set_monitor(monitor.get());
@@ -134,11 +137,13 @@ void cmd_run(const danna_options& o) {
     const auto net = proc->learnt_network();
     nlohmann::json outputs = nlohmann::json::array();
     for (int i = 0; i < proc->num_outputs(); ++i)
-        outputs.push_back({{"id", net.outputs[static_cast<std::size_t>(i)]},
-                           {"fires", proc->output_vector(i)}});
+        outputs.push_back(
+            {{"id", net.outputs[static_cast<std::size_t>(i)]}, {"fires", proc->output_vector(i)}});
     const hw::cost_report cost = proc->costs();
     if (o.json) {
-        nlohmann::json out = {{"model", proc->name()}, {"cycles", o.cycles}, {"outputs", outputs},
+        nlohmann::json out = {{"model", proc->name()},
+                              {"cycles", o.cycles},
+                              {"outputs", outputs},
                               {"cost", cost.to_json()}};
         if (grid != nullptr) out["place_and_route"] = grid->report().to_json();
         print_json(out);
@@ -178,7 +183,8 @@ void register_danna(CLI::App& app, command_context& ctx) {
     place->add_flag("--json", o->json, "print the report as JSON");
     place->callback([o] { cmd_place(*o); });
 
-    auto* run = cmd->add_subcommand("run", "Run a programme or network and print its fires and costs");
+    auto* run =
+        cmd->add_subcommand("run", "Run a programme or network and print its fires and costs");
     run->add_option("network", o->network, "programme JSON, TENNLab network JSON or danna2.net")
         ->required();
     run->add_option("--inputs", o->inputs, "CSV of node_id,cycle,value input spikes (raw values)");

@@ -13,8 +13,9 @@ namespace h5 = volley::snn::detail;
 cycle_monitor::cycle_monitor(int width, int height, cycle_t first, cycle_t last)
     : width_(width), height_(height), first_(first), last_(last) {
     if (width < 1 || height < 1)
-        throw invalid_parameter("cycle monitor", "size", std::to_string(width) + " x " +
-                                std::to_string(height), "must be positive");
+        throw invalid_parameter("cycle monitor", "size",
+                                std::to_string(width) + " x " + std::to_string(height),
+                                "must be positive");
     if (first < 0 || last < first)
         throw invalid_parameter("cycle monitor", "window",
                                 std::to_string(first) + ".." + std::to_string(last),
@@ -47,9 +48,9 @@ void write_dataset(hid_t group, const char* name, hid_t file_type, hid_t mem_typ
                    const hsize_t* dims, const void* data, const std::string& path) {
     h5::hdf5_id space(H5Screate_simple(rank, dims, nullptr), H5Sclose);
     if (!space.valid()) throw io_error(path, std::string("cannot make the dataspace of ") + name);
-    h5::hdf5_id set(H5Dcreate2(group, name, file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT,
-                               H5P_DEFAULT),
-                    H5Dclose);
+    h5::hdf5_id set(
+        H5Dcreate2(group, name, file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+        H5Dclose);
     if (!set.valid()) throw io_error(path, std::string("cannot create dataset ") + name);
     if (dims[0] > 0)
         h5::check_hdf5(H5Dwrite(set.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), path,
@@ -64,14 +65,16 @@ void cycle_monitor::write_hdf5(const std::string& path) const {
     h5::hdf5_id group = h5::create_group(file.get(), "monitor", path);
     const hsize_t frames = cycles_.size();
     const hsize_t dims[3] = {frames, static_cast<hsize_t>(height_), static_cast<hsize_t>(width_)};
-    write_dataset(group.get(), "charge", H5T_STD_I16LE, H5T_NATIVE_INT16, 3, dims,
-                  charge_.data(), path);
+    write_dataset(group.get(), "charge", H5T_STD_I16LE, H5T_NATIVE_INT16, 3, dims, charge_.data(),
+                  path);
     write_dataset(group.get(), "fired", H5T_STD_U8LE, H5T_NATIVE_UINT8, 3, dims, fired_.data(),
                   path);
     write_dataset(group.get(), "cycle", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, dims, cycles_.data(),
                   path);
-    const std::uint32_t w = static_cast<std::uint32_t>(width_), h = static_cast<std::uint32_t>(height_),
-                        f = static_cast<std::uint32_t>(first_), l = static_cast<std::uint32_t>(last_);
+    const std::uint32_t w = static_cast<std::uint32_t>(width_),
+                        h = static_cast<std::uint32_t>(height_),
+                        f = static_cast<std::uint32_t>(first_),
+                        l = static_cast<std::uint32_t>(last_);
     h5::write_u32_attribute(group.get(), "width", {&w, 1}, path);
     h5::write_u32_attribute(group.get(), "height", {&h, 1}, path);
     h5::write_u32_attribute(group.get(), "first_cycle", {&f, 1}, path);

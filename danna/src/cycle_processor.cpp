@@ -86,8 +86,8 @@ void cycle_processor::apply_spike(const hw::spike& s, bool normalized, int netwo
         throw invalid_parameter(name() + " processor", "input spike node", std::to_string(s.id),
                                 "is not an input neuron");
     if (!(s.time >= 0) || !std::isfinite(s.time))
-        throw invalid_parameter(name() + " processor", "input spike time",
-                                std::to_string(s.time), "must be >= 0");
+        throw invalid_parameter(name() + " processor", "input spike time", std::to_string(s.time),
+                                "must be >= 0");
     double v = s.value;
     if (normalized) {
         if (!(v >= 0 && v <= 1))
@@ -131,8 +131,8 @@ void cycle_processor::clear_activity(int network_id) {
 void cycle_processor::track_output_events(int output_index, bool track, int network_id) {
     auto& l = get(network_id);
     if (output_index < 0 || static_cast<std::size_t>(output_index) >= l.net.outputs.size())
-        throw invalid_parameter(name() + " processor", "output index",
-                                std::to_string(output_index), "no such output");
+        throw invalid_parameter(name() + " processor", "output index", std::to_string(output_index),
+                                "no such output");
     l.tracked[l.index.at(l.net.outputs[static_cast<std::size_t>(output_index)])] = track;
 }
 

@@ -151,7 +151,8 @@ void danna2_engine::fire(std::uint32_t n, cycle_t t, std::vector<fire_event>& fi
     if (any_learning_) {
         for (std::uint32_t k = in_begin_[n]; k < in_begin_[n + 1]; ++k) {
             const std::uint32_t s = in_[k];
-            if (learning_[s] && last_delivery_[s] >= 0 && t - last_delivery_[s] < rules_.ltp_window) {
+            if (learning_[s] && last_delivery_[s] >= 0 &&
+                t - last_delivery_[s] < rules_.ltp_window) {
                 weight_[s] = std::min(rules_.weight_max, weight_[s] + rules_.ltp_step);
                 last_delivery_[s] = -1;
                 ++counts_.ltp_updates;

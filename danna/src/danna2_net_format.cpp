@@ -22,8 +22,7 @@ struct line_reader {
     }
 
     /// Reads exactly `count` integers after the tag; anything else is an error.
-    std::vector<long long> integers(std::istringstream& words, int count,
-                                    const char* form) const {
+    std::vector<long long> integers(std::istringstream& words, int count, const char* form) const {
         std::vector<long long> v;
         std::string w;
         while (words >> w) {
@@ -72,8 +71,7 @@ danna2_net read_danna2_net(std::istream& in, const std::string& source) {
             if (tag != "w") r.fail("expected the header 'w W h H l L s S'");
             std::string h, l, s;
             long long w = 0, hh = 0, ll = 0, ss = 0;
-            if (!(words >> w >> h >> hh >> l >> ll >> s >> ss) || h != "h" || l != "l" ||
-                s != "s")
+            if (!(words >> w >> h >> hh >> l >> ll >> s >> ss) || h != "h" || l != "l" || s != "s")
                 r.fail("malformed header; expected 'w W h H l L s S'");
             std::string extra;
             if (words >> extra) r.fail("unexpected '" + extra + "' after the header");
@@ -97,7 +95,8 @@ danna2_net read_danna2_net(std::istream& in, const std::string& source) {
             const auto v = r.integers(words, 4, "N x y threshold refractory");
             inside(v[0], v[1]);
             const auto id = static_cast<node_id>(file.net.neurons.size());
-            if (!at.emplace(std::pair<int, int>(static_cast<int>(v[0]), static_cast<int>(v[1])), id).second)
+            if (!at.emplace(std::pair<int, int>(static_cast<int>(v[0]), static_cast<int>(v[1])), id)
+                     .second)
                 r.fail("a neuron already sits at (" + std::to_string(v[0]) + ", " +
                        std::to_string(v[1]) + ")");
             if (v[2] < -1000000 || v[2] > 1000000 || v[3] < 0 || v[3] > 1000000)
@@ -129,8 +128,8 @@ danna2_net read_danna2_net(std::istream& in, const std::string& source) {
             r.fail("no neuron at pre-neuron cell (" + std::to_string(s.x) + ", " +
                    std::to_string(s.y) + ")");
         if (!pairs.insert({it->second, s.to}).second) r.fail("duplicate synapse");
-        file.net.synapses.push_back({it->second, s.to, static_cast<int>(s.weight),
-                                     static_cast<int>(s.delay), false});
+        file.net.synapses.push_back(
+            {it->second, s.to, static_cast<int>(s.weight), static_cast<int>(s.delay), false});
     }
     for (bool input : {true, false}) {
         std::map<long long, node_id> by_id;
@@ -158,8 +157,7 @@ danna2_net read_danna2_net(std::istream& in, const std::string& source) {
 }
 
 void write_danna2_net(std::ostream& out, const danna2_net& file) {
-    out << "w " << file.width << " h " << file.height << " l " << file.l << " s " << file.s
-        << '\n';
+    out << "w " << file.width << " h " << file.height << " l " << file.l << " s " << file.s << '\n';
     std::map<node_id, cell> pos;
     for (const auto& n : file.net.neurons) {
         if (!n.position)
@@ -172,8 +170,8 @@ void write_danna2_net(std::ostream& out, const danna2_net& file) {
             << n.refractory << '\n';
         for (const auto& s : file.net.synapses)
             if (s.to == n.id)
-                out << "S " << pos.at(s.from).x << ' ' << pos.at(s.from).y << ' ' << s.weight
-                    << ' ' << s.delay << '\n';
+                out << "S " << pos.at(s.from).x << ' ' << pos.at(s.from).y << ' ' << s.weight << ' '
+                    << s.delay << '\n';
     }
     for (std::size_t i = 0; i < file.net.inputs.size(); ++i)
         out << "I " << i << ' ' << pos.at(file.net.inputs[i]).x << ' '

@@ -27,10 +27,11 @@ danna2_params danna2_params::from_json(const nlohmann::json& j) {
     if (!j.is_object())
         throw invalid_parameter("danna2 parameters", "proc_params", j.dump(), "must be an object");
     static const std::set<std::string> known = {
-        "min_threshold", "max_threshold", "min_weight",  "max_weight",          "max_delay",
-        "max_refractory", "threshold_inclusive", "leak_shift", "charge_min",   "charge_max",
-        "fifo_depth",    "ltp_window",    "ltp_step",    "ltd_step",            "default_refractory",
-        "spike_value_factor", "clock_hz"};
+        "min_threshold", "max_threshold",  "min_weight",          "max_weight",
+        "max_delay",     "max_refractory", "threshold_inclusive", "leak_shift",
+        "charge_min",    "charge_max",     "fifo_depth",          "ltp_window",
+        "ltp_step",      "ltd_step",       "default_refractory",  "spike_value_factor",
+        "clock_hz"};
     for (const auto& [key, value] : j.items())
         if (known.count(key) == 0)
             throw invalid_parameter("danna2 parameters", key, value.dump(), "unknown parameter");
@@ -66,10 +67,10 @@ danna2_params danna2_params::from_json(const nlohmann::json& j) {
     const auto check = [](bool ok, const char* key, long long v, const char* why) {
         if (!ok) throw invalid_parameter("danna2 parameters", key, std::to_string(v), why);
     };
-    check(p.limits.max_delay >= 1 && p.limits.max_delay <= 65535, "max_delay",
-          p.limits.max_delay, "must be in [1, 65535]");
-    check(p.limits.min_threshold <= p.limits.max_threshold, "max_threshold",
-          p.limits.max_threshold, "must be >= min_threshold");
+    check(p.limits.max_delay >= 1 && p.limits.max_delay <= 65535, "max_delay", p.limits.max_delay,
+          "must be in [1, 65535]");
+    check(p.limits.min_threshold <= p.limits.max_threshold, "max_threshold", p.limits.max_threshold,
+          "must be >= min_threshold");
     check(p.limits.min_weight <= p.limits.max_weight, "max_weight", p.limits.max_weight,
           "must be >= min_weight");
     check(p.rules.leak_shift >= 0 && p.rules.leak_shift <= 30, "leak_shift", p.rules.leak_shift,
@@ -107,11 +108,11 @@ nlohmann::json danna2_params::to_json() const {
 hw::property_pack danna2_params::network_properties() const {
     using hw::property_type;
     hw::property_pack pack;
-    pack.node = {{property_names::threshold, property_type::integer, 0, 1,
-                  static_cast<double>(limits.min_threshold),
-                  static_cast<double>(limits.max_threshold)},
-                 {property_names::refractory, property_type::integer, 1, 1, 0,
-                  static_cast<double>(limits.max_refractory)}};
+    pack.node = {
+        {property_names::threshold, property_type::integer, 0, 1,
+         static_cast<double>(limits.min_threshold), static_cast<double>(limits.max_threshold)},
+        {property_names::refractory, property_type::integer, 1, 1, 0,
+         static_cast<double>(limits.max_refractory)}};
     pack.edge = {{property_names::weight, property_type::integer, 0, 1,
                   static_cast<double>(limits.min_weight), static_cast<double>(limits.max_weight)},
                  {property_names::delay, property_type::integer, 1, 1, 1,

@@ -66,7 +66,8 @@ grid_benchmark_result run_grid_benchmark(const grid_benchmark_config& config) {
     r.neuron_fires = engine.counts().neuron_fires;
     r.seconds = seconds;
     r.network_cycles_per_s = static_cast<double>(r.cycles) / seconds;
-    r.element_updates_per_s = static_cast<double>(r.cells) * static_cast<double>(r.cycles) / seconds;
+    r.element_updates_per_s =
+        static_cast<double>(r.cells) * static_cast<double>(r.cycles) / seconds;
     r.work_updates_per_s = static_cast<double>(r.element_updates) / seconds;
     return r;
 }

@@ -5,7 +5,7 @@
 namespace volley::danna {
 
 std::array<cell, ports_per_element> default_port_offsets() {
-    return {cell{-1, -1}, cell{0, -1}, cell{1, -1}, cell{-1, 0}, cell{1, 0}, cell{-1, 1},
+    return {cell{-1, -1}, cell{0, -1}, cell{1, -1}, cell{-1, 0}, cell{1, 0},  cell{-1, 1},
             cell{0, 1},   cell{1, 1},  cell{-2, 0}, cell{2, 0},  cell{0, -2}, cell{0, 2},
             cell{-2, -2}, cell{2, -2}, cell{-2, 2}, cell{2, 2}};
 }
@@ -45,8 +45,7 @@ grid_params grid_preset(const std::string& name) {
                               "2016); the fpga2014 base clock is an assumption"};
         p.energy_per_event_j = grid_energies(1.0);
     } else {
-        throw invalid_parameter("danna grid", "preset", name,
-                                "must be tiny, fpga2014 or vlsi2016");
+        throw invalid_parameter("danna grid", "preset", name, "must be tiny, fpga2014 or vlsi2016");
     }
     return p;
 }
@@ -54,8 +53,8 @@ grid_params grid_preset(const std::string& name) {
 void grid_params::validate() const {
     const auto check = [&](bool ok, const char* parameter, long long value, const char* reason) {
         if (!ok)
-            throw invalid_parameter("danna grid '" + preset + "'", parameter,
-                                    std::to_string(value), reason);
+            throw invalid_parameter("danna grid '" + preset + "'", parameter, std::to_string(value),
+                                    reason);
     };
     check(width >= 3 && width <= 4096, "width", width, "must be in [3, 4096]");
     check(height >= 3 && height <= 4096, "height", height, "must be in [3, 4096]");

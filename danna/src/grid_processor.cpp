@@ -19,10 +19,10 @@ hw::property_pack grid_processor::network_properties() const {
                   static_cast<double>(l.min_threshold), static_cast<double>(l.max_threshold)},
                  {property_names::refractory, property_type::integer, 1, 1, 0,
                   static_cast<double>(l.max_refractory)}};
-    pack.edge = {{property_names::weight, property_type::integer, 0, 1,
-                  static_cast<double>(l.min_weight), static_cast<double>(l.max_weight)},
-                 {property_names::delay, property_type::integer, 1, 1, 1,
-                  static_cast<double>(l.max_delay)}};
+    pack.edge = {
+        {property_names::weight, property_type::integer, 0, 1, static_cast<double>(l.min_weight),
+         static_cast<double>(l.max_weight)},
+        {property_names::delay, property_type::integer, 1, 1, 1, static_cast<double>(l.max_delay)}};
     return pack;
 }
 

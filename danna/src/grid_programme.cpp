@@ -8,10 +8,14 @@ namespace volley::danna {
 
 const char* kind_name(element_kind k) {
     switch (k) {
-        case element_kind::empty: return "empty";
-        case element_kind::neuron: return "neuron";
-        case element_kind::synapse: return "synapse";
-        case element_kind::fanout: return "fanout";
+        case element_kind::empty:
+            return "empty";
+        case element_kind::neuron:
+            return "neuron";
+        case element_kind::synapse:
+            return "synapse";
+        case element_kind::fanout:
+            return "fanout";
     }
     return "?";
 }
@@ -104,7 +108,8 @@ void grid_programme::validate() const {
                                     "a synapse must be read by exactly one neuron");
     std::set<int> sites;
     for (const auto& s : nodes) {
-        if (s.cell < 0 || s.cell >= n || kind[static_cast<std::size_t>(s.cell)] != element_kind::neuron)
+        if (s.cell < 0 || s.cell >= n ||
+            kind[static_cast<std::size_t>(s.cell)] != element_kind::neuron)
             throw invalid_parameter("danna programme: node " + std::to_string(s.id), "cell",
                                     std::to_string(s.cell), "is not a neuron element");
         if (!sites.insert(s.cell).second)
@@ -123,8 +128,8 @@ hardware_network grid_programme::network() const {
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         const auto c = static_cast<std::size_t>(nodes[i].cell);
         node_of[c] = static_cast<int>(i);
-        net.neurons.push_back({nodes[i].id, threshold[c], refractory[c], nodes[i].name,
-                               position(nodes[i].cell)});
+        net.neurons.push_back(
+            {nodes[i].id, threshold[c], refractory[c], nodes[i].name, position(nodes[i].cell)});
     }
     // A synapse's source is found by following fan-outs back to a neuron.
     for (int sc : synapse_cells) {
@@ -141,16 +146,18 @@ hardware_network grid_programme::network() const {
         for (int p = 0; p < ports_per_element && target < 0; ++p) {
             const int t = port_source(sc, p);
             if (t >= 0 && kind[static_cast<std::size_t>(t)] == element_kind::neuron &&
-                port_towards(t, sc) >= 0 && (ports[static_cast<std::size_t>(t)] >> port_towards(t, sc) & 1))
+                port_towards(t, sc) >= 0 &&
+                (ports[static_cast<std::size_t>(t)] >> port_towards(t, sc) & 1))
                 target = t;
         }
         if (src < 0 || target < 0 || node_of[static_cast<std::size_t>(src)] < 0 ||
             node_of[static_cast<std::size_t>(target)] < 0)
             throw invalid_parameter("danna programme", "synapse cell", std::to_string(sc),
                                     "does not connect two network neurons");
-        net.synapses.push_back({nodes[static_cast<std::size_t>(node_of[static_cast<std::size_t>(src)])].id,
-                                nodes[static_cast<std::size_t>(node_of[static_cast<std::size_t>(target)])].id,
-                                weight[s], delay[s] + hops, learning[s] != 0});
+        net.synapses.push_back(
+            {nodes[static_cast<std::size_t>(node_of[static_cast<std::size_t>(src)])].id,
+             nodes[static_cast<std::size_t>(node_of[static_cast<std::size_t>(target)])].id,
+             weight[s], delay[s] + hops, learning[s] != 0});
     }
     net.inputs = inputs;
     net.outputs = outputs;

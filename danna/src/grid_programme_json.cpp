@@ -12,7 +12,8 @@ nlohmann::json grid_programme::to_json() const {
         const auto i = static_cast<std::size_t>(c);
         if (kind[i] == element_kind::empty) continue;
         const cell at = position(c);
-        nlohmann::json e = {{"x", at.x}, {"y", at.y}, {"kind", kind_name(kind[i])}, {"ports", ports[i]}};
+        nlohmann::json e = {
+            {"x", at.x}, {"y", at.y}, {"kind", kind_name(kind[i])}, {"ports", ports[i]}};
         if (kind[i] == element_kind::neuron) {
             e["threshold"] = threshold[i];
             e["refractory"] = refractory[i];
@@ -45,13 +46,16 @@ grid_programme grid_programme::from_json(const nlohmann::json& j, const std::str
         if (j.value("format", std::string()) != "volley-danna-programme")
             throw file_format_error(source, "/format", "not a volley-danna-programme");
         if (j.value("version", 0) != 1)
-            throw file_format_error(source, "/version", "unsupported version " + j.value("version", nlohmann::json()).dump());
+            throw file_format_error(
+                source, "/version",
+                "unsupported version " + j.value("version", nlohmann::json()).dump());
         grid_programme g(grid_params::from_json(j.at("params")));
         const auto cell_of = [&](const nlohmann::json& e, const std::string& at) {
             const int x = e.at("x").get<int>(), y = e.at("y").get<int>();
             if (x < 0 || y < 0 || x >= g.params.width || y >= g.params.height)
-                throw file_format_error(source, at, "cell (" + std::to_string(x) + ", " +
-                                                        std::to_string(y) + ") is outside the grid");
+                throw file_format_error(source, at,
+                                        "cell (" + std::to_string(x) + ", " + std::to_string(y) +
+                                            ") is outside the grid");
             return g.index(x, y);
         };
         const auto& elements = j.at("elements");

@@ -20,9 +20,9 @@ namespace {
 void check_range(const std::string& object, const char* parameter, long long value, long long lo,
                  long long hi) {
     if (value < lo || value > hi)
-        throw invalid_parameter(object, parameter, std::to_string(value),
-                                "must be in [" + std::to_string(lo) + ", " +
-                                    std::to_string(hi) + "]");
+        throw invalid_parameter(
+            object, parameter, std::to_string(value),
+            "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
 }
 
 std::string edge_name(const std::string& where, node_id from, node_id to) {
@@ -41,10 +41,10 @@ void hardware_network::validate(const network_limits& limits, const std::string&
         check_range(object, "threshold", n.threshold, limits.min_threshold, limits.max_threshold);
         check_range(object, "refractory", n.refractory, 0, limits.max_refractory);
         if (n.position && !positions.insert({n.position->x, n.position->y}).second)
-            throw invalid_parameter(object, "position",
-                                    std::to_string(n.position->x) + " " +
-                                        std::to_string(n.position->y),
-                                    "two neurons share this cell");
+            throw invalid_parameter(
+                object, "position",
+                std::to_string(n.position->x) + " " + std::to_string(n.position->y),
+                "two neurons share this cell");
     }
     std::set<std::pair<node_id, node_id>> pairs;
     for (const auto& s : synapses) {
@@ -80,8 +80,8 @@ int integer_value(double v, const std::string& object, const char* name) {
 
 const hw::property* required(const hw::property* p, const char* category, const char* name) {
     if (p == nullptr)
-        throw invalid_parameter("network properties", std::string(category) + " property",
-                                name, "is required by the DANNA models");
+        throw invalid_parameter("network properties", std::string(category) + " property", name,
+                                "is required by the DANNA models");
     return p;
 }
 
@@ -89,8 +89,8 @@ const hw::property* required(const hw::property* p, const char* category, const 
 
 hardware_network from_tennlab(const hw::tennlab_network& net, int default_refractory) {
     const auto& pack = net.properties;
-    const auto* threshold = required(pack.find_node(property_names::threshold), "node",
-                                     property_names::threshold);
+    const auto* threshold =
+        required(pack.find_node(property_names::threshold), "node", property_names::threshold);
     const auto* refractory = pack.find_node(property_names::refractory);
     const auto* weight =
         required(pack.find_edge(property_names::weight), "edge", property_names::weight);
@@ -105,12 +105,12 @@ hardware_network from_tennlab(const hw::tennlab_network& net, int default_refrac
         hw_neuron h;
         h.id = n.id;
         h.name = n.name;
-        h.threshold = integer_value(n.values.at(static_cast<std::size_t>(threshold->index)),
-                                    object, property_names::threshold);
-        h.refractory = refractory ? integer_value(n.values.at(static_cast<std::size_t>(
-                                                      refractory->index)),
-                                                  object, property_names::refractory)
-                                  : default_refractory;
+        h.threshold = integer_value(n.values.at(static_cast<std::size_t>(threshold->index)), object,
+                                    property_names::threshold);
+        h.refractory = refractory
+                           ? integer_value(n.values.at(static_cast<std::size_t>(refractory->index)),
+                                           object, property_names::refractory)
+                           : default_refractory;
         if (n.coords.is_array() && n.coords.size() == 2 && n.coords[0].is_number() &&
             n.coords[1].is_number())
             h.position = cell{n.coords[0].get<int>(), n.coords[1].get<int>()};
@@ -146,7 +146,8 @@ hw::tennlab_network to_tennlab(const hardware_network& net, const hw::property_p
     const auto* delay = pack.find_edge(property_names::delay);
     const auto* learning = pack.find_edge(property_names::learning);
     if (!threshold || !weight || !delay)
-        throw invalid_parameter("to_tennlab", "property pack", "", "needs Threshold, Weight, Delay");
+        throw invalid_parameter("to_tennlab", "property pack", "",
+                                "needs Threshold, Weight, Delay");
     for (const auto& n : net.neurons) {
         hw::tennlab_node t;
         t.id = n.id;

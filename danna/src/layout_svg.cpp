@@ -11,10 +11,14 @@ namespace {
 
 const char* fill_of(element_kind k) {
     switch (k) {
-        case element_kind::neuron: return "#e4572e";
-        case element_kind::synapse: return "#4c9f70";
-        case element_kind::fanout: return "#f3a712";
-        case element_kind::empty: break;
+        case element_kind::neuron:
+            return "#e4572e";
+        case element_kind::synapse:
+            return "#4c9f70";
+        case element_kind::fanout:
+            return "#f3a712";
+        case element_kind::empty:
+            break;
     }
     return "#f4f4f4";
 }
@@ -48,8 +52,8 @@ std::string layout_svg(const grid_programme& prog) {
             if ((prog.ports[static_cast<std::size_t>(c)] >> p & 1) == 0) continue;
             const int src = prog.port_source(c, p);
             if (src < 0) continue;
-            s << "<line x1=\"" << centre(src, 'x') << "\" y1=\"" << centre(src, 'y')
-              << "\" x2=\"" << centre(c, 'x') << "\" y2=\"" << centre(c, 'y')
+            s << "<line x1=\"" << centre(src, 'x') << "\" y1=\"" << centre(src, 'y') << "\" x2=\""
+              << centre(c, 'x') << "\" y2=\"" << centre(c, 'y')
               << "\" stroke=\"#333\" stroke-width=\"1.2\" marker-end=\"url(#a)\"/>\n";
         }
     }

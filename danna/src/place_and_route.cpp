@@ -81,11 +81,13 @@ placed_network place_and_route(const hardware_network& net, const grid_params& p
         if (fan_in[n.id] > ports_per_element)
             throw unroutable_network("node " + std::to_string(n.id),
                                      "fan-in " + std::to_string(fan_in[n.id]) + " is over the " +
-                                         std::to_string(ports_per_element) + " ports of an element");
+                                         std::to_string(ports_per_element) +
+                                         " ports of an element");
     std::optional<unroutable_network> first_failure;
     for (int a = 0; a < std::max(1, options.attempts); ++a) {
         try {
-            const std::uint64_t seed = options.seed + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(a);
+            const std::uint64_t seed =
+                options.seed + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(a);
             placed_network out = attempt_once(net, params, seed, options.anneal_moves_per_neuron);
             out.report.attempt = a + 1;
             out.report.seconds =

@@ -16,15 +16,17 @@ std::vector<int> neuron_sites(const grid_params& params) {
         for (int x = 1; x < params.width - 1; x += s) sites.push_back(y * params.width + x);
     const double cx = (params.width - 1) / 2.0, cy = (params.height - 1) / 2.0;
     std::stable_sort(sites.begin(), sites.end(), [&](int a, int b) {
-        const double da = std::max(std::fabs(a % params.width - cx), std::fabs(a / params.width - cy));
-        const double db = std::max(std::fabs(b % params.width - cx), std::fabs(b / params.width - cy));
+        const double da =
+            std::max(std::fabs(a % params.width - cx), std::fabs(a / params.width - cy));
+        const double db =
+            std::max(std::fabs(b % params.width - cx), std::fabs(b / params.width - cy));
         return da < db;
     });
     return sites;
 }
 
-placement place_neurons(const hardware_network& net, const grid_params& params,
-                        std::uint64_t seed, int moves_per_neuron) {
+placement place_neurons(const hardware_network& net, const grid_params& params, std::uint64_t seed,
+                        int moves_per_neuron) {
     const std::vector<int> sites = neuron_sites(params);
     const std::size_t n = net.neurons.size();
     if (n > sites.size())
@@ -41,7 +43,7 @@ placement place_neurons(const hardware_network& net, const grid_params& params,
         adj[a].push_back(b);
         adj[b].push_back(a);
     }
-    std::vector<int> site_of(n);            // neuron -> site slot
+    std::vector<int> site_of(n);               // neuron -> site slot
     std::vector<int> owner(sites.size(), -1);  // site slot -> neuron
     for (std::size_t i = 0; i < n; ++i) {
         site_of[i] = static_cast<int>(i);
@@ -63,9 +65,11 @@ placement place_neurons(const hardware_network& net, const grid_params& params,
     std::mt19937_64 rng(seed);
     const auto uniform = [&](std::uint64_t k) { return static_cast<std::size_t>(rng() % k); };
     const auto real = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
-    const std::int64_t moves = static_cast<std::int64_t>(moves_per_neuron) * static_cast<std::int64_t>(n);
+    const std::int64_t moves =
+        static_cast<std::int64_t>(moves_per_neuron) * static_cast<std::int64_t>(n);
     double temperature = std::max(1.0, static_cast<double>(params.neuron_spacing) * 2);
-    const double cooling = moves > 0 ? std::pow(0.01 / temperature, 1.0 / static_cast<double>(moves)) : 1;
+    const double cooling =
+        moves > 0 ? std::pow(0.01 / temperature, 1.0 / static_cast<double>(moves)) : 1;
     for (std::int64_t m = 0; m < moves && n > 1; ++m, temperature *= cooling) {
         const std::size_t a = uniform(n);
         const int to = static_cast<int>(uniform(sites.size()));
@@ -90,7 +94,8 @@ placement place_neurons(const hardware_network& net, const grid_params& params,
         }
     }
     placement p;
-    for (std::size_t i = 0; i < n; ++i) p.cell.push_back(sites[static_cast<std::size_t>(site_of[i])]);
+    for (std::size_t i = 0; i < n; ++i)
+        p.cell.push_back(sites[static_cast<std::size_t>(site_of[i])]);
     p.wire_length = cost;
     return p;
 }

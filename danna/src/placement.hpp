@@ -14,7 +14,7 @@ namespace volley::danna::detail {
 
 /// The result: the cell index of each neuron (hardware_network order) and the final cost.
 struct placement {
-    std::vector<int> cell;       ///< cell index per neuron
+    std::vector<int> cell;         ///< cell index per neuron
     std::int64_t wire_length = 0;  ///< Chebyshev length summed over synapses
 };
 
@@ -22,7 +22,7 @@ struct placement {
 std::vector<int> neuron_sites(const grid_params& params);
 
 /// Places the neurons; unroutable_network if there are more neurons than sites.
-placement place_neurons(const hardware_network& net, const grid_params& params,
-                        std::uint64_t seed, int moves_per_neuron);
+placement place_neurons(const hardware_network& net, const grid_params& params, std::uint64_t seed,
+                        int moves_per_neuron);
 
 }  // namespace volley::danna::detail

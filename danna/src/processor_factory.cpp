@@ -35,8 +35,8 @@ std::unique_ptr<hw::neuroprocessor> make_processor(const std::string& model,
     if (model != "danna" && model != "danna2")
         throw invalid_parameter("volley danna", "model", model, "must be danna or danna2");
     if (proc_name != model && proc_name != "risp")
-        throw hw::tennlab_error("processor", "Processor::make() called with a name (" +
-                                                 proc_name + ") not equal to " + model);
+        throw hw::tennlab_error("processor", "Processor::make() called with a name (" + proc_name +
+                                                 ") not equal to " + model);
     if (model == "danna2") {
         danna2_params p;
         if (proc_name == model) {
@@ -55,8 +55,7 @@ std::unique_ptr<hw::neuroprocessor> make_processor(const std::string& model,
         g = grid_params::from_json(j);
     } else {
         g.default_refractory = 0;
-        adopt_risp(proc_params, g.rules.threshold_inclusive, g.spike_value_factor, warnings,
-                   model);
+        adopt_risp(proc_params, g.rules.threshold_inclusive, g.spike_value_factor, warnings, model);
     }
     return std::make_unique<grid_processor>(g);
 }

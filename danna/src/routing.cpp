@@ -78,7 +78,8 @@ std::vector<int> route_synapses(const hardware_network& net, const std::vector<i
         std::fill(latency.begin(), latency.end(), -1);
         wave.clear();
         for (const auto& [c, l] : trees[pre].cells) {
-            if (static_cast<std::size_t>(l) >= wave.size()) wave.resize(static_cast<std::size_t>(l) + 1);
+            if (static_cast<std::size_t>(l) >= wave.size())
+                wave.resize(static_cast<std::size_t>(l) + 1);
             wave[static_cast<std::size_t>(l)].push_back(c);
             latency[static_cast<std::size_t>(c)] = l;
             parent[static_cast<std::size_t>(c)] = -1;
@@ -94,7 +95,8 @@ std::vector<int> route_synapses(const hardware_network& net, const std::vector<i
                 }
                 for (int p = 0; p < ports_per_element; ++p) {
                     const int next = prog.port_source(c, p);
-                    if (next < 0 || prog.kind[static_cast<std::size_t>(next)] != element_kind::empty)
+                    if (next < 0 ||
+                        prog.kind[static_cast<std::size_t>(next)] != element_kind::empty)
                         continue;
                     if (latency[static_cast<std::size_t>(next)] >= 0) continue;
                     latency[static_cast<std::size_t>(next)] = static_cast<int>(l) + 1;
@@ -105,10 +107,9 @@ std::vector<int> route_synapses(const hardware_network& net, const std::vector<i
             }
         }
         if (feeder < 0)
-            throw unroutable_network(edge_name(syn),
-                                     "no free path of fan-out elements from node " +
-                                         std::to_string(syn.from) + " to node " +
-                                         std::to_string(syn.to));
+            throw unroutable_network(edge_name(syn), "no free path of fan-out elements from node " +
+                                                         std::to_string(syn.from) + " to node " +
+                                                         std::to_string(syn.to));
         const int path = latency[static_cast<std::size_t>(feeder)];
         if (syn.delay - path < 1)
             throw unroutable_network(edge_name(syn),
@@ -133,7 +134,8 @@ std::vector<int> route_synapses(const hardware_network& net, const std::vector<i
         prog.delay[si] = syn.delay - path;
         prog.learning[si] = syn.learning ? 1 : 0;
         const auto ti = static_cast<std::size_t>(target);
-        prog.ports[ti] = static_cast<std::uint16_t>(prog.ports[ti] | (1u << prog.port_towards(target, s)));
+        prog.ports[ti] =
+            static_cast<std::uint16_t>(prog.ports[ti] | (1u << prog.port_towards(target, s)));
         prog.synapse_cells[e] = s;
         hops[e] = path;
     }

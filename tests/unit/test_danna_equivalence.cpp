@@ -27,7 +27,9 @@ struct scenario {
 };
 
 scenario random_scenario(std::mt19937& rng) {
-    const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    const auto pick = [&](int lo, int hi) {
+        return std::uniform_int_distribution<int>(lo, hi)(rng);
+    };
     scenario s;
     const int n = pick(2, 9);
     for (int i = 0; i < n; ++i)
@@ -120,7 +122,7 @@ TEST(danna_equivalence, routed_random_networks_fire_as_on_danna2) {
         ++routed;
     }
     EXPECT_EQ(routed, 200) << unroutable << " of " << tried << " did not route";
-    EXPECT_GT(fires, 2000);  // the comparison is not vacuous
+    EXPECT_GT(fires, 2000);    // the comparison is not vacuous
     EXPECT_GT(overflows, 20);  // and it covers FIFO overflow
     RecordProperty("unroutable", unroutable);
 }

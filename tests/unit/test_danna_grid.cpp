@@ -113,7 +113,7 @@ TEST(danna_grid, monitor_records_charges_of_neurons) {
 
 TEST(danna_grid, disabled_port_is_not_read) {
     grid_programme g = relay_line(1, 2);
-    g.ports[static_cast<std::size_t>(g.index(7, 3))] = 0;  // B no longer reads S
+    g.ports[static_cast<std::size_t>(g.index(7, 3))] = 0;     // B no longer reads S
     EXPECT_THROW(grid_engine{g}, volley::invalid_parameter);  // S would have no target
 }
 
@@ -190,8 +190,11 @@ TEST(danna_place_and_route, delay_shorter_than_the_path_names_the_edge) {
     grid_params p = grid_preset("tiny");
     p.neuron_spacing = 12;  // sites at x, y in {1, 13}: 4 sites, 12 cells apart
     auto net = neurons({{1, 1}, {1, 1}, {1, 1}, {1, 1}});
-    net.synapses = {{0, 1, 1, 1, false}, {1, 2, 1, 1, false}, {2, 3, 1, 1, false},
-                    {3, 0, 1, 1, false}, {0, 2, 1, 1, false}};
+    net.synapses = {{0, 1, 1, 1, false},
+                    {1, 2, 1, 1, false},
+                    {2, 3, 1, 1, false},
+                    {3, 0, 1, 1, false},
+                    {0, 2, 1, 1, false}};
     try {
         place_and_route(net, p);
         FAIL();
@@ -257,11 +260,10 @@ TEST(danna_place_and_route, is_deterministic_for_a_seed_and_reports_counts) {
     EXPECT_EQ(one.programme.to_json(), two.programme.to_json());
     EXPECT_EQ(one.report.elements.at("neuron"), 6);
     EXPECT_EQ(one.report.elements.at("synapse"), static_cast<std::int64_t>(net.synapses.size()));
-    EXPECT_EQ(one.report.elements.at("fanout"), one.report.fanout_hops > 0
-                                                    ? one.report.elements.at("fanout")
-                                                    : 0);
-    const std::int64_t used = 6 + static_cast<std::int64_t>(net.synapses.size()) +
-                              one.report.elements.at("fanout");
+    EXPECT_EQ(one.report.elements.at("fanout"),
+              one.report.fanout_hops > 0 ? one.report.elements.at("fanout") : 0);
+    const std::int64_t used =
+        6 + static_cast<std::int64_t>(net.synapses.size()) + one.report.elements.at("fanout");
     EXPECT_DOUBLE_EQ(one.report.utilisation, static_cast<double>(used) / 256);
     EXPECT_NE(layout_svg(one.programme).find("<svg"), std::string::npos);
 }

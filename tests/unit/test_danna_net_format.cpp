@@ -77,18 +77,18 @@ TEST(danna2_net, round_trips_byte_for_byte) {
 TEST(danna2_net, malformed_lines_are_rejected_with_their_line_number) {
     const std::string header = "w 4 h 3 l 0 s 0\n";
     EXPECT_EQ(error_location("w 4 h 3 l 0\n"), "line 1");
-    EXPECT_EQ(error_location("N 0 0 1 1\n"), "line 1");  // no header
-    EXPECT_EQ(error_location(header + "N 0 0 1\n"), "line 2");  // too few numbers
+    EXPECT_EQ(error_location("N 0 0 1 1\n"), "line 1");                      // no header
+    EXPECT_EQ(error_location(header + "N 0 0 1\n"), "line 2");               // too few numbers
     EXPECT_EQ(error_location(header + "N 0 0 1 1\nN 0 x 1 1\n"), "line 3");  // not a number
     EXPECT_EQ(error_location(header + "N 0 0 1 1\nN 9 0 1 1\n"), "line 3");  // outside array
     EXPECT_EQ(error_location(header + "N 0 0 1 1\nN 0 0 2 1\n"), "line 3");  // same cell
     EXPECT_EQ(error_location(header + "S 0 0 1 1\n"), "line 2");  // synapse before a neuron
-    EXPECT_EQ(error_location(header + "N 0 0 1 1\nS 0 0 1 0\n"), "line 3");  // delay 0
-    EXPECT_EQ(error_location(header + "N 0 0 1 1\n\n# c\nS 1 1 1 1\n"), "line 5");  // no pre
+    EXPECT_EQ(error_location(header + "N 0 0 1 1\nS 0 0 1 0\n"), "line 3");             // delay 0
+    EXPECT_EQ(error_location(header + "N 0 0 1 1\n\n# c\nS 1 1 1 1\n"), "line 5");      // no pre
     EXPECT_EQ(error_location(header + "N 0 0 1 1\nS 0 0 1 1\nS 0 0 2 1\n"), "line 4");  // dup
-    EXPECT_EQ(error_location(header + "N 0 0 1 1\nX 1\n"), "line 3");  // unknown tag
+    EXPECT_EQ(error_location(header + "N 0 0 1 1\nX 1\n"), "line 3");      // unknown tag
     EXPECT_EQ(error_location(header + "N 0 0 1 1\nI 0 1 1\n"), "line 3");  // no neuron there
-    EXPECT_EQ(error_location(header + "N 0 0 1 1 7\n"), "line 2");  // too many numbers
+    EXPECT_EQ(error_location(header + "N 0 0 1 1 7\n"), "line 2");         // too many numbers
     EXPECT_EQ(error_location(header + "N 0 0 1 1\n"), "accepted");
 }
 
@@ -104,8 +104,9 @@ TEST(danna2_net, message_names_the_file_and_line) {
 TEST(danna2_net, tennlab_json_round_trip_keeps_values_and_positions) {
     const danna2_net f = parse(example);
     const danna2_params p;
-    const auto json = to_tennlab(f.net, p.network_properties(),
-                                 {{"other", {{"proc_name", "danna2"}}}, {"proc_params", p.to_json()}});
+    const auto json =
+        to_tennlab(f.net, p.network_properties(),
+                   {{"other", {{"proc_name", "danna2"}}}, {"proc_params", p.to_json()}});
     const auto text = json.to_json();
     const auto back = from_tennlab(volley::hw::tennlab_network::from_json(text, "<test>"), 1);
     ASSERT_EQ(back.neurons.size(), f.net.neurons.size());

@@ -30,7 +30,9 @@ hw::risp_params shared_risp_params() {
 }
 
 hw::tennlab_network random_network(std::mt19937& rng, const hw::risp_params& p) {
-    const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    const auto pick = [&](int lo, int hi) {
+        return std::uniform_int_distribution<int>(lo, hi)(rng);
+    };
     hw::tennlab_network net;
     net.properties = p.network_properties();
     const int n = pick(2, 20);
@@ -44,14 +46,16 @@ hw::tennlab_network random_network(std::mt19937& rng, const hw::risp_params& p) 
     for (int a = 0; a < n; ++a)
         for (int b = 0; b < n; ++b)
             if (std::uniform_real_distribution<double>(0, 1)(rng) < density)
-                net.edges.push_back({net.nodes[static_cast<std::size_t>(a)].id,
-                                     net.nodes[static_cast<std::size_t>(b)].id,
-                                     {static_cast<double>(pick(-30, 60)),
-                                      static_cast<double>(pick(1, 15))},
-                                     {},
-                                     {}});
-    for (int i = 0; i < std::min(n, 3); ++i) net.inputs.push_back(net.nodes[static_cast<std::size_t>(i)].id);
-    for (int i = n / 2; i < n; ++i) net.outputs.push_back(net.nodes[static_cast<std::size_t>(i)].id);
+                net.edges.push_back(
+                    {net.nodes[static_cast<std::size_t>(a)].id,
+                     net.nodes[static_cast<std::size_t>(b)].id,
+                     {static_cast<double>(pick(-30, 60)), static_cast<double>(pick(1, 15))},
+                     {},
+                     {}});
+    for (int i = 0; i < std::min(n, 3); ++i)
+        net.inputs.push_back(net.nodes[static_cast<std::size_t>(i)].id);
+    for (int i = n / 2; i < n; ++i)
+        net.outputs.push_back(net.nodes[static_cast<std::size_t>(i)].id);
     net.associated_data = {{"other", {{"proc_name", "risp"}}}, {"proc_params", p.to_json()}};
     return net;
 }
@@ -72,10 +76,11 @@ TEST(danna_risp_bridge, shared_parameter_networks_fire_alike_on_danna2_and_risp)
         std::vector<hw::neuroprocessor*> procs = {&risp, &d2};
         std::vector<hw::spike> spikes;
         for (int k = std::uniform_int_distribution<int>(1, 30)(rng); k > 0; --k)
-            spikes.push_back({net.inputs[static_cast<std::size_t>(
-                                  std::uniform_int_distribution<int>(0, static_cast<int>(net.inputs.size()) - 1)(rng))],
-                              static_cast<double>(std::uniform_int_distribution<int>(0, 30)(rng)),
-                              std::uniform_real_distribution<double>(0, 1)(rng)});
+            spikes.push_back(
+                {net.inputs[static_cast<std::size_t>(std::uniform_int_distribution<int>(
+                     0, static_cast<int>(net.inputs.size()) - 1)(rng))],
+                 static_cast<double>(std::uniform_int_distribution<int>(0, 30)(rng)),
+                 std::uniform_real_distribution<double>(0, 1)(rng)});
         std::vector<std::vector<std::vector<double>>> fired(2);
         std::vector<std::vector<int>> counts(2);
         for (std::size_t k = 0; k < 2; ++k) {

@@ -41,8 +41,8 @@ std::string run_tool(const hw::processor_factory& factory, const std::string& sc
 }  // namespace
 
 TEST(danna_tool, risp_script_prints_the_same_on_both_danna_models_as_on_risp) {
-    const std::string script = std::string("ML\n") + network +
-                               "AS 0 1 1 1 0 1\nRUN 8\nGSR\nOT\nOC\nGT\nNCH\nCA\nGT\n";
+    const std::string script =
+        std::string("ML\n") + network + "AS 0 1 1 1 0 1\nRUN 8\nGSR\nOT\nOC\nGT\nNCH\nCA\nGT\n";
     // Left fires at 1 and reaches "both" at 2; right fires at 0 and reaches it at 2: 1+1 = 2.
     const std::string expected =
         "0(left)  INPUT  : 010\n"
@@ -95,5 +95,6 @@ TEST(danna_costs, grid_report_counts_events_and_times_at_the_preset_clock) {
                                        static_cast<double>(r.events.at("fanout_relays")) * 5e-12);
     EXPECT_NE(r.clock_hz.source.find("assumption"), std::string::npos);
     const auto vlsi = danna::grid_preset("vlsi2016");
-    EXPECT_DOUBLE_EQ(vlsi.element_clock_hz.value, 10 * danna::grid_preset("fpga2014").element_clock_hz.value);
+    EXPECT_DOUBLE_EQ(vlsi.element_clock_hz.value,
+                     10 * danna::grid_preset("fpga2014").element_clock_hz.value);
 }

@@ -13,11 +13,11 @@ struct cycle_rules {
     int leak_shift = 0;               ///< leak: charge -= charge >> leak_shift each cycle; 0 = none
     std::int32_t charge_min = -32768;  ///< saturation floor of the neuron charge
     std::int32_t charge_max = 32767;   ///< saturation ceiling of the neuron charge
-    int fifo_depth = 16;  ///< fires a synapse can hold in flight; more are dropped and counted
-    int ltp_window = 4;   ///< [network cycles] LTP when the target fires within this many
-                          ///< cycles of a delivery, the delivery's own cycle included
-    int ltp_step = 1;     ///< weight increment of LTP
-    int ltd_step = 1;     ///< weight decrement of LTD (delivery while the target is refractory)
+    int fifo_depth = 16;    ///< fires a synapse can hold in flight; more are dropped and counted
+    int ltp_window = 4;     ///< [network cycles] LTP when the target fires within this many
+                            ///< cycles of a delivery, the delivery's own cycle included
+    int ltp_step = 1;       ///< weight increment of LTP
+    int ltd_step = 1;       ///< weight decrement of LTD (delivery while the target is refractory)
     int weight_min = -128;  ///< learning saturates weights at this value
     int weight_max = 127;   ///< learning saturates weights at this value
 };

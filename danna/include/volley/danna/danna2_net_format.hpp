@@ -17,11 +17,11 @@ namespace volley::danna {
 
 /// A danna2.net file: the array size, the two unpublished header fields and the network.
 struct danna2_net {
-    int width = 0;          ///< [cells] array width (header `w`)
-    int height = 0;         ///< [cells] array height (header `h`)
-    int l = 0;              ///< header field `l`, kept as read
-    int s = 0;              ///< header field `s`, kept as read
-    hardware_network net;   ///< neurons all have a position
+    int width = 0;         ///< [cells] array width (header `w`)
+    int height = 0;        ///< [cells] array height (header `h`)
+    int l = 0;             ///< header field `l`, kept as read
+    int s = 0;             ///< header field `s`, kept as read
+    hardware_network net;  ///< neurons all have a position
 };
 
 /// Parses danna2.net text; file_format_error naming `source` and "line N".

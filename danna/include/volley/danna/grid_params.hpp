@@ -29,9 +29,9 @@ std::array<cell, ports_per_element> default_port_offsets();
 
 /// Everything that defines a grid model.
 struct grid_params {
-    std::string preset = "tiny";  ///< preset name
-    int width = 16;               ///< [cells]
-    int height = 16;              ///< [cells]
+    std::string preset = "tiny";                                                ///< preset name
+    int width = 16;                                                             ///< [cells]
+    int height = 16;                                                            ///< [cells]
     std::array<cell, ports_per_element> port_offsets = default_port_offsets();  ///< see above
     /// Values: weights 8-bit signed, thresholds [0, 255], delays 1..256 (assumed DANNA 1
     /// widths), refractory periods up to 255.

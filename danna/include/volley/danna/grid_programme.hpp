@@ -25,10 +25,10 @@ const char* kind_name(element_kind k);
 
 /// A grid programme. Per-cell data is structure-of-arrays, indexed by y × width + x.
 struct grid_programme {
-    grid_params params;                  ///< the grid it was made for
-    std::vector<element_kind> kind;      ///< element kind of each cell
-    std::vector<std::uint16_t> ports;    ///< enable bit p: port p (params.port_offsets[p]) is read
-    std::vector<std::int32_t> threshold;   ///< neurons: threshold
+    grid_params params;                   ///< the grid it was made for
+    std::vector<element_kind> kind;       ///< element kind of each cell
+    std::vector<std::uint16_t> ports;     ///< enable bit p: port p (params.port_offsets[p]) is read
+    std::vector<std::int32_t> threshold;  ///< neurons: threshold
     std::vector<std::int32_t> refractory;  ///< neurons: [cycles] refractory period
     std::vector<std::int32_t> weight;      ///< synapses: weight
     std::vector<std::int32_t> delay;       ///< synapses: [cycles] delay, 1..max_delay
@@ -36,14 +36,14 @@ struct grid_programme {
 
     /// The network neuron each neuron element stands for, in hardware_network order.
     struct node_site {
-        node_id id = 0;     ///< node id
-        std::string name;   ///< node name
-        int cell = 0;       ///< cell index
+        node_id id = 0;    ///< node id
+        std::string name;  ///< node name
+        int cell = 0;      ///< cell index
     };
-    std::vector<node_site> nodes;       ///< one per network neuron
-    std::vector<int> synapse_cells;     ///< cell of each network synapse (hardware_network order)
-    std::vector<node_id> inputs;        ///< input node ids, by input index
-    std::vector<node_id> outputs;       ///< output node ids, by output index
+    std::vector<node_site> nodes;    ///< one per network neuron
+    std::vector<int> synapse_cells;  ///< cell of each network synapse (hardware_network order)
+    std::vector<node_id> inputs;     ///< input node ids, by input index
+    std::vector<node_id> outputs;    ///< output node ids, by output index
 
     /// An empty programme for a grid.
     explicit grid_programme(grid_params p = grid_preset("tiny"));

@@ -23,11 +23,11 @@ struct cell {
 
 /// A neuron of a hardware network.
 struct hw_neuron {
-    node_id id = 0;                 ///< unique id
-    int threshold = 0;              ///< fires when charge >= threshold (or > with strict tests)
-    int refractory = 1;             ///< [network cycles] inputs dropped after a fire
-    std::string name;               ///< optional name ("" when absent)
-    std::optional<cell> position;   ///< grid coordinates (danna2.net), if known
+    node_id id = 0;                ///< unique id
+    int threshold = 0;             ///< fires when charge >= threshold (or > with strict tests)
+    int refractory = 1;            ///< [network cycles] inputs dropped after a fire
+    std::string name;              ///< optional name ("" when absent)
+    std::optional<cell> position;  ///< grid coordinates (danna2.net), if known
 };
 
 /// A synapse of a hardware network.

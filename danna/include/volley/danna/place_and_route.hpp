@@ -17,17 +17,17 @@ namespace volley::danna {
 
 /// Options of place and route.
 struct place_and_route_options {
-    std::uint64_t seed = 1;         ///< placement seed; equal seeds give equal programmes
+    std::uint64_t seed = 1;             ///< placement seed; equal seeds give equal programmes
     int anneal_moves_per_neuron = 400;  ///< simulated-annealing moves per neuron
-    int attempts = 4;               ///< placements tried (seeds derived from `seed`) before failing
+    int attempts = 4;  ///< placements tried (seeds derived from `seed`) before failing
 };
 
 /// What place and route did.
 struct route_report {
-    std::map<std::string, std::int64_t> elements;  ///< element counts by kind (empty included)
-    double utilisation = 0;        ///< used cells / all cells
-    int longest_path_hops = 0;     ///< most fan-out elements on one route
-    std::int64_t fanout_hops = 0;  ///< fan-out hops summed over all synapses
+    std::map<std::string, std::int64_t> elements;       ///< element counts by kind (empty included)
+    double utilisation = 0;                             ///< used cells / all cells
+    int longest_path_hops = 0;                          ///< most fan-out elements on one route
+    std::int64_t fanout_hops = 0;                       ///< fan-out hops summed over all synapses
     int added_latency_cycles = grid_io_latency_cycles;  ///< [cycles] output latency added
                                                         ///< (delays are compensated)
     std::int64_t wire_length = 0;  ///< placement cost: Chebyshev length summed over synapses

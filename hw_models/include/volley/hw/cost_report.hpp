@@ -19,15 +19,15 @@ struct cost_constant {
 
 /// Resources, cycles, events, time and energy of one run.
 struct cost_report {
-    std::string processor;                      ///< "risp", "danna", "danna2"
-    std::string preset;                         ///< preset name ("" when none)
-    std::int64_t neurons = 0;                   ///< neurons of the loaded network
-    std::int64_t synapses = 0;                  ///< synapses of the loaded network
-    std::map<std::string, std::int64_t> elements;  ///< hardware elements used, by kind
-    std::int64_t cycles = 0;                    ///< network cycles simulated
-    std::int64_t clocks_per_cycle = 1;          ///< hardware clocks per network cycle
-    std::map<std::string, std::int64_t> events;  ///< events by kind
-    cost_constant clock_hz;                     ///< [Hz] hardware clock
+    std::string processor;                                    ///< "risp", "danna", "danna2"
+    std::string preset;                                       ///< preset name ("" when none)
+    std::int64_t neurons = 0;                                 ///< neurons of the loaded network
+    std::int64_t synapses = 0;                                ///< synapses of the loaded network
+    std::map<std::string, std::int64_t> elements;             ///< hardware elements used, by kind
+    std::int64_t cycles = 0;                                  ///< network cycles simulated
+    std::int64_t clocks_per_cycle = 1;                        ///< hardware clocks per network cycle
+    std::map<std::string, std::int64_t> events;               ///< events by kind
+    cost_constant clock_hz;                                   ///< [Hz] hardware clock
     std::map<std::string, cost_constant> energy_per_event_j;  ///< [J] per event of each kind
 
     /// [s] cycles × clocks_per_cycle / clock_hz.

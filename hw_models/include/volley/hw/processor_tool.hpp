@@ -24,7 +24,8 @@ class tool_session;
 /// go to `warnings`. Throws tennlab_error (its reference message is printed) or another
 /// volley::error (printed as "Unknown error when making processor").
 using processor_factory = std::function<std::unique_ptr<neuroprocessor>(
-    const std::string& name, const nlohmann::json& proc_params, std::vector<std::string>& warnings)>;
+    const std::string& name, const nlohmann::json& proc_params,
+    std::vector<std::string>& warnings)>;
 
 /// The processor_tool interpreter: RISP by default, any neuroprocessor through a factory.
 class processor_tool {
