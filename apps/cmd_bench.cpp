@@ -66,6 +66,7 @@ void register_bench(CLI::App& app, command_context& ctx) {
     });
     register_bench_risp(*bench, ctx);
     register_bench_peers(*bench, ctx);
+    register_bench_danna(*bench, ctx);
 }
 
 }  // namespace volley::cli

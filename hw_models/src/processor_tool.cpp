@@ -29,7 +29,7 @@ bool tool_session::execute(const tokens& t) {
         else if (c == "PARAMS")
             cmd_params(t);
         else if (c == "NAME") {
-            if (need_processor()) print("risp");
+            if (need_processor()) print(proc_->name());
         } else if (c == "NP" || c == "PPACK") {
             if (need_processor()) print(proc_->network_properties().pretty_text());
         } else if (c == "AS")
@@ -89,11 +89,11 @@ bool tool_session::execute(const tokens& t) {
 }  // namespace detail
 
 processor_tool::processor_tool(std::istream& in, std::ostream& out, std::ostream& err,
-                               std::string prompt)
+                               std::string prompt, processor_factory factory)
     : in_(in),
       out_(out),
       prompt_(std::move(prompt)),
-      session_(std::make_unique<detail::tool_session>(in, out, err)) {}
+      session_(std::make_unique<detail::tool_session>(in, out, err, std::move(factory))) {}
 
 processor_tool::~processor_tool() = default;
 

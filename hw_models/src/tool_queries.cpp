@@ -148,7 +148,9 @@ void tool_session::cmd_neuron_table(const tokens& t, char what) {
 
 void tool_session::cmd_counters(bool fires) {
     if (!need_loaded()) return;
-    const risp_counters c = proc_->take_counters();
+    auto* risp = need_risp(fires ? "TNC" : "TNA");
+    if (risp == nullptr) return;
+    const risp_counters c = risp->take_counters();
     fire_total_ += c.fires;
     integrate_total_ += c.integrated;
     std::int64_t& total = fires ? fire_total_ : integrate_total_;
@@ -160,7 +162,9 @@ void tool_session::cmd_synapses(const tokens& t) {
     if (!need_loaded()) return;
     unsigned from = 0, to = 0;
     const bool one = t.size() == 3 && scan_uint(t[1], from) && scan_uint(t[2], to);
-    auto syns = proc_->synapses();
+    auto* risp = need_risp("SW");
+    if (risp == nullptr) return;
+    auto syns = risp->synapses();
     std::stable_sort(syns.begin(), syns.end(),
                      [](const auto& a, const auto& b) { return a.from < b.from; });
     for (const auto& s : syns)

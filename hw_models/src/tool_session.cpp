@@ -59,8 +59,37 @@ bool scan_double(const std::string& token, double& value) {
     return true;
 }
 
-tool_session::tool_session(std::istream& in, std::ostream& out, std::ostream& err)
-    : in_(in), out_(out), err_(err) {}
+tool_session::tool_session(std::istream& in, std::ostream& out, std::ostream& err,
+                           processor_factory factory)
+    : in_(in), out_(out), err_(err), factory_(std::move(factory)) {}
+
+std::unique_ptr<neuroprocessor> tool_session::make_processor(const std::string& name,
+                                                             const nlohmann::json& params,
+                                                             const std::string& object) {
+    std::vector<std::string> warnings;
+    std::unique_ptr<neuroprocessor> proc;
+    if (factory_) {
+        proc = factory_(name, params, warnings);
+    } else {
+        if (name != "risp")
+            throw tennlab_error(
+                object, "Processor::make() called with a name (" + name + ") not equal to risp");
+        risp_params p = risp_params::from_json(params);
+        warnings = p.warnings;
+        auto risp = std::make_unique<risp_processor>(std::move(p));
+        risp->set_strict_values(false);
+        proc = std::move(risp);
+    }
+    for (const auto& w : warnings) err_ << w << '\n';
+    return proc;
+}
+
+risp_processor* tool_session::need_risp(const char* command) {
+    auto* risp = dynamic_cast<risp_processor*>(proc_.get());
+    if (risp == nullptr)
+        print(std::string(command) + " is not supported by the " + proc_->name() + " processor");
+    return risp;
+}
 
 void tool_session::print(const std::string& line) {
     out_ << line << '\n';
@@ -188,13 +217,7 @@ void tool_session::cmd_make_load(const tokens& t) {
             throw tennlab_error(source,
                                 "Associated_Data.other.proc_name is missing or not a string", "");
         const std::string name = other["proc_name"].get<std::string>();
-        if (name != "risp")
-            throw tennlab_error(
-                source, "Processor::make() called with a name (" + name + ") not equal to risp");
-        risp_params params = risp_params::from_json(ad["proc_params"]);
-        for (const auto& w : params.warnings) err_ << w << '\n';
-        auto proc = std::make_unique<risp_processor>(std::move(params));
-        proc->set_strict_values(false);
+        auto proc = make_processor(name, ad["proc_params"], source);
         proc->load_network(net);
         for (const auto& node : net.nodes) proc->track_neuron_events(node.id);
         proc_ = std::move(proc);
@@ -234,13 +257,7 @@ void tool_session::cmd_make(const tokens& t) {
         return;
     }
     try {
-        if (t[1] != "risp")
-            throw tennlab_error(
-                "M", "Processor::make() called with a name (" + t[1] + ") not equal to risp");
-        risp_params params = risp_params::from_json(*j);
-        for (const auto& w : params.warnings) err_ << w << '\n';
-        proc_ = std::make_unique<risp_processor>(std::move(params));
-        proc_->set_strict_values(false);
+        proc_ = make_processor(t[1], *j, "M");
     } catch (const std::exception& e) {
         report(e, "Unknown error when making processor");
     }
@@ -248,7 +265,8 @@ void tool_session::cmd_make(const tokens& t) {
 
 void tool_session::cmd_emptynet(const tokens& t) {
     if (!need_processor()) return;
-    nlohmann::json ad = {{"other", {{"proc_name", "risp"}}}, {"proc_params", proc_->parameters()}};
+    nlohmann::json ad = {{"other", {{"proc_name", proc_->name()}}},
+                         {"proc_params", proc_->parameters()}};
     const property_pack pack = proc_->network_properties();
     nlohmann::json j = {{"Properties", pack.to_json()},
                         {"Nodes", nlohmann::json::array()},

@@ -1,6 +1,7 @@
 #pragma once
 // The state and commands of the processor_tool interpreter (RISP.md section f).
 
+#include <volley/hw/processor_tool.hpp>
 #include <volley/hw/risp_processor.hpp>
 #include <volley/hw/tennlab_network.hpp>
 
@@ -28,13 +29,18 @@ bool scan_double(const std::string& token, double& value);
 
 class tool_session {
   public:
-    tool_session(std::istream& in, std::ostream& out, std::ostream& err);
+    tool_session(std::istream& in, std::ostream& out, std::ostream& err,
+                 processor_factory factory = {});
 
     /// Executes one tokenised command (first token already upper-cased); false on `Q`.
     bool execute(const tokens& t);
 
   private:
     void print(const std::string& line);
+    std::unique_ptr<neuroprocessor> make_processor(const std::string& name,
+                                                   const nlohmann::json& params,
+                                                   const std::string& object);
+    risp_processor* need_risp(const char* command);
     bool need_loaded();
     bool need_processor();
     std::optional<nlohmann::json> read_json(const tokens& t, std::size_t file_pos);
@@ -65,7 +71,8 @@ class tool_session {
     std::istream& in_;
     std::ostream& out_;
     std::ostream& err_;
-    std::unique_ptr<risp_processor> proc_;
+    processor_factory factory_;
+    std::unique_ptr<neuroprocessor> proc_;
     std::optional<tennlab_network> net_;
     std::map<node_id, std::size_t> node_index_;  // id -> position in net_->nodes
     std::map<node_id, int> input_index_, output_index_;

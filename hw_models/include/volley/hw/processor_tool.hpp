@@ -3,9 +3,15 @@
 // (RISP.md section f): it reads the command language line by line and prints byte for byte
 // what the reference prints, error messages included, continuing after command errors.
 
+#include <volley/hw/neuroprocessor.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace volley::hw {
 
@@ -13,14 +19,24 @@ namespace detail {
 class tool_session;
 }
 
-/// The processor_tool interpreter for RISP.
+/// Makes the processor for `ML` and `M` from a processor name (the network's
+/// `Associated_Data.other.proc_name`, or M's NAME) and its `proc_params`. Warnings for stderr
+/// go to `warnings`. Throws tennlab_error (its reference message is printed) or another
+/// volley::error (printed as "Unknown error when making processor").
+using processor_factory = std::function<std::unique_ptr<neuroprocessor>(
+    const std::string& name, const nlohmann::json& proc_params,
+    std::vector<std::string>& warnings)>;
+
+/// The processor_tool interpreter: RISP by default, any neuroprocessor through a factory.
 class processor_tool {
   public:
     /// @param in     command input (also the source of JSON for `ML`/`M`/`L` without a file)
     /// @param out    normal output (the reference's stdout)
     /// @param err    system errors and warnings (the reference's stderr)
     /// @param prompt printed, followed by a space, before each line is read ("" for none)
-    processor_tool(std::istream& in, std::ostream& out, std::ostream& err, std::string prompt = "");
+    /// @param factory makes processors; empty for RISP (byte-compatible with the reference)
+    processor_tool(std::istream& in, std::ostream& out, std::ostream& err, std::string prompt = "",
+                   processor_factory factory = {});
     ~processor_tool();
     processor_tool(const processor_tool&) = delete;
     processor_tool& operator=(const processor_tool&) = delete;

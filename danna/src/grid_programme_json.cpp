@@ -1,0 +1,126 @@
+#include <volley/danna/grid_programme.hpp>
+
+#include <volley/error.hpp>
+
+#include <fstream>
+
+namespace volley::danna {
+
+nlohmann::json grid_programme::to_json() const {
+    nlohmann::json elements = nlohmann::json::array();
+    for (int c = 0; c < params.cells(); ++c) {
+        const auto i = static_cast<std::size_t>(c);
+        if (kind[i] == element_kind::empty) continue;
+        const cell at = position(c);
+        nlohmann::json e = {
+            {"x", at.x}, {"y", at.y}, {"kind", kind_name(kind[i])}, {"ports", ports[i]}};
+        if (kind[i] == element_kind::neuron) {
+            e["threshold"] = threshold[i];
+            e["refractory"] = refractory[i];
+        } else if (kind[i] == element_kind::synapse) {
+            e["weight"] = weight[i];
+            e["delay"] = delay[i];
+            e["learning"] = learning[i] != 0;
+        }
+        elements.push_back(std::move(e));
+    }
+    nlohmann::json node_list = nlohmann::json::array();
+    for (const auto& n : nodes) {
+        const cell at = position(n.cell);
+        node_list.push_back({{"id", n.id}, {"name", n.name}, {"x", at.x}, {"y", at.y}});
+    }
+    nlohmann::json syn = nlohmann::json::array();
+    for (int c : synapse_cells) syn.push_back({position(c).x, position(c).y});
+    return {{"format", "volley-danna-programme"},
+            {"version", 1},
+            {"params", params.to_json()},
+            {"elements", elements},
+            {"nodes", node_list},
+            {"synapses", syn},
+            {"inputs", inputs},
+            {"outputs", outputs}};
+}
+
+grid_programme grid_programme::from_json(const nlohmann::json& j, const std::string& source) {
+    try {
+        if (j.value("format", std::string()) != "volley-danna-programme")
+            throw file_format_error(source, "/format", "not a volley-danna-programme");
+        if (j.value("version", 0) != 1)
+            throw file_format_error(
+                source, "/version",
+                "unsupported version " + j.value("version", nlohmann::json()).dump());
+        grid_programme g(grid_params::from_json(j.at("params")));
+        const auto cell_of = [&](const nlohmann::json& e, const std::string& at) {
+            const int x = e.at("x").get<int>(), y = e.at("y").get<int>();
+            if (x < 0 || y < 0 || x >= g.params.width || y >= g.params.height)
+                throw file_format_error(source, at,
+                                        "cell (" + std::to_string(x) + ", " + std::to_string(y) +
+                                            ") is outside the grid");
+            return g.index(x, y);
+        };
+        const auto& elements = j.at("elements");
+        for (std::size_t k = 0; k < elements.size(); ++k) {
+            const auto& e = elements[k];
+            const std::string at = "/elements/" + std::to_string(k);
+            const auto i = static_cast<std::size_t>(cell_of(e, at));
+            const std::string kind = e.at("kind").get<std::string>();
+            if (g.kind[i] != element_kind::empty)
+                throw file_format_error(source, at, "cell programmed twice");
+            g.ports[i] = e.at("ports").get<std::uint16_t>();
+            if (kind == "neuron") {
+                g.kind[i] = element_kind::neuron;
+                g.threshold[i] = e.at("threshold").get<int>();
+                g.refractory[i] = e.at("refractory").get<int>();
+            } else if (kind == "synapse") {
+                g.kind[i] = element_kind::synapse;
+                g.weight[i] = e.at("weight").get<int>();
+                g.delay[i] = e.at("delay").get<int>();
+                g.learning[i] = e.value("learning", false) ? 1 : 0;
+            } else if (kind == "fanout") {
+                g.kind[i] = element_kind::fanout;
+            } else {
+                throw file_format_error(source, at + "/kind",
+                                        "unknown element kind '" + kind + "'");
+            }
+        }
+        const auto& node_list = j.at("nodes");
+        for (std::size_t k = 0; k < node_list.size(); ++k) {
+            const auto& n = node_list[k];
+            g.nodes.push_back({n.at("id").get<node_id>(), n.value("name", std::string()),
+                               cell_of(n, "/nodes/" + std::to_string(k))});
+        }
+        for (const auto& s : j.at("synapses")) {
+            const int x = s.at(0).get<int>(), y = s.at(1).get<int>();
+            g.synapse_cells.push_back(g.index(x, y));
+        }
+        g.inputs = j.at("inputs").get<std::vector<node_id>>();
+        g.outputs = j.at("outputs").get<std::vector<node_id>>();
+        g.validate();
+        return g;
+    } catch (const nlohmann::json::exception& e) {
+        throw file_format_error(source, "", std::string("malformed programme: ") + e.what());
+    } catch (const invalid_parameter& e) {
+        throw file_format_error(source, "", e.what());
+    }
+}
+
+void save_programme(const grid_programme& prog, const std::string& path) {
+    std::ofstream out(path);
+    if (!out) throw io_error(path, "cannot create the file");
+    out << prog.to_json().dump(1) << '\n';
+    if (!out) throw io_error(path, "write failed");
+}
+
+grid_programme load_programme(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw io_error(path, "cannot open the file");
+    nlohmann::json j;
+    try {
+        in >> j;
+    } catch (const nlohmann::json::exception& e) {
+        throw file_format_error(path, "", std::string("not JSON: ") + e.what());
+    }
+    return grid_programme::from_json(j, path);
+}
+
+}  // namespace volley::danna

@@ -1,0 +1,70 @@
+#include <volley/danna/processor_factory.hpp>
+
+#include <volley/danna/danna2_processor.hpp>
+#include <volley/danna/grid_processor.hpp>
+#include <volley/error.hpp>
+#include <volley/hw/tennlab_error.hpp>
+
+namespace volley::danna {
+
+namespace {
+
+/// The RISP parameters that mean the same on a DANNA model.
+void adopt_risp(const nlohmann::json& risp, bool& inclusive, double& svf,
+                std::vector<std::string>& warnings, const std::string& model) {
+    if (risp.is_object()) {
+        if (risp.contains("threshold_inclusive") && risp["threshold_inclusive"].is_boolean())
+            inclusive = risp["threshold_inclusive"].get<bool>();
+        if (risp.contains("spike_value_factor") && risp["spike_value_factor"].is_number())
+            svf = risp["spike_value_factor"].get<double>();
+        else if (risp.contains("max_weight") && risp["max_weight"].is_number())
+            svf = risp["max_weight"].get<double>();
+    }
+    warnings.push_back("volley danna: running a risp network on " + model +
+                       ": refractory 0, no leak; RISP's leak_mode, min_potential, noise and "
+                       "fire_like_ravens are not modelled");
+}
+
+}  // namespace
+
+std::unique_ptr<hw::neuroprocessor> make_processor(const std::string& model,
+                                                   const std::string& proc_name,
+                                                   const nlohmann::json& proc_params,
+                                                   std::vector<std::string>& warnings,
+                                                   const std::string& grid_preset_name) {
+    if (model != "danna" && model != "danna2")
+        throw invalid_parameter("volley danna", "model", model, "must be danna or danna2");
+    if (proc_name != model && proc_name != "risp")
+        throw hw::tennlab_error("processor", "Processor::make() called with a name (" + proc_name +
+                                                 ") not equal to " + model);
+    if (model == "danna2") {
+        danna2_params p;
+        if (proc_name == model) {
+            p = danna2_params::from_json(proc_params);
+        } else {
+            p.default_refractory = 0;
+            adopt_risp(proc_params, p.rules.threshold_inclusive, p.spike_value_factor, warnings,
+                       model);
+        }
+        return std::make_unique<danna2_processor>(p);
+    }
+    grid_params g = grid_preset(grid_preset_name);
+    if (proc_name == model) {
+        nlohmann::json j = proc_params.is_object() ? proc_params : nlohmann::json::object();
+        if (!j.contains("preset")) j["preset"] = grid_preset_name;
+        g = grid_params::from_json(j);
+    } else {
+        g.default_refractory = 0;
+        adopt_risp(proc_params, g.rules.threshold_inclusive, g.spike_value_factor, warnings, model);
+    }
+    return std::make_unique<grid_processor>(g);
+}
+
+hw::processor_factory tool_factory(const std::string& model, const std::string& grid_preset_name) {
+    return [model, grid_preset_name](const std::string& name, const nlohmann::json& params,
+                                     std::vector<std::string>& warnings) {
+        return make_processor(model, name, params, warnings, grid_preset_name);
+    };
+}
+
+}  // namespace volley::danna
