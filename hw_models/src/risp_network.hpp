@@ -50,6 +50,8 @@ class risp_network {
     /// Fire times of one neuron in the last run.
     std::vector<double> fire_times(std::uint32_t n) const;
 
+    std::int64_t fires() const { return fires_; }
+    std::int64_t integrated() const { return integrated_; }
     std::int64_t take_fires() { return std::exchange(fires_, 0); }
     std::int64_t take_integrated() { return std::exchange(integrated_, 0); }
 

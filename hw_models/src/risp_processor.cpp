@@ -164,6 +164,26 @@ std::vector<std::vector<double>> risp_processor::neuron_vectors(int network_id) 
     return net(network_id).fire_times();
 }
 
+cost_report risp_processor::costs(int network_id) const {
+    const auto& n = net(network_id);
+    const std::string clock_source =
+        "assumption: RISP is a reference model; no hardware clock is published, one step per "
+        "cycle at 100 MHz as for danna2";
+    const std::string energy_source =
+        "assumption: order-of-magnitude placeholder, as for danna2; no published RISP figure";
+    cost_report r;
+    r.processor = "risp";
+    r.neurons = static_cast<std::int64_t>(n.ids().size());
+    r.synapses = static_cast<std::int64_t>(n.synapse_list().size());
+    r.elements = {{"neurons", r.neurons}, {"synapses", r.synapses}};
+    r.cycles = n.total_steps();
+    r.events = {{"neuron_fires", n.fires()}, {"integrated_events", n.integrated()}};
+    r.clock_hz = {100.0e6, clock_source};
+    r.energy_per_event_j = {{"neuron_fires", {5.0e-12, energy_source}},
+                            {"integrated_events", {2.0e-12, energy_source}}};
+    return r;
+}
+
 risp_counters risp_processor::take_counters(int network_id) {
     auto& n = net(network_id);
     return {n.take_fires(), n.take_integrated()};

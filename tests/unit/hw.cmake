@@ -18,4 +18,5 @@ endif()
 # The bridge to the engine: random networks on RISP and on the engine.
 if(TARGET volley::hw)
   volley_test(test_risp_bridge unit/test_risp_bridge.cpp LIBS volley::hw)
+  volley_test(test_risp_costs unit/test_risp_costs.cpp LIBS volley::hw)
 endif()

@@ -57,7 +57,7 @@ class cycle_processor : public hw::neuroprocessor {
     /// Events since load or the last clear_activity.
     event_counts counts(int network_id = 0) const;
     /// The cost report of everything simulated since load or the last clear_activity.
-    virtual hw::cost_report costs(int network_id = 0) const = 0;
+
 
   protected:
     /// Makes the engine for a network already checked against limits().

@@ -6,6 +6,7 @@
 // All times are in timesteps of the processor (one step = one simulation cycle). Several
 // networks can be loaded at once; each has its own id and its own state.
 
+#include <volley/hw/cost_report.hpp>
 #include <volley/hw/property_pack.hpp>
 #include <volley/hw/tennlab_network.hpp>
 
@@ -89,6 +90,10 @@ class neuroprocessor {
     virtual std::vector<double> neuron_last_fires(int network_id = 0) const = 0;
     /// Fire times [steps] of every neuron in the last run (tracked neurons only; others empty).
     virtual std::vector<std::vector<double>> neuron_vectors(int network_id = 0) const = 0;
+
+    /// The cost of everything run since the network was loaded: resources, cycles, events by
+    /// kind, and time and energy at the processor's clock and per-event constants.
+    virtual cost_report costs(int network_id = 0) const = 0;
 };
 
 }  // namespace volley::hw

@@ -72,6 +72,10 @@ class risp_processor : public neuroprocessor {
     std::vector<int> neuron_counts(int network_id = 0) const override;
     std::vector<double> neuron_last_fires(int network_id = 0) const override;
     std::vector<std::vector<double>> neuron_vectors(int network_id = 0) const override;
+    /// Events are neuron fires and integrated events (synaptic deliveries plus inputs) since
+    /// the load or the last take_counters(); the clock and energies are assumptions (RISP is a
+    /// reference model with no published hardware figures).
+    cost_report costs(int network_id = 0) const override;
 
     /// With strict value checks (the default), load_network also rejects node and edge
     /// values outside their property's bounds or type, which the reference accepts silently.
