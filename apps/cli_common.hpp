@@ -34,6 +34,7 @@ void register_run(CLI::App& app, command_context& ctx);
 void register_bench(CLI::App& app, command_context& ctx);
 void register_demo(CLI::App& app, command_context& ctx);
 void register_risp(CLI::App& app, command_context& ctx);
+void register_train(CLI::App& app, command_context& ctx);
 /// Adds `volley bench risp` under the `bench` subcommand.
 void register_bench_risp(CLI::App& bench, command_context& ctx);
 

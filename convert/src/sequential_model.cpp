@@ -7,17 +7,35 @@
 #include <volley/convert/sequential_model.hpp>
 #include <volley/error.hpp>
 
+#include <string>
 #include <utility>
 
 namespace volley::convert {
+
+namespace {
+
+/// The stem of Keras's automatic layer names, so that Keras files get familiar names.
+std::string keras_name_stem(const std::string& kind) {
+    if (kind == "maxpool2d") return "max_pooling2d";
+    if (kind == "avgpool2d") return "average_pooling2d";
+    if (kind == "batch_norm") return "batch_normalization";
+    if (kind == "relu") return "re_lu";
+    return kind;
+}
+
+}  // namespace
 
 template <class T>
 layer<T>& sequential_model<T>::add(layer_ptr<T> l) {
     if (l->name().empty()) {
         std::size_t same = 0;
         for (const auto& other : layers_) same += other->kind() == l->kind();
-        l->set_name(same == 0 ? l->kind() : l->kind() + "_" + std::to_string(same));
+        const std::string stem = keras_name_stem(l->kind());
+        l->set_name(same == 0 ? stem : stem + "_" + std::to_string(same));
     }
+    for (const auto& other : layers_)
+        if (other->name() == l->name())
+            throw invalid_parameter("model", "layer name", l->name(), "is used twice");
     const shape4 in = shapes_.empty() ? input_ : shapes_.back();
     shapes_.push_back(l->output_shape(in));
     layers_.push_back(std::move(l));

@@ -1,2 +1,6 @@
 # Unit tests of the CNN stack and its trainer (convert/): one file per concept.
+find_package(ZLIB REQUIRED)
 volley_test(test_layer_gradients unit/test_layer_gradients.cpp LIBS volley::convert)
+volley_test(test_optimizers unit/test_optimizers.cpp LIBS volley::convert)
+volley_test(test_idx_reader unit/test_idx_reader.cpp LIBS volley::convert ZLIB::ZLIB)
+volley_test(test_training unit/test_training.cpp LIBS volley::convert)

@@ -17,10 +17,8 @@ void prepare_state(std::vector<std::vector<float>>& state,
     if (gradients.size() != parameters.size())
         throw invalid_parameter(who, "gradients", std::to_string(gradients.size()),
                                 "expected " + std::to_string(parameters.size()));
-    if (state.empty()) {
+    if (state.empty())
         for (const auto* p : parameters) state.emplace_back(p->values.size(), 0.0f);
-        return;
-    }
     if (state.size() != parameters.size())
         throw invalid_parameter(who, "parameter arrays", std::to_string(parameters.size()),
                                 "changed between steps (was " + std::to_string(state.size()) + ")");

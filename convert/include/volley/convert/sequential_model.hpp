@@ -17,7 +17,8 @@ public:
     /// @param input_shape the image shape (n is ignored)
     explicit sequential_model(shape4 input_shape) : input_(input_shape.with_batch(1)) {}
 
-    /// Appends a layer, naming it "<kind>" or "<kind>_<k>" (Keras style) unless it has a name.
+    /// Appends a layer, naming it Keras style ("conv2d", "conv2d_1", "max_pooling2d", ...) unless
+    /// it has a name.
     /// invalid_parameter, naming the layer, if it cannot take the current output shape.
     layer<T>& add(layer_ptr<T> l);
 
