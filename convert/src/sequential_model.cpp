@@ -1,5 +1,6 @@
 // The layer chain and the named architectures.
 
+#include <volley/convert/batch_norm.hpp>
 #include <volley/convert/conv2d.hpp>
 #include <volley/convert/dense.hpp>
 #include <volley/convert/elementwise_layers.hpp>
@@ -82,6 +83,7 @@ sequential_model<float> make_model(std::string_view name, std::uint64_t seed) {
         m.add(std::make_unique<dense<F>>(in, out, next_seed()));
     };
     const auto add_relu = [&] { m.add(std::make_unique<relu<F>>()); };
+    const auto add_bn = [&](std::size_t channels) { m.add(std::make_unique<batch_norm<F>>(channels)); };
     const auto pool = [&](pool_kind kind) { m.add(std::make_unique<pool2d<F>>(kind, 2, 2)); };
     if (name == "small") {
         conv(1, 16, 1, 1), add_relu(), pool(pool_kind::average);
@@ -89,8 +91,8 @@ sequential_model<float> make_model(std::string_view name, std::uint64_t seed) {
         m.add(std::make_unique<flatten<F>>());
         fc(32 * 7 * 7, 10);
     } else if (name == "reference") {
-        conv(1, 32, 1, 0), add_relu(), pool(pool_kind::max);
-        conv(32, 64, 1, 0), add_relu(), pool(pool_kind::max);
+        conv(1, 32, 1, 0), add_bn(32), add_relu(), pool(pool_kind::max);
+        conv(32, 64, 1, 0), add_bn(64), add_relu(), pool(pool_kind::max);
         m.add(std::make_unique<flatten<F>>());
         fc(64 * 5 * 5, 128), add_relu();
         m.add(std::make_unique<dropout<F>>(0.25));

@@ -157,11 +157,17 @@ TEST_F(model_writers, KerasReferenceModelFoldsReluAndKeepsDropout) {
     const auto config = nlohmann::json::parse(string_attribute(f, "model_config"));
     std::vector<std::string> classes;
     for (const auto& l : config["config"]["layers"]) classes.push_back(l["class_name"]);
-    EXPECT_EQ(classes, (std::vector<std::string>{"InputLayer", "Conv2D", "MaxPooling2D", "Conv2D",
-                                                 "MaxPooling2D", "Flatten", "Dense", "Dropout",
-                                                 "Dense"}));
+    EXPECT_EQ(classes, (std::vector<std::string>{"InputLayer", "Conv2D", "BatchNormalization",
+                                                 "ReLU", "MaxPooling2D", "Conv2D",
+                                                 "BatchNormalization", "ReLU", "MaxPooling2D",
+                                                 "Flatten", "Dense", "Dropout", "Dense"}));
     EXPECT_EQ(config["config"]["layers"][1]["config"]["padding"], "valid");
-    EXPECT_EQ(config["config"]["layers"][6]["config"]["activation"], "relu");
+    EXPECT_EQ(config["config"]["layers"][1]["config"]["activation"], "linear");
+    EXPECT_EQ(config["config"]["layers"][2]["config"]["axis"], nlohmann::json::parse("[3]"));
+    EXPECT_EQ(config["config"]["layers"][10]["config"]["activation"], "relu");
+    EXPECT_EQ(dataset_shape(f, "model_weights/batch_normalization_1/batch_normalization_1/"
+                               "moving_variance:0"),
+              (dims{64}));
     EXPECT_EQ(dataset_shape(f, "model_weights/dense/dense/kernel:0"), (dims{1600, 128}));
     EXPECT_EQ(dataset_shape(f, "model_weights/dense_1/dense_1/kernel:0"), (dims{128, 10}));
     const hid_t pool = H5Gopen2(f, "model_weights/max_pooling2d", H5P_DEFAULT);

@@ -38,36 +38,52 @@ void batch_norm<T>::forward(const tensor<T>& x, tensor<T>& y, layer_scratch<T>& 
     const std::size_t n = x.shape.n, hw = x.shape.h * x.shape.w, C = channels_;
     const auto& gamma = params_[0].values;
     const auto& beta = params_[1].values;
-    const bool training = ctx.mode == run_mode::training;
+    const bool training = ctx.mode == run_mode::training && n * hw > 0;
     // statistics: mean (C), variance (C), count (1)
     scratch.statistics.assign(2 * C + 1, T(0));
     scratch.statistics[2 * C] = static_cast<T>(n * hw);
     if (training) scratch.saved.resize(x.values.size());
     for (std::size_t c = 0; c < C; ++c) {
         T mean = moving_mean_[c], var = moving_variance_[c];
-        if (training && n * hw > 0) {
+        if (training) {
             double s = 0, s2 = 0;
-            for (std::size_t i = 0; i < n; ++i)
-                for (std::size_t k = 0; k < hw; ++k) s += x.image(i)[c * hw + k];
+            for (std::size_t i = 0; i < n; ++i) {
+                const T* p = x.values.data() + (i * C + c) * hw;
+                T plane = 0;
+#pragma omp simd reduction(+ : plane)
+                for (std::size_t k = 0; k < hw; ++k) plane += p[k];
+                s += plane;
+            }
             const double m = s / static_cast<double>(n * hw);
-            for (std::size_t i = 0; i < n; ++i)
-                for (std::size_t k = 0; k < hw; ++k) {
-                    const double d = x.image(i)[c * hw + k] - m;
-                    s2 += d * d;
-                }
-            mean = static_cast<T>(m);
+            const T mt = static_cast<T>(m);
+            for (std::size_t i = 0; i < n; ++i) {
+                const T* p = x.values.data() + (i * C + c) * hw;
+                T plane = 0;
+#pragma omp simd reduction(+ : plane)
+                for (std::size_t k = 0; k < hw; ++k) plane += (p[k] - mt) * (p[k] - mt);
+                s2 += plane;
+            }
+            mean = mt;
             var = static_cast<T>(s2 / static_cast<double>(n * hw));
         }
         scratch.statistics[c] = mean;
         scratch.statistics[C + c] = var;
         const T inv_sigma = T(1) / std::sqrt(var + static_cast<T>(epsilon_));
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t k = 0; k < hw; ++k) {
-                const std::size_t at = i * C * hw + c * hw + k;
-                const T xhat = (x.values[at] - mean) * inv_sigma;
-                if (training) scratch.saved[at] = xhat;
-                y.values[at] = gamma[c] * xhat + beta[c];
+        const T g = gamma[c], b = beta[c];
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t at = (i * C + c) * hw;
+            const T* p = x.values.data() + at;
+            T* out = y.values.data() + at;
+            if (training) {
+                T* saved = scratch.saved.data() + at;
+                for (std::size_t k = 0; k < hw; ++k) {
+                    saved[k] = (p[k] - mean) * inv_sigma;
+                    out[k] = g * saved[k] + b;
+                }
+            } else {
+                for (std::size_t k = 0; k < hw; ++k) out[k] = g * (p[k] - mean) * inv_sigma + b;
             }
+        }
     }
 }
 
@@ -77,34 +93,47 @@ void batch_norm<T>::backward(const tensor<T>& x, const tensor<T>&, const tensor<
                              layer_scratch<T>& scratch, const pass_context& ctx) const {
     const std::size_t n = x.shape.n, hw = x.shape.h * x.shape.w, C = channels_;
     const auto& gamma = params_[0].values;
-    const bool training = ctx.mode == run_mode::training;
+    const bool training = ctx.mode == run_mode::training && n * hw > 0;
     if (dx) dx->resize(x.shape);
     const T count = static_cast<T>(n * hw);
     for (std::size_t c = 0; c < C; ++c) {
         const T mean = scratch.statistics[c], var = scratch.statistics[C + c];
         const T inv_sigma = T(1) / std::sqrt(var + static_cast<T>(epsilon_));
-        T sum_dy = 0, sum_dy_xhat = 0;
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t k = 0; k < hw; ++k) {
-                const std::size_t at = i * C * hw + c * hw + k;
-                const T xhat = training ? scratch.saved[at] : (x.values[at] - mean) * inv_sigma;
-                sum_dy += dy.values[at];
-                sum_dy_xhat += dy.values[at] * xhat;
+        double sum_dy = 0, sum_dy_xhat = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t at = (i * C + c) * hw;
+            const T* d = dy.values.data() + at;
+            T a = 0, b = 0;
+            if (training) {
+                const T* xhat = scratch.saved.data() + at;
+#pragma omp simd reduction(+ : a, b)
+                for (std::size_t k = 0; k < hw; ++k) a += d[k], b += d[k] * xhat[k];
+            } else {
+                const T* p = x.values.data() + at;
+#pragma omp simd reduction(+ : a, b)
+                for (std::size_t k = 0; k < hw; ++k) a += d[k], b += d[k] * (p[k] - mean) * inv_sigma;
             }
-        grads[0][c] += sum_dy_xhat;
-        grads[1][c] += sum_dy;
+            sum_dy += a;
+            sum_dy_xhat += b;
+        }
+        grads[0][c] += static_cast<T>(sum_dy_xhat);
+        grads[1][c] += static_cast<T>(sum_dy);
         if (!dx) continue;
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t k = 0; k < hw; ++k) {
-                const std::size_t at = i * C * hw + c * hw + k;
-                if (!training) {
-                    dx->values[at] = dy.values[at] * gamma[c] * inv_sigma;
-                    continue;
-                }
-                const T xhat = scratch.saved[at];
-                dx->values[at] = gamma[c] * inv_sigma / count *
-                                 (count * dy.values[at] - sum_dy - xhat * sum_dy_xhat);
+        const T scale = gamma[c] * inv_sigma;
+        const T mean_dy = static_cast<T>(sum_dy) / count;
+        const T mean_dy_xhat = static_cast<T>(sum_dy_xhat) / count;
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t at = (i * C + c) * hw;
+            const T* d = dy.values.data() + at;
+            T* out = dx->values.data() + at;
+            if (!training) {
+                for (std::size_t k = 0; k < hw; ++k) out[k] = d[k] * scale;
+                continue;
             }
+            const T* xhat = scratch.saved.data() + at;
+            for (std::size_t k = 0; k < hw; ++k)
+                out[k] = scale * (d[k] - mean_dy - xhat[k] * mean_dy_xhat);
+        }
     }
 }
 

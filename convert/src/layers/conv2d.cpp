@@ -3,17 +3,16 @@
 #include <volley/convert/conv2d.hpp>
 #include <volley/error.hpp>
 
+#include "layers/gemm.hpp"
 #include "layers/he_uniform.hpp"
 #include "layers/im2col.hpp"
 
-#include <Eigen/Core>
+#include <algorithm>
+
 
 namespace volley::convert {
 
 namespace {
-
-template <class T>
-using row_matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 template <class T>
 detail::conv_geometry geometry(const conv2d_config& c, const shape4& in, const shape4& out) {
@@ -63,15 +62,16 @@ void conv2d<T>::forward(const tensor<T>& x, tensor<T>& y, layer_scratch<T>& scra
     const auto g = geometry<T>(config_, x.shape, y.shape);
     const std::size_t rows = g.channels * g.kernel_h * g.kernel_w, plane = g.out_h * g.out_w;
     scratch.columns.resize(rows * plane);
-    const Eigen::Map<const row_matrix<T>> w(params_[0].values.data(), config_.out_channels, rows);
-    const Eigen::Map<const Eigen::Vector<T, Eigen::Dynamic>> b(params_[1].values.data(),
-                                                               config_.out_channels);
+    const T* w = params_[0].values.data();
+    const T* bias = params_[1].values.data();
+    const std::size_t out = config_.out_channels;
     for (std::size_t i = 0; i < x.shape.n; ++i) {
         detail::im2col(x.image(i), g, scratch.columns.data());
-        const Eigen::Map<const row_matrix<T>> cols(scratch.columns.data(), rows, plane);
-        Eigen::Map<row_matrix<T>> out(y.image(i), config_.out_channels, plane);
-        out.noalias() = w * cols;
-        out.colwise() += b;
+        T* y_i = y.image(i);
+        detail::gemm(detail::gemm_operands<T>{false, false, out, plane, rows, w, rows,
+                                              scratch.columns.data(), plane, y_i, plane, false});
+        for (std::size_t o = 0; o < out; ++o)
+            for (std::size_t k = 0; k < plane; ++k) y_i[o * plane + k] += bias[o];
     }
 }
 
@@ -84,22 +84,27 @@ void conv2d<T>::backward(const tensor<T>& x, const tensor<T>& y, const tensor<T>
     scratch.columns.resize(2 * rows * plane);
     T* cols_data = scratch.columns.data();
     T* dcols_data = cols_data + rows * plane;
-    const Eigen::Map<const row_matrix<T>> w(params_[0].values.data(), config_.out_channels, rows);
-    Eigen::Map<row_matrix<T>> dw(grads[0].data(), config_.out_channels, rows);
-    Eigen::Map<Eigen::Vector<T, Eigen::Dynamic>> db(grads[1].data(), config_.out_channels);
+    const T* w = params_[0].values.data();
+    T* dw = grads[0].data();
+    T* db = grads[1].data();
+    const std::size_t out = config_.out_channels;
     if (dx) {
         dx->resize(x.shape);
         std::fill(dx->values.begin(), dx->values.end(), T(0));
     }
     for (std::size_t i = 0; i < x.shape.n; ++i) {
         detail::im2col(x.image(i), g, cols_data);
-        const Eigen::Map<const row_matrix<T>> cols(cols_data, rows, plane);
-        const Eigen::Map<const row_matrix<T>> d_out(dy.image(i), config_.out_channels, plane);
-        dw.noalias() += d_out * cols.transpose();
-        db += d_out.rowwise().sum();
+        const T* d_out = dy.image(i);
+        detail::gemm(detail::gemm_operands<T>{false, true, out, rows, plane, d_out, plane,
+                                              cols_data, plane, dw, rows, true});
+        for (std::size_t o = 0; o < out; ++o) {
+            T sum = 0;
+            for (std::size_t k = 0; k < plane; ++k) sum += d_out[o * plane + k];
+            db[o] += sum;
+        }
         if (dx) {
-            Eigen::Map<row_matrix<T>> dcols(dcols_data, rows, plane);
-            dcols.noalias() = w.transpose() * d_out;
+            detail::gemm(detail::gemm_operands<T>{true, false, rows, plane, out, w, rows, d_out,
+                                                  plane, dcols_data, plane, false});
             detail::col2im_add(dcols_data, g, dx->image(i));
         }
     }

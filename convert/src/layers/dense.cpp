@@ -3,18 +3,10 @@
 #include <volley/convert/dense.hpp>
 #include <volley/error.hpp>
 
+#include "layers/gemm.hpp"
 #include "layers/he_uniform.hpp"
 
-#include <Eigen/Core>
-
 namespace volley::convert {
-
-namespace {
-
-template <class T>
-using row_matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-}  // namespace
 
 template <class T>
 dense<T>::dense(std::size_t in_features, std::size_t out_features, std::uint64_t init_seed)
@@ -39,31 +31,30 @@ template <class T>
 void dense<T>::forward(const tensor<T>& x, tensor<T>& y, layer_scratch<T>&,
                        const pass_context&) const {
     y.resize(output_shape(x.shape));
-    const auto n = static_cast<Eigen::Index>(x.shape.n);
-    const Eigen::Map<const row_matrix<T>> in(x.values.data(), n, in_);
-    const Eigen::Map<const row_matrix<T>> w(params_[0].values.data(), out_, in_);
-    const Eigen::Map<const Eigen::RowVector<T, Eigen::Dynamic>> b(params_[1].values.data(), out_);
-    Eigen::Map<row_matrix<T>> out(y.values.data(), n, out_);
-    out.noalias() = in * w.transpose();
-    out.rowwise() += b;
+    const std::size_t n = x.shape.n;
+    T* out = y.values.data();
+    detail::gemm(detail::gemm_operands<T>{false, true, n, out_, in_, x.values.data(), in_,
+                                          params_[0].values.data(), in_, out, out_, false});
+    const T* bias = params_[1].values.data();
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t o = 0; o < out_; ++o) out[i * out_ + o] += bias[o];
 }
 
 template <class T>
 void dense<T>::backward(const tensor<T>& x, const tensor<T>&, const tensor<T>& dy, tensor<T>* dx,
                         std::span<std::vector<T>> grads, layer_scratch<T>&,
                         const pass_context&) const {
-    const auto n = static_cast<Eigen::Index>(x.shape.n);
-    const Eigen::Map<const row_matrix<T>> in(x.values.data(), n, in_);
-    const Eigen::Map<const row_matrix<T>> d_out(dy.values.data(), n, out_);
-    Eigen::Map<row_matrix<T>> dw(grads[0].data(), out_, in_);
-    Eigen::Map<Eigen::RowVector<T, Eigen::Dynamic>> db(grads[1].data(), out_);
-    dw.noalias() += d_out.transpose() * in;
-    db += d_out.colwise().sum();
+    const std::size_t n = x.shape.n;
+    const T* d_out = dy.values.data();
+    detail::gemm(detail::gemm_operands<T>{true, false, out_, in_, n, d_out, out_, x.values.data(),
+                                          in_, grads[0].data(), in_, true});
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t o = 0; o < out_; ++o) grads[1][o] += d_out[i * out_ + o];
     if (dx) {
         dx->resize(x.shape);
-        const Eigen::Map<const row_matrix<T>> w(params_[0].values.data(), out_, in_);
-        Eigen::Map<row_matrix<T>> d_in(dx->values.data(), n, in_);
-        d_in.noalias() = d_out * w;
+        detail::gemm(detail::gemm_operands<T>{false, false, n, in_, out_, d_out, out_,
+                                              params_[0].values.data(), in_, dx->values.data(),
+                                              in_, false});
     }
 }
 

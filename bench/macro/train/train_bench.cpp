@@ -1,0 +1,133 @@
+// bench/macro/train: the trainer's targets from issue 7, measured and printed in one run.
+//   1. accuracy: the reference CNN, default settings, test accuracy and wall time;
+//   2. the LARS experiment in miniature: batch 256 SGD against batch 4096/8192 with SGD (linear
+//      LR scaling + warm-up) and LARS, at equal epochs;
+//   3. throughput: training images/s, and the PyTorch peer on the same model, batch and threads
+//      when python3-torch is installed.
+// Usage: volley_train_bench [--epochs E] [--lars-epochs E] [--lars-model small|reference]
+//                           [--threads N] [--skip-accuracy] [--skip-lars] [--peer SCRIPT]
+
+#include <volley/convert/trainer.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace vc = volley::convert;
+
+namespace {
+
+struct run_spec {
+    std::string model, optimizer;
+    std::size_t batch, epochs;
+    double lr, warmup_epochs;
+};
+
+struct run_result {
+    run_spec spec;
+    vc::training_report report;
+};
+
+run_result run(const run_spec& s, const vc::image_dataset& train, const vc::image_dataset& test,
+               int threads) {
+    auto model = vc::make_model(s.model, 1);
+    vc::optimizer_settings settings;
+    settings.weight_decay = s.optimizer == "lars" ? 5e-4 : 0.0;
+    auto opt = vc::make_optimizer(s.optimizer, settings);
+    vc::training_options o;
+    o.batch_size = s.batch;
+    o.epochs = s.epochs;
+    o.learning_rate = s.lr;
+    o.warmup_epochs = s.warmup_epochs;
+    o.threads = threads;
+    std::fprintf(stderr, "  %s batch %zu %s lr %g warm-up %g epochs %zu ...\n", s.model.c_str(),
+                 s.batch, s.optimizer.c_str(), s.lr, s.warmup_epochs, s.epochs);
+    try {
+        auto report = vc::train(model, *opt, train, &test, o, {}, [](const vc::epoch_record& e) {
+            std::fprintf(stderr, "    epoch %zu: loss %.4f test %.2f%% %.0f img/s\n", e.epoch,
+                         e.train_loss, 100 * e.test_accuracy, e.images_per_s);
+        });
+        return {s, report};
+    } catch (const vc::training_diverged& e) {
+        std::fprintf(stderr, "    %s\n", e.what());
+        vc::training_report r;
+        r.test_accuracy = 0.1;
+        return {s, r};
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::size_t epochs = 8, lars_epochs = 10;
+    std::string lars_model = "small", peer;
+    int threads = 2;
+    bool accuracy = true, lars = true;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
+        if (a == "--epochs") epochs = std::stoul(next());
+        else if (a == "--lars-epochs") lars_epochs = std::stoul(next());
+        else if (a == "--lars-model") lars_model = next();
+        else if (a == "--threads") threads = std::stoi(next());
+        else if (a == "--skip-accuracy") accuracy = false;
+        else if (a == "--skip-lars") lars = false;
+        else if (a == "--peer") peer = next();
+        else {
+            std::fprintf(stderr, "unknown option %s\n", a.c_str());
+            return 2;
+        }
+    }
+    const auto train = vc::load_fashion_mnist(vc::default_fashion_mnist_dir, "train");
+    const auto test = vc::load_fashion_mnist(vc::default_fashion_mnist_dir, "test");
+    nlohmann::json out;
+    if (accuracy) {
+        std::fprintf(stderr, "accuracy target (reference CNN, >= 91.0%% in <= 300 s on 2 cores):\n");
+        const auto r = run({"reference", "adam", 128, epochs, 2e-3, 0}, train, test, threads);
+        std::printf("accuracy: reference CNN, adam, batch 128, %zu epochs, %d threads: test accuracy "
+                    "%.2f%%, wall %.1f s, %.0f images/s -> %s\n",
+                    epochs, threads, 100 * r.report.test_accuracy, r.report.wall_s,
+                    r.report.images_per_s,
+                    r.report.test_accuracy >= 0.91 && r.report.wall_s <= 300 ? "PASS" : "MISS");
+        out["accuracy"] = {{"test_accuracy", r.report.test_accuracy}, {"wall_s", r.report.wall_s},
+                           {"images_per_s", r.report.images_per_s}, {"epochs", epochs}};
+        if (!peer.empty()) {
+            const std::string cmd = "python3 " + peer + " --batch 128 --threads " +
+                                    std::to_string(threads) + " --steps 60";
+            std::printf("torch peer: %s\n", cmd.c_str());
+            std::fflush(stdout);
+            if (std::system(cmd.c_str()) != 0) std::printf("torch peer: skipped or failed\n");
+        }
+    }
+    if (lars) {
+        // Base rate 0.05 for batch 256 (SGD); linear scaling k·0.05 for batch 256·k.
+        std::fprintf(stderr, "LARS experiment (%s CNN, %zu epochs each):\n", lars_model.c_str(), lars_epochs);
+        const double w = std::max(1.0, 0.2 * static_cast<double>(lars_epochs));
+        const std::vector<run_spec> specs{
+            {lars_model, "sgd", 256, lars_epochs, 0.05, 0},
+            {lars_model, "sgd", 4096, lars_epochs, 0.8, w},
+            {lars_model, "lars", 4096, lars_epochs, 8.0, w},
+            {lars_model, "sgd", 8192, lars_epochs, 1.6, w},
+            {lars_model, "lars", 8192, lars_epochs, 8.0, w},
+        };
+        std::printf("\n| batch | optimiser | LR (peak) | warm-up | epochs | test accuracy | wall time |\n");
+        std::printf("|---|---|---|---|---|---|---|\n");
+        for (const auto& s : specs) {
+            const auto r = run(s, train, test, threads);
+            std::printf("| %zu | %s | %g | %g | %zu | %.2f%% | %.0f s |\n", s.batch,
+                        s.optimizer == "sgd" ? (s.batch == 256 ? "SGD+momentum" : "SGD+momentum, linear scaling")
+                                             : "LARS (eta 0.001)",
+                        s.lr, s.warmup_epochs, s.epochs, 100 * r.report.test_accuracy, r.report.wall_s);
+            std::fflush(stdout);
+            out["lars"].push_back({{"batch", s.batch}, {"optimizer", s.optimizer}, {"lr", s.lr},
+                                   {"warmup_epochs", s.warmup_epochs}, {"epochs", s.epochs},
+                                   {"test_accuracy", r.report.test_accuracy}, {"wall_s", r.report.wall_s}});
+        }
+    }
+    std::printf("\n%s\n", out.dump().c_str());
+    return 0;
+}
