@@ -15,21 +15,29 @@ constexpr std::size_t mc = 96, kc = 256, nc = 512;  // cache blocks (A in L2, B 
 
 inline std::size_t smaller(std::size_t x, std::size_t y) { return x < y ? x : y; }
 
-inline float a_at(const gemm_operands<float>& g, std::size_t i, std::size_t p) {
-    return g.trans_a ? g.a[p * g.lda + i] : g.a[i * g.lda + p];
-}
-
 /// Packs rows [i0, i0 + rows) × columns [p0, p0 + depth) of op(A) into mr-row panels, k-major,
 /// zero-padding the last panel.
 void pack_a(const gemm_operands<float>& g, std::size_t i0, std::size_t rows, std::size_t p0,
             std::size_t depth, float* out) {
     for (std::size_t ir = 0; ir < rows; ir += mr) {
         const std::size_t h = smaller(mr, rows - ir);
-        for (std::size_t p = 0; p < depth; ++p) {
-            for (std::size_t r = 0; r < h; ++r) out[r] = a_at(g, i0 + ir + r, p0 + p);
-            for (std::size_t r = h; r < mr; ++r) out[r] = 0.0f;
-            out += mr;
+        if (g.trans_a) {
+            const float* src = g.a + p0 * g.lda + i0 + ir;
+            for (std::size_t p = 0; p < depth; ++p, src += g.lda, out += mr) {
+                for (std::size_t r = 0; r < h; ++r) out[r] = src[r];
+                for (std::size_t r = h; r < mr; ++r) out[r] = 0.0f;
+            }
+            continue;
         }
+        for (std::size_t r = 0; r < mr; ++r) {
+            if (r >= h) {
+                for (std::size_t p = 0; p < depth; ++p) out[p * mr + r] = 0.0f;
+                continue;
+            }
+            const float* src = g.a + (i0 + ir + r) * g.lda + p0;
+            for (std::size_t p = 0; p < depth; ++p) out[p * mr + r] = src[p];
+        }
+        out += depth * mr;
     }
 }
 
@@ -38,18 +46,27 @@ void pack_b(const gemm_operands<float>& g, std::size_t p0, std::size_t depth, st
             std::size_t cols, float* out) {
     for (std::size_t jr = 0; jr < cols; jr += nr) {
         const std::size_t w = smaller(nr, cols - jr);
-        for (std::size_t p = 0; p < depth; ++p) {
-            if (!g.trans_b && w == nr) {
-                const float* src = g.b + (p0 + p) * g.ldb + j0 + jr;
+        if (g.trans_b) {
+            for (std::size_t c = 0; c < nr; ++c) {
+                if (c >= w) {
+                    for (std::size_t p = 0; p < depth; ++p) out[p * nr + c] = 0.0f;
+                    continue;
+                }
+                const float* src = g.b + (j0 + jr + c) * g.ldb + p0;
+                for (std::size_t p = 0; p < depth; ++p) out[p * nr + c] = src[p];
+            }
+            out += depth * nr;
+            continue;
+        }
+        const float* src = g.b + p0 * g.ldb + j0 + jr;
+        for (std::size_t p = 0; p < depth; ++p, src += g.ldb, out += nr) {
+            if (w == nr) {
                 _mm256_store_ps(out, _mm256_loadu_ps(src));
                 _mm256_store_ps(out + 8, _mm256_loadu_ps(src + 8));
             } else {
-                for (std::size_t c = 0; c < w; ++c)
-                    out[c] = g.trans_b ? g.b[(j0 + jr + c) * g.ldb + p0 + p]
-                                       : g.b[(p0 + p) * g.ldb + j0 + jr + c];
+                for (std::size_t c = 0; c < w; ++c) out[c] = src[c];
                 for (std::size_t c = w; c < nr; ++c) out[c] = 0.0f;
             }
-            out += nr;
         }
     }
 }
