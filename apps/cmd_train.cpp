@@ -18,7 +18,7 @@ struct train_options {
     std::string data = "fashion-mnist";
     std::string data_dir{convert::default_fashion_mnist_dir};
     std::string model = "reference", optimizer = "adam", out = "model.h5", format = "keras";
-    std::size_t batch = 128, epochs = 8, train_images = 0;
+    std::size_t batch = 128, epochs = 10, train_images = 0;
     std::optional<double> lr;
     double warmup_epochs = 0, momentum = 0.9, weight_decay = 0, trust = 0.001;
     int threads = 0;

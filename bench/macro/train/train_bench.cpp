@@ -5,7 +5,8 @@
 //   3. throughput: training images/s, and the PyTorch peer on the same model, batch and threads
 //      when python3-torch is installed.
 // Usage: volley_train_bench [--epochs E] [--lars-epochs E] [--lars-model small|reference]
-//                           [--threads N] [--skip-accuracy] [--skip-lars] [--peer SCRIPT]
+//                           [--lars-lr GAMMA] [--threads N] [--skip-accuracy] [--skip-lars]
+//                           [--peer SCRIPT]
 
 #include <volley/convert/trainer.hpp>
 
@@ -30,6 +31,7 @@ struct run_spec {
 struct run_result {
     run_spec spec;
     vc::training_report report;
+    std::string note;  ///< "diverged at epoch E, step S" when the loss blew up
 };
 
 run_result run(const run_spec& s, const vc::image_dataset& train, const vc::image_dataset& test,
@@ -51,20 +53,21 @@ run_result run(const run_spec& s, const vc::image_dataset& train, const vc::imag
             std::fprintf(stderr, "    epoch %zu: loss %.4f test %.2f%% %.0f img/s\n", e.epoch,
                          e.train_loss, 100 * e.test_accuracy, e.images_per_s);
         });
-        return {s, report};
+        return {s, report, ""};
     } catch (const vc::training_diverged& e) {
         std::fprintf(stderr, "    %s\n", e.what());
         vc::training_report r;
-        r.test_accuracy = 0.1;
-        return {s, r};
+        r.test_accuracy = 0;
+        return {s, r, "diverged at epoch " + std::to_string(e.epoch()) + ", step " + std::to_string(e.step())};
     }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::size_t epochs = 8, lars_epochs = 10;
+    std::size_t epochs = 10, lars_epochs = 5;
     std::string lars_model = "small", peer;
+    double lars_lr = 10.0;
     int threads = 2;
     bool accuracy = true, lars = true;
     for (int i = 1; i < argc; ++i) {
@@ -73,6 +76,7 @@ int main(int argc, char** argv) {
         if (a == "--epochs") epochs = std::stoul(next());
         else if (a == "--lars-epochs") lars_epochs = std::stoul(next());
         else if (a == "--lars-model") lars_model = next();
+        else if (a == "--lars-lr") lars_lr = std::stod(next());
         else if (a == "--threads") threads = std::stoi(next());
         else if (a == "--skip-accuracy") accuracy = false;
         else if (a == "--skip-lars") lars = false;
@@ -110,22 +114,24 @@ int main(int argc, char** argv) {
         const std::vector<run_spec> specs{
             {lars_model, "sgd", 256, lars_epochs, 0.05, 0},
             {lars_model, "sgd", 4096, lars_epochs, 0.8, w},
-            {lars_model, "lars", 4096, lars_epochs, 8.0, w},
+            {lars_model, "lars", 4096, lars_epochs, lars_lr, w},
             {lars_model, "sgd", 8192, lars_epochs, 1.6, w},
-            {lars_model, "lars", 8192, lars_epochs, 8.0, w},
+            {lars_model, "lars", 8192, lars_epochs, lars_lr, w},
         };
-        std::printf("\n| batch | optimiser | LR (peak) | warm-up | epochs | test accuracy | wall time |\n");
+        std::printf("\n| batch | optimiser | LR (peak) | warm-up [epochs] | epochs | test accuracy | wall time |\n");
         std::printf("|---|---|---|---|---|---|---|\n");
         for (const auto& s : specs) {
             const auto r = run(s, train, test, threads);
-            std::printf("| %zu | %s | %g | %g | %zu | %.2f%% | %.0f s |\n", s.batch,
+            const std::string acc = r.note.empty() ? std::to_string(100 * r.report.test_accuracy).substr(0, 5) + "%" : r.note;
+            std::printf("| %zu | %s | %g | %g | %zu | %s | %.0f s |\n", s.batch,
                         s.optimizer == "sgd" ? (s.batch == 256 ? "SGD+momentum" : "SGD+momentum, linear scaling")
                                              : "LARS (eta 0.001)",
-                        s.lr, s.warmup_epochs, s.epochs, 100 * r.report.test_accuracy, r.report.wall_s);
+                        s.lr, s.warmup_epochs, s.epochs, acc.c_str(), r.report.wall_s);
             std::fflush(stdout);
             out["lars"].push_back({{"batch", s.batch}, {"optimizer", s.optimizer}, {"lr", s.lr},
                                    {"warmup_epochs", s.warmup_epochs}, {"epochs", s.epochs},
-                                   {"test_accuracy", r.report.test_accuracy}, {"wall_s", r.report.wall_s}});
+                                   {"test_accuracy", r.report.test_accuracy}, {"wall_s", r.report.wall_s},
+                                   {"note", r.note}});
         }
     }
     std::printf("\n%s\n", out.dump().c_str());

@@ -40,7 +40,7 @@ private:
 /// How to train.
 struct training_options {
     std::size_t batch_size = 128;   ///< images per optimiser step
-    std::size_t epochs = 8;
+    std::size_t epochs = 10;
     double learning_rate = 1e-3;    ///< peak (post-warm-up) rate
     double warmup_epochs = 0;       ///< linear warm-up length [epochs]; may be fractional
     double decay_power = 2;         ///< polynomial decay exponent after warm-up
