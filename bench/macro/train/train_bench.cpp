@@ -6,13 +6,15 @@
 //      when python3-torch is installed.
 // Usage: volley_train_bench [--epochs E] [--lars-epochs E] [--lars-model small|reference]
 //                           [--lars-lr GAMMA] [--threads N] [--skip-accuracy] [--skip-lars]
-//                           [--peer SCRIPT]
+//                           [--lars-only] [--throughput-steps S [--peer bench/peers/torch_train.py]]
 
 #include <volley/convert/trainer.hpp>
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -62,14 +64,34 @@ run_result run(const run_spec& s, const vc::image_dataset& train, const vc::imag
     }
 }
 
+/// Training images/s of the reference CNN at `batch` on `threads` threads over `steps` Adam steps
+/// (after 5 warm-up steps), as the torch peer measures it.
+double volley_throughput(const vc::image_dataset& train, std::size_t batch, int threads,
+                         std::size_t steps) {
+    auto model = vc::make_model("reference", 1);
+    auto opt = vc::make_optimizer("adam", {});
+    vc::data_parallel_trainer trainer(model, threads);
+    const auto order = vc::epoch_order(train.count(), 1, 0);
+    const auto step = [&](std::size_t s) {
+        const std::size_t begin = (s * batch) % (train.count() - batch);
+        trainer.train_step(train, {order.data() + begin, batch}, *opt, 2e-3, 1, s);
+    };
+    for (std::size_t s = 0; s < 5; ++s) step(s);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t s = 0; s < steps; ++s) step(5 + s);
+    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return static_cast<double>(steps * batch) / dt;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     std::size_t epochs = 10, lars_epochs = 5;
     std::string lars_model = "small", peer;
     double lars_lr = 10.0;
+    std::size_t throughput_steps = 0;
     int threads = 2;
-    bool accuracy = true, lars = true;
+    bool accuracy = true, lars = true, sgd = true;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
@@ -80,7 +102,9 @@ int main(int argc, char** argv) {
         else if (a == "--threads") threads = std::stoi(next());
         else if (a == "--skip-accuracy") accuracy = false;
         else if (a == "--skip-lars") lars = false;
+        else if (a == "--lars-only") sgd = false;
         else if (a == "--peer") peer = next();
+        else if (a == "--throughput-steps") throughput_steps = std::stoul(next());
         else {
             std::fprintf(stderr, "unknown option %s\n", a.c_str());
             return 2;
@@ -99,12 +123,21 @@ int main(int argc, char** argv) {
                     r.report.test_accuracy >= 0.91 && r.report.wall_s <= 300 ? "PASS" : "MISS");
         out["accuracy"] = {{"test_accuracy", r.report.test_accuracy}, {"wall_s", r.report.wall_s},
                            {"images_per_s", r.report.images_per_s}, {"epochs", epochs}};
-        if (!peer.empty()) {
-            const std::string cmd = "python3 " + peer + " --batch 128 --threads " +
-                                    std::to_string(threads) + " --steps 60";
-            std::printf("torch peer: %s\n", cmd.c_str());
+    }
+    if (throughput_steps > 0) {
+        // Alternate volley and the torch peer twice, so that both see the same machine load.
+        const std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+        for (int round = 0; round < 2; ++round) {
+            const double ips = volley_throughput(train, 128, threads, throughput_steps);
+            std::printf("throughput: volley reference CNN, batch 128, %d threads: %.0f training images/s\n",
+                        threads, ips);
+            out["throughput"].push_back({{"volley_images_per_s", ips}});
             std::fflush(stdout);
-            if (std::system(cmd.c_str()) != 0) std::printf("torch peer: skipped or failed\n");
+            if (peer.empty()) continue;
+            const std::string cmd = python + " " + peer + " --batch 128 --threads " +
+                                    std::to_string(threads) + " --steps " + std::to_string(throughput_steps);
+            if (std::system(cmd.c_str()) != 0) std::printf("torch peer: failed\n");
+            std::fflush(stdout);
         }
     }
     if (lars) {
@@ -121,6 +154,7 @@ int main(int argc, char** argv) {
         std::printf("\n| batch | optimiser | LR (peak) | warm-up [epochs] | epochs | test accuracy | wall time |\n");
         std::printf("|---|---|---|---|---|---|---|\n");
         for (const auto& s : specs) {
+            if (!sgd && s.optimizer != "lars") continue;
             const auto r = run(s, train, test, threads);
             const std::string acc = r.note.empty() ? std::to_string(100 * r.report.test_accuracy).substr(0, 5) + "%" : r.note;
             std::printf("| %zu | %s | %g | %g | %zu | %s | %.0f s |\n", s.batch,
