@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
     volley::cli::register_demo(app, ctx);
     volley::cli::register_risp(app, ctx);
     volley::cli::register_danna(app, ctx);
+    volley::cli::register_train(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,0 +1,110 @@
+// The training loop: learning (overfitting 64 images), bit-reproducibility, and bad input.
+
+#include <volley/convert/trainer.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+namespace vc = volley::convert;
+
+namespace {
+
+/// Random images whose label is their index mod 10: for tests that need no real data.
+vc::image_dataset synthetic(std::size_t count) {
+    vc::image_dataset d;
+    d.pixels.resize(count * d.image_size());
+    for (std::size_t k = 0; k < d.pixels.size(); ++k)
+        d.pixels[k] = static_cast<float>((k * 2654435761u) % 1000) / 1000.0f;
+    for (std::size_t i = 0; i < count; ++i) d.labels.push_back(static_cast<std::uint8_t>(i % 10));
+    return d;
+}
+
+bool have_dataset() { return std::filesystem::exists(vc::default_fashion_mnist_dir); }
+
+std::vector<float> all_parameters(vc::sequential_model<float>& m) {
+    std::vector<float> v;
+    for (std::size_t l = 0; l < m.size(); ++l)
+        for (const auto& p : m.at(l).parameters()) v.insert(v.end(), p.values.begin(), p.values.end());
+    return v;
+}
+
+}  // namespace
+
+TEST(Training, TinyModelOverfits64Images) {
+    if (!have_dataset()) GTEST_SKIP() << "Fashion-MNIST is absent (run scripts/setup)";
+    const auto data = vc::load_fashion_mnist(vc::default_fashion_mnist_dir, "train").head(64);
+    auto model = vc::make_model("tiny", 3);
+    auto opt = vc::make_optimizer("adam", {});
+    vc::training_options o{.batch_size = 16, .epochs = 60, .learning_rate = 3e-3, .threads = 2};
+    const auto report = vc::train(model, *opt, data, &data, o);
+    EXPECT_EQ(report.test_accuracy, 1.0) << "final training loss " << report.epochs.back().train_loss;
+    EXPECT_LT(report.epochs.back().train_loss, report.epochs.front().train_loss / 10);
+}
+
+TEST(Training, BitReproducibleForSeedAndThreadCount) {
+    const auto data = synthetic(200);
+    std::vector<float> first;
+    for (int run = 0; run < 2; ++run) {
+        auto model = vc::make_model("reference", 11);
+        auto opt = vc::make_optimizer("lars", {.weight_decay = 1e-4});
+        vc::training_options o{.batch_size = 64, .epochs = 1, .learning_rate = 1.0,
+                               .warmup_epochs = 0.5, .threads = 3, .seed = 5, .micro_batch = 8};
+        const auto report = vc::train(model, *opt, data, nullptr, o);
+        EXPECT_EQ(report.steps, 4u);
+        const auto params = all_parameters(model);
+        if (run == 0) first = params;
+        else EXPECT_TRUE(params == first) << "parameters differ between identical runs";
+    }
+}
+
+TEST(Training, GradientsDoNotDependOnMicroBatchSplitBeyondRounding) {
+    const auto data = synthetic(48);
+    std::vector<std::uint32_t> batch(48);
+    for (std::uint32_t i = 0; i < 48; ++i) batch[i] = i;
+    auto model = vc::make_model("small", 2);
+    vc::data_parallel_trainer one(model, 1, 48), many(model, 3, 5);
+    const auto a = one.compute_gradients(data, batch, 1, 0);
+    const auto b = many.compute_gradients(data, batch, 1, 0);
+    EXPECT_NEAR(a.loss, b.loss, 1e-5);
+    for (std::size_t k = 0; k < one.gradients().size(); ++k)
+        for (std::size_t i = 0; i < one.gradients()[k].size(); ++i)
+            ASSERT_NEAR(one.gradients()[k][i], many.gradients()[k][i], 1e-5) << k << ", " << i;
+}
+
+TEST(Training, NanLossStopsNamingEpochAndStep) {
+    const auto data = synthetic(64);
+    auto model = vc::make_model("tiny", 1);
+    auto opt = vc::make_optimizer("sgd", {});
+    vc::training_options o{.batch_size = 8, .epochs = 2, .learning_rate = 1e30, .threads = 2};
+    try {
+        vc::train(model, *opt, data, nullptr, o);
+        FAIL() << "expected training_diverged";
+    } catch (const vc::training_diverged& e) {
+        EXPECT_EQ(e.epoch(), 1u);
+        EXPECT_GE(e.step(), 2u);
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("epoch 1, step " + std::to_string(e.step())), std::string::npos) << msg;
+    }
+}
+
+TEST(Training, ImpossibleBatchSizeIsRejected) {
+    const auto data = synthetic(32);
+    auto model = vc::make_model("tiny", 1);
+    auto opt = vc::make_optimizer("adam", {});
+    for (std::size_t batch : {std::size_t{0}, std::size_t{33}}) {
+        vc::training_options o{.batch_size = batch, .epochs = 1};
+        try {
+            vc::train(model, *opt, data, nullptr, o);
+            FAIL() << "batch " << batch << " accepted";
+        } catch (const volley::invalid_parameter& e) {
+            EXPECT_NE(std::string(e.what()).find("batch size = " + std::to_string(batch)),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+    vc::training_options o{.batch_size = 8, .epochs = 1, .warmup_epochs = 3};
+    EXPECT_THROW(vc::train(model, *opt, data, nullptr, o), volley::invalid_parameter);
+    EXPECT_THROW(vc::make_model("resnet", 1), volley::invalid_parameter);
+}
