@@ -2,6 +2,8 @@
 
 #include "build/connectivity.hpp"
 
+#include "model/format_number.hpp"
+
 #include <volley/error.hpp>
 
 #include <algorithm>
@@ -16,11 +18,7 @@ namespace volley::snn::detail {
 
 namespace {
 
-std::string num(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
+using detail::format_number;
 
 /// Sources of target j under fixed probability p: geometric skipping, O(expected degree).
 void sources_fixed_probability(const fixed_probability& c, std::uint32_t n_src, bool exclude,
@@ -69,10 +67,10 @@ void sources_fixed_in_degree(const fixed_in_degree& c, std::uint32_t n_src, bool
 std::int32_t delay_steps(double delay_ms, double dt_ms, const std::string& object) {
     const double steps = std::nearbyint(delay_ms / dt_ms);
     if (!(steps >= 1))
-        throw invalid_parameter(object, "delay_ms", num(delay_ms),
-                                "delay is below dt (" + num(dt_ms) + " ms); delays are >= 1 step");
+        throw invalid_parameter(object, "delay_ms", format_number(delay_ms),
+                                "delay is below dt (" + format_number(dt_ms) + " ms); delays are >= 1 step");
     if (steps > 1 << 20)
-        throw invalid_parameter(object, "delay_ms", num(delay_ms), "delay exceeds 2^20 steps");
+        throw invalid_parameter(object, "delay_ms", format_number(delay_ms), "delay exceeds 2^20 steps");
     return static_cast<std::int32_t>(steps);
 }
 
