@@ -1,5 +1,7 @@
 #include <volley/danna/danna2_params.hpp>
 
+#include "model_params_json.hpp"
+
 #include <volley/error.hpp>
 
 #include <set>
@@ -86,23 +88,9 @@ danna2_params danna2_params::from_json(const nlohmann::json& j) {
 }
 
 nlohmann::json danna2_params::to_json() const {
-    return {{"min_threshold", limits.min_threshold},
-            {"max_threshold", limits.max_threshold},
-            {"min_weight", limits.min_weight},
-            {"max_weight", limits.max_weight},
-            {"max_delay", limits.max_delay},
-            {"max_refractory", limits.max_refractory},
-            {"threshold_inclusive", rules.threshold_inclusive},
-            {"leak_shift", rules.leak_shift},
-            {"charge_min", rules.charge_min},
-            {"charge_max", rules.charge_max},
-            {"fifo_depth", rules.fifo_depth},
-            {"ltp_window", rules.ltp_window},
-            {"ltp_step", rules.ltp_step},
-            {"ltd_step", rules.ltd_step},
-            {"default_refractory", default_refractory},
-            {"spike_value_factor", spike_value_factor},
-            {"clock_hz", clock_hz.value}};
+    auto j = detail::shared_params_json(limits, rules, default_refractory, spike_value_factor);
+    j["clock_hz"] = clock_hz.value;
+    return j;
 }
 
 hw::property_pack danna2_params::network_properties() const {

@@ -1,5 +1,7 @@
 #include <volley/danna/grid_params.hpp>
 
+#include "model_params_json.hpp"
+
 #include <volley/error.hpp>
 
 namespace volley::danna {
@@ -78,31 +80,16 @@ nlohmann::json grid_params::to_json() const {
     nlohmann::json energy = nlohmann::json::object();
     for (const auto& [k, c] : energy_per_event_j)
         energy[k] = {{"value", c.value}, {"source", c.source}};
-    return {{"preset", preset},
-            {"width", width},
-            {"height", height},
-            {"port_offsets", ports},
-            {"min_threshold", limits.min_threshold},
-            {"max_threshold", limits.max_threshold},
-            {"min_weight", limits.min_weight},
-            {"max_weight", limits.max_weight},
-            {"max_delay", limits.max_delay},
-            {"max_refractory", limits.max_refractory},
-            {"threshold_inclusive", rules.threshold_inclusive},
-            {"leak_shift", rules.leak_shift},
-            {"charge_min", rules.charge_min},
-            {"charge_max", rules.charge_max},
-            {"fifo_depth", rules.fifo_depth},
-            {"ltp_window", rules.ltp_window},
-            {"ltp_step", rules.ltp_step},
-            {"ltd_step", rules.ltd_step},
-            {"default_refractory", default_refractory},
-            {"spike_value_factor", spike_value_factor},
-            {"clocks_per_cycle", clocks_per_cycle},
-            {"element_clock_hz",
-             {{"value", element_clock_hz.value}, {"source", element_clock_hz.source}}},
-            {"energy_per_event_j", energy},
-            {"neuron_spacing", neuron_spacing}};
+    auto j = detail::shared_params_json(limits, rules, default_refractory, spike_value_factor);
+    j["preset"] = preset;
+    j["width"] = width;
+    j["height"] = height;
+    j["port_offsets"] = ports;
+    j["clocks_per_cycle"] = clocks_per_cycle;
+    j["element_clock_hz"] = {{"value", element_clock_hz.value}, {"source", element_clock_hz.source}};
+    j["energy_per_event_j"] = energy;
+    j["neuron_spacing"] = neuron_spacing;
+    return j;
 }
 
 grid_params grid_params::from_json(const nlohmann::json& j) {
