@@ -378,6 +378,72 @@ TEST(NirRoundTrip, NetworkToNirAndBackGivesTheSameNetworkAndSpikes) {
     std::filesystem::remove_all(dir);
 }
 
+TEST(NirRoundTrip, LongerDelaysBecomeDelayNodesAndTheNetworkRunsTheSame) {
+    vs::network net;
+    const auto in = net.add_population("in", 3, vs::analog_source{});
+    const auto a = net.add_population("a", 4, vs::discrete_neuron{.p = {.tau_mem_ms = 2, .r = 3, .v_threshold = 0.5}});
+    const auto b = net.add_population("b", 2, vs::discrete_neuron{.p = {.tau_mem_ms = 5, .tau_syn_ms = 1, .v_threshold = 0.2}});
+    std::vector<double> w(12);
+    for (std::size_t k = 0; k < w.size(); ++k) w[k] = 0.1 + 0.05 * static_cast<double>(k % 5);
+    net.connect(in, a, vs::all_to_all{}, {.weight = w, .delay_ms = 0.3});  // depth 1: two extra steps
+    net.connect(a, b, vs::from_list{{0, 1, 2, 3}, {0, 1, 1, 0}}, {.weight = std::vector<double>{0.5, 0.6, 0.7, 0.8}, .delay_ms = 0.1});
+    net.set_parameter(b, "i_bias", std::vector<double>{0.01, 0.02});
+    const auto g = vs::network_to_nir(net);
+    const auto* delay = g.find("in_to_a_delay");
+    ASSERT_NE(delay, nullptr);
+    EXPECT_EQ(delay->type, "Delay");
+    EXPECT_NEAR(delay->param("delay")->values[0], 2e-4, 1e-15);
+    EXPECT_EQ(g.find("a_to_b")->type, "Affine");  // carries b's bias
+    const auto m = vs::nir_to_network(g);
+    ASSERT_EQ(m.net.projections().size(), 2u);
+    EXPECT_DOUBLE_EQ(std::get<double>(m.net.projections()[0].synapse.delay_ms), 0.3);
+    // Both networks, run directly on the engine with the same analog input, spike alike.
+    const auto x = random_spikes(200, 3, 0.4, 21);
+    std::vector<std::vector<std::int64_t>> rasters;
+    for (const vs::network* n : {static_cast<const vs::network*>(&net), &m.net}) {
+        vs::simulation sim(*n, vs::context{.threads = 1}, {.dt_ms = 0.1});
+        sim.set_analog_input(n->find("in"), x);
+        auto ra = sim.record_spikes(n->find("a"));
+        auto rb = sim.record_spikes(n->find("b"));
+        sim.run(20);
+        auto r = ra.steps();
+        r.push_back(-1);
+        r.insert(r.end(), rb.steps().begin(), rb.steps().end());
+        rasters.push_back(r);
+    }
+    EXPECT_GT(rasters[0].size(), 20u);
+    EXPECT_EQ(rasters[0], rasters[1]);
+    // A delay shorter than the alignment cannot be written.
+    vs::network fresh;
+    const auto i2 = fresh.add_population("in", 1, vs::analog_source{});
+    const auto a2 = fresh.add_population("a", 1, vs::discrete_neuron{});
+    const auto b2 = fresh.add_population("b", 1, vs::discrete_neuron{});
+    fresh.connect(i2, a2, vs::one_to_one{}, {.weight = 1.0, .delay_ms = 0.1});
+    fresh.connect(a2, b2, vs::one_to_one{}, {.weight = 1.0, .delay_ms = 0.1});
+    fresh.connect(i2, b2, vs::one_to_one{}, {.weight = 1.0, .delay_ms = 0.1});  // b has depth 2
+    EXPECT_THROW(vs::network_to_nir(fresh), volley::invalid_parameter);
+}
+
+TEST(NirRoundTrip, UpstreamPythonReaderReadsNetworksVolleyWrites) {
+    if (std::system("python3 -c 'import nir' > /dev/null 2>&1") != 0) GTEST_SKIP() << "python3 package 'nir' is not installed";
+    const auto dir = std::filesystem::temp_directory_path() / "volley_nir_python_check";
+    std::filesystem::create_directories(dir);
+    std::string files;
+    for (const char* file : {"braille_noDelay_bias_zero.nir", "braille_noDelay_noBias_subtract.nir", "two_lif_neurons.nir"}) {
+        const auto m = vs::nir_to_network(vs::read_nir(data_dir / file));
+        const auto path = dir / (std::string("net_") + file);
+        vs::write_nir(vs::network_to_nir(m.net), path);
+        files += " '" + path.string() + "'";
+    }
+    std::ofstream(dir / "check.py") << "import sys, nir\nfor p in sys.argv[1:]:\n    g = nir.read(p)\n    assert len(g.nodes) > 0, p\n";
+    const int status = std::system(("python3 '" + (dir / "check.py").string() + "'" + files + " > '" +
+                                    (dir / "log.txt").string() + "' 2>&1").c_str());
+    std::ifstream log(dir / "log.txt");
+    const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(status, 0) << text;
+    std::filesystem::remove_all(dir);
+}
+
 // ---- Errors -------------------------------------------------------------------------------
 
 TEST(NirMappingErrors, NonSpikingNodeFeedingAnotherIsRefusedByName) {

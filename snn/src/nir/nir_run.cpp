@@ -56,16 +56,9 @@ nir_run_result run_nir(const nir_network& model, const std::vector<std::vector<s
     nir_run_result out;
     out.steps = steps;
     auto nir_step = [](const nir_population& p, std::int64_t stamp) { return stamp - p.depth - 1; };
-    for (std::size_t k = 0; k < model.populations.size(); ++k) {
-        const auto& p = model.populations[k];
-        if (p.type == "Input") continue;
-        std::uint64_t count = 0;
-        for (auto s : spikes[k].steps()) count += nir_step(p, s) >= 0 && nir_step(p, s) < steps;
-        out.spike_counts[p.node] = count;
-    }
-    for (const auto& o : model.outputs) {
-        nir_run_result::output_spikes os{o.node, {}, {}};
-        const auto k = static_cast<std::size_t>(o.pop.value);
+    // Spikes of population k in NIR steps [0, steps), sorted by (step, neuron).
+    auto aligned = [&](std::size_t k, const std::string& name) {
+        nir_run_result::output_spikes os{name, {}, {}};
         const auto& p = model.populations[k];
         std::vector<std::pair<std::int64_t, std::uint32_t>> ev;
         if (p.type != "Input")
@@ -78,8 +71,15 @@ nir_run_result run_nir(const nir_network& model, const std::vector<std::vector<s
             os.steps.push_back(t);
             os.neurons.push_back(i);
         }
-        out.outputs.push_back(std::move(os));
+        return os;
+    };
+    for (std::size_t k = 0; k < model.populations.size(); ++k) {
+        const auto& p = model.populations[k];
+        if (p.type == "Input") continue;
+        out.layers.push_back(aligned(k, p.node));
+        out.spike_counts[p.node] = out.layers.back().steps.size();
     }
+    for (const auto& o : model.outputs) out.outputs.push_back(aligned(o.pop.value, o.node));
     for (const auto& [name, rec] : states) {
         const auto& p = model.population(name);
         const std::size_t n = rec.node_ids().size();

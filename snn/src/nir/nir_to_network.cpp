@@ -147,7 +147,7 @@ private:
             model.method = discrete_neuron::integration::euler;
             ps = {{"tau_mem_ms", {dt_ms_, {}}}, {"v_threshold", read_param(node, "threshold", n, 1, 0)}};
             model.p.v_reset = -inf;
-            m_notes_.push_back("Threshold node '" + node.name + "' runs as a memoryless neuron (Euler, tau = dt)");
+            notes_.push_back("Threshold node '" + node.name + "' runs as a memoryless neuron (Euler, tau = dt)");
         } else {
             const bool cuba = t == "CubaLIF" || t == "CubaLI", leaky = t != "IF" && t != "I";
             if (cuba) {
@@ -289,7 +289,7 @@ private:
         for (const auto& [out, src] : outputs_)
             m.outputs.push_back({g_.nodes[out].name, g_.nodes[src].name, m.populations[pop_of_.at(src)].pop});
         m.notes = g_.notes;
-        m.notes.insert(m.notes.end(), m_notes_.begin(), m_notes_.end());
+        m.notes.insert(m.notes.end(), notes_.begin(), notes_.end());
     }
 
     /// Longest chain of neuron layers from an Input over forward paths (Input 0, neurons >= 1).
@@ -317,7 +317,7 @@ private:
     std::vector<std::vector<edge_to>> out_;
     std::map<std::size_t, std::size_t> pop_of_;  ///< node index -> index into populations
     std::set<std::pair<std::size_t, std::size_t>> outputs_;  ///< (Output node, source node)
-    std::vector<std::string> m_notes_;
+    std::vector<std::string> notes_;
 };
 
 }  // namespace

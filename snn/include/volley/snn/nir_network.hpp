@@ -92,6 +92,8 @@ struct nir_run_result {
         std::vector<std::uint32_t> neurons;
     };
     std::vector<output_spikes> outputs;
+    /// The spikes of every neuron population (by node name, in population order), likewise.
+    std::vector<output_spikes> layers;
     /// Recorded membranes: v[node][t][neuron] after NIR step t.
     std::map<std::string, std::vector<std::vector<double>>> v;
 };
