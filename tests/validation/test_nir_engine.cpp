@@ -343,6 +343,40 @@ TEST(NirReference, BrailleGraphsHaveCubaLifNeuronsAndARecurrentOneStepProjection
     EXPECT_TRUE(recurrent);
 }
 
+TEST(NirReference, NestedBrailleGraphRunsLikeTheFlatOne) {
+    // The Braille RNN with its recurrent layer as a nested graph, built from the flat file's
+    // nodes (the nested fixture itself names a missing node and cannot be read).
+    const auto flat = vs::read_nir(data_dir / "braille_noDelay_bias_zero.nir");
+    auto copy = [&](const std::string& from, const std::string& to) {
+        vs::nir_node n = *flat.find(from);
+        n.name = to;
+        return n;
+    };
+    auto inner = std::make_unique<vs::nir_graph>();
+    inner->nodes.emplace_back("in", "Input", std::map<std::string, vs::nir_array>{{"shape", vs::nir_array::vector({38}, vs::nir_dtype::int64)}});
+    inner->nodes.push_back(copy("lif1.lif", "lif"));
+    inner->nodes.push_back(copy("lif1.w_rec", "w_rec"));
+    inner->nodes.emplace_back("out", "Output", std::map<std::string, vs::nir_array>{{"shape", vs::nir_array::vector({38}, vs::nir_dtype::int64)}});
+    inner->edges = {{"in", "lif"}, {"lif", "w_rec"}, {"w_rec", "lif"}, {"lif", "out"}};
+    vs::nir_graph nested;
+    for (const char* name : {"input", "fc1", "fc2", "lif2", "output"}) nested.nodes.push_back(*flat.find(name));
+    vs::nir_node group("lif1", "NIRGraph");
+    group.subgraph = std::move(inner);
+    nested.nodes.push_back(std::move(group));
+    nested.edges = {{"input", "fc1"}, {"fc1", "lif1"}, {"lif1", "fc2"}, {"fc2", "lif2"}, {"lif2", "output"}};
+    vs::analyse_nir_graph(nested);
+    const auto m_nested = vs::nir_to_network(nested);
+    const auto m_flat = vs::nir_to_network(flat);
+    EXPECT_NE(m_nested.notes.back().find("flattened"), std::string::npos);
+    EXPECT_EQ(m_nested.population("lif1.lif").depth, 1);
+    const auto x = random_spikes(200, 12, 0.15, 8);
+    const auto a = vs::run_nir(m_nested, {x}, 200), b = vs::run_nir(m_flat, {x}, 200);
+    EXPECT_GT(b.spike_counts.at("lif1.lif"), 0u);
+    EXPECT_EQ(a.spike_counts, b.spike_counts);
+    EXPECT_EQ(a.outputs[0].steps, b.outputs[0].steps);
+    EXPECT_EQ(a.outputs[0].neurons, b.outputs[0].neurons);
+}
+
 // ---- Round trip ---------------------------------------------------------------------------
 
 TEST(NirRoundTrip, NetworkToNirAndBackGivesTheSameNetworkAndSpikes) {

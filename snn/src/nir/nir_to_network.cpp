@@ -89,8 +89,6 @@ public:
     }
 
     nir_network run() {
-        for (const auto& n : g_.nodes)
-            if (n.subgraph) unsupported(n, "nested graphs are not mapped onto the engine; flatten the graph first");
         nir_network m;
         m.options = o_;
         make_populations(m);
@@ -320,7 +318,62 @@ private:
     std::vector<std::string> notes_;
 };
 
+/// Copies `g` into `out` with every nested graph's nodes lifted to the top as "graph.node". A
+/// nested graph's Input and Output ports become identity nodes (Scale 1) that the outer edges
+/// into and out of the graph attach to.
+void lift_nested(const nir_graph& g, const std::string& prefix, nir_graph& out) {
+    auto flat = [&](const std::string& endpoint, bool as_target) {
+        const auto chain = resolve_nir_endpoint(g, endpoint);
+        std::string name = prefix;
+        const nir_graph* at = &g;
+        for (std::size_t k = 0; k < chain.size(); ++k) {
+            name += (k ? "." : "") + chain[k];
+            const nir_node* n = at->find(chain[k]);
+            if (n && n->subgraph && k + 1 == chain.size()) {
+                // The graph itself: its Input port as a target, its Output port as a source.
+                const char* port = as_target ? "Input" : "Output";
+                std::string found;
+                for (const auto& inner : n->subgraph->nodes)
+                    if (inner.type == port) {
+                        if (!found.empty())
+                            unsupported(*n, std::string("has more than one ") + port + " port; name the port in the edge");
+                        found = inner.name;
+                    }
+                if (found.empty()) unsupported(*n, std::string("has no ") + port + " port");
+                name += "." + found;
+            }
+            if (n && n->subgraph) at = n->subgraph.get();
+        }
+        return name;
+    };
+    for (const auto& n : g.nodes) {
+        if (n.subgraph) {
+            lift_nested(*n.subgraph, prefix + n.name + ".", out);
+            continue;
+        }
+        nir_node copy = n;
+        copy.name = prefix + n.name;
+        if (!prefix.empty() && (n.type == "Input" || n.type == "Output")) {
+            copy.type = "Scale";
+            copy.params = {{"scale", nir_array::vector({1.0})}};
+        }
+        if (out.find(copy.name)) unsupported(n, "its lifted name '" + copy.name + "' is taken by another node");
+        out.nodes.push_back(std::move(copy));
+    }
+    for (const auto& [a, b] : g.edges) out.edges.emplace_back(flat(a, false), flat(b, true));
+}
+
 }  // namespace
+
+nir_graph flatten_nir_graph(const nir_graph& graph) {
+    nir_graph out;
+    out.version = graph.version;
+    out.metadata = graph.metadata;
+    lift_nested(graph, "", out);
+    analyse_nir_graph(out, "<flattened graph>");
+    out.notes.insert(out.notes.begin(), graph.notes.begin(), graph.notes.end());
+    return out;
+}
 
 std::string describe(const nir_import_options& o) {
     return "dt = " + fmt(o.dt_s) + " s, discretisation " + integration_name(o.discretisation) + ", reset " +
@@ -342,6 +395,13 @@ std::int64_t nir_network::max_depth() const {
 nir_network nir_to_network(const nir_graph& graph, const nir_import_options& options) {
     if (!(options.dt_s > 0) || !std::isfinite(options.dt_s))
         throw invalid_parameter("NIR import", "dt_s", fmt(options.dt_s), "must be finite and > 0");
+    for (const auto& n : graph.nodes)
+        if (n.subgraph) {
+            const auto flat = flatten_nir_graph(graph);
+            auto m = mapper(flat, options).run();
+            m.notes.push_back("nested graphs were flattened: their nodes are named \"graph.node\"");
+            return m;
+        }
     return mapper(graph, options).run();
 }
 

@@ -65,10 +65,18 @@ struct nir_network {
 /// - The linear nodes between them (Affine, Linear, Scale, Conv1d, Conv2d, SumPool2d, AvgPool2d,
 ///   Flatten, Delay) compose into one from_list projection per (source, target) pair, biases
 ///   into the target's i_bias. Recurrent edges add one step of delay.
+/// Nested graphs are flattened first (flatten_nir_graph).
 /// Throws unsupported_model naming the node for what does not map (a non-spiking node feeding
-/// another node, a nested graph, an Output fed by a linear node, a recurrent edge that skips
-/// back over layers), invalid_parameter for bad options or values.
+/// another node, an Output fed by a linear node, a recurrent edge that skips back over layers),
+/// invalid_parameter for bad options or values.
 nir_network nir_to_network(const nir_graph& graph, const nir_import_options& options = {});
+
+/// The graph with every nested NIRGraph's nodes lifted to the top level as "graph.node"; the
+/// nested Input and Output ports become identity nodes (Scale 1) where the outer edges attach.
+/// nir_to_network flattens nested graphs this way. Throws unsupported_model when a graph has
+/// several ports of one kind and an outer edge names the graph itself, or when a lifted name
+/// is taken.
+nir_graph flatten_nir_graph(const nir_graph& graph);
 
 /// The inverse: analog_source populations become Input nodes, discrete_neuron populations
 /// neuron nodes (CubaLIF/CubaLI with tau_syn_ms > 0, LIF/LI with a leak, IF/I without; no
