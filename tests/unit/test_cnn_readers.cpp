@@ -3,15 +3,21 @@
 // Keras (tests/data/keras/make_fixtures.py) with Keras's own logits.
 
 #include <volley/convert/analog_forward.hpp>
+#include <volley/convert/batch_norm.hpp>
 #include <volley/convert/cnn_readers.hpp>
+#include <volley/convert/model_writers.hpp>
+#include <volley/convert/sequential_model.hpp>
 #include <volley/error.hpp>
 
 #include <gtest/gtest.h>
 
 #include <hdf5.h>
 
+#include "io_test_dir.hpp"
+
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
 
 namespace vc = volley::convert;
@@ -206,4 +212,50 @@ TEST(CnnReaders, AnalogForwardIsIdenticalForAnyThreadCount) {
     const auto ref = vc::read_stored_reference(shared_dir + "fmnist_small_torch.h5", g.input_shape);
     const auto one = vc::analog_forward(g, ref->x, {1});
     for (int threads : {2, 3}) EXPECT_EQ(vc::analog_forward(g, ref->x, {threads}).values, one.values);
+}
+
+namespace {
+
+/// The "reference" architecture (Conv-BN-ReLU-MaxPool ×2, Dense-ReLU, Dropout, Dense) with
+/// non-trivial BatchNorm statistics, and 8 random images.
+struct trained_like {
+    vc::sequential_model<float> model = vc::make_model("reference", 5);
+    vc::reference_batch batch;
+    trained_like() {
+        std::mt19937 rng(3);
+        std::uniform_real_distribution<float> u(0, 1);
+        for (std::size_t i = 0; i < model.size(); ++i)
+            if (auto* bn = dynamic_cast<vc::batch_norm<float>*>(&model.at(i))) {
+                for (auto& m : bn->moving_mean()) m = u(rng) - 0.5f;
+                for (auto& v : bn->moving_variance()) v = 0.2f + 2 * u(rng);
+                for (auto& p : bn->parameters())
+                    for (auto& v : p.values) v = 0.5f + u(rng);
+            }
+        vc::image_dataset data;
+        data.pixels.resize(8 * 784);
+        for (auto& p : data.pixels) p = u(rng);
+        data.labels.assign(8, 0);
+        batch = vc::make_reference_batch(model, data, 8);
+    }
+};
+
+using CnnReadersRoundTrip = volley::test::io_test;
+
+}  // namespace
+
+TEST_F(CnnReadersRoundTrip, VolleyTrainModelsReadBackWithTheTrainersLogits) {
+    // The trainer's own layers (im2col + BatchNorm in inference) are the independent reference.
+    trained_like t;
+    vc::write_keras_h5(t.model, dir / "model_keras.h5", t.batch, {});
+    vc::write_volley_h5(t.model, dir / "model_volley.h5", t.batch, {});
+    for (const char* name : {"model_keras.h5", "model_volley.h5"}) {
+        const auto g = vc::read_cnn(dir / name);
+        for (const auto& n : g.nodes) EXPECT_NE(n.source_type, "BatchNormalization") << name;
+        EXPECT_EQ(g.removed_layers.size(), 1u) << name;  // the Dropout
+        const auto logits = vc::analog_forward(g, t.batch.x);
+        expect_logits_close(logits, t.batch.logits.values, 10, 2e-5);
+        const auto stored = vc::read_stored_reference(dir / name, g.input_shape);
+        ASSERT_TRUE(stored.has_value());
+        EXPECT_EQ(stored->x.values, t.batch.x.values) << name;  // NHWC in the Keras file
+    }
 }
