@@ -259,3 +259,15 @@ TEST_F(CnnReadersRoundTrip, VolleyTrainModelsReadBackWithTheTrainersLogits) {
         EXPECT_EQ(stored->x.values, t.batch.x.values) << name;  // NHWC in the Keras file
     }
 }
+
+TEST(CnnReaders, TorchExporterFileMatchesPyTorchLogits) {
+    // Written by convert/tools/export_torch.py from a real PyTorch model
+    // (tests/data/torch/make_fixtures.py): 'same' padding with an even kernel, dilation, groups,
+    // BatchNorm2d/1d, MaxPool2d, asymmetric ZeroPad2d, nested Sequential, final Softmax.
+    const std::string file = std::string(VOLLEY_TEST_DATA_DIR) + "/torch/torch_export.h5";
+    const auto g = vc::read_cnn(file);
+    EXPECT_EQ(g.format, "volley");
+    const auto ref = vc::read_stored_reference(file, g.input_shape);
+    ASSERT_TRUE(ref.has_value());
+    expect_logits_close(vc::analog_forward(g, ref->x), ref->logits.values, 3);
+}
