@@ -271,3 +271,15 @@ TEST(CnnReaders, TorchExporterFileMatchesPyTorchLogits) {
     ASSERT_TRUE(ref.has_value());
     expect_logits_close(vc::analog_forward(g, ref->x), ref->logits.values, 3);
 }
+
+TEST(CnnReaders, Keras3LegacyH5WithoutColonZeroWeightNames) {
+    const auto g = vc::read_cnn(keras_dir + "keras3_functional.h5");
+    EXPECT_TRUE(g.removed_softmax);
+    check_keras_fixture("keras3_functional", g);
+}
+
+TEST(CnnReaders, Keras22StyleModelWithFixedLengthStringsAndSplitAttributes) {
+    // h5py imitation of Keras 2.2.4 (see make_fixtures.py), weights of weights_only.h5.
+    const auto g = vc::read_cnn(keras_dir + "keras22_style.h5");
+    check_keras_fixture("weights_only", g);
+}
