@@ -80,7 +80,13 @@ std::map<std::string, detail::float_array> layer_weights(const keras_context& k,
     const std::string path = k.weights_path + layer;
     if (!g.valid()) return out;
     auto names = detail::read_string_list_attribute(g.get(), "weight_names", k.file());
-    if (!names) return out;
+    if (!names) {  // no weight_names attribute: take the datasets under <layer>/<layer>/
+        names.emplace();
+        auto inner = snn::detail::open_group_if_present(g.get(), layer);
+        if (inner.valid())
+            for (const auto& child : snn::detail::child_names(inner.get(), k.file(), path + "/" + layer))
+                names->push_back(layer + "/" + child);
+    }
     for (const auto& full : *names) {
         std::string role = full.substr(full.rfind('/') == std::string::npos ? 0 : full.rfind('/') + 1);
         if (auto colon = role.find(':'); colon != std::string::npos) role.resize(colon);
