@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <random>
 #include <string>
 
@@ -203,7 +204,8 @@ TEST(CnnReaders, ImageSizeMismatchIsInvalidParameter) {
 }
 
 TEST(CnnReaders, NotAModelFileIsFormatError) {
-    EXPECT_THROW(vc::detect_cnn_format(keras_dir + "weights_only.ref.h5"), volley::file_format_error);
+    EXPECT_THROW(vc::detect_cnn_format(keras_dir + "weights_only.ref.h5"),
+                 volley::file_format_error);
     EXPECT_THROW(vc::read_cnn(keras_dir + "no_such_file.h5"), volley::io_error);
 }
 
@@ -211,7 +213,8 @@ TEST(CnnReaders, AnalogForwardIsIdenticalForAnyThreadCount) {
     const auto g = vc::read_cnn(shared_dir + "fmnist_small_torch.h5");
     const auto ref = vc::read_stored_reference(shared_dir + "fmnist_small_torch.h5", g.input_shape);
     const auto one = vc::analog_forward(g, ref->x, {1});
-    for (int threads : {2, 3}) EXPECT_EQ(vc::analog_forward(g, ref->x, {threads}).values, one.values);
+    for (int threads : {2, 3})
+        EXPECT_EQ(vc::analog_forward(g, ref->x, {threads}).values, one.values);
 }
 
 namespace {
@@ -282,4 +285,51 @@ TEST(CnnReaders, Keras22StyleModelWithFixedLengthStringsAndSplitAttributes) {
     // h5py imitation of Keras 2.2.4 (see make_fixtures.py), weights of weights_only.h5.
     const auto g = vc::read_cnn(keras_dir + "keras22_style.h5");
     check_keras_fixture("weights_only", g);
+}
+
+namespace {
+
+/// Replaces the string attribute `name` of `object` in `file` (variable-length UTF-8).
+void set_string_attribute(const std::filesystem::path& file, const std::string& object,
+                          const char* name, const std::string& value) {
+    hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t o = H5Oopen(f, object.c_str(), H5P_DEFAULT);
+    H5Adelete(o, name);
+    hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, H5T_VARIABLE);
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(o, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+    const char* text = value.c_str();
+    H5Awrite(a, type, &text);
+    H5Aclose(a), H5Sclose(space), H5Tclose(type), H5Oclose(o), H5Fclose(f);
+}
+
+}  // namespace
+
+TEST_F(CnnReadersRoundTrip, VolleyLayoutUnsupportedTypeAndActivationAreNamed) {
+    trained_like t;
+    const auto file = dir / "model.h5";
+    vc::write_volley_h5(t.model, file, t.batch, {});
+    const auto g = vc::read_cnn(file);
+    const std::string conv = g.nodes.front().name;
+    set_string_attribute(file, "/layers/" + conv, "activation", "sigmoid");
+    try {
+        vc::read_cnn(file);
+        FAIL() << "no error";
+    } catch (const volley::unsupported_model& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("'" + conv + "'"), std::string::npos) << m;
+        EXPECT_NE(m.find("sigmoid"), std::string::npos) << m;
+        EXPECT_NE(m.find("'relu'"), std::string::npos) << m;
+    }
+    set_string_attribute(file, "/layers/" + conv, "activation", "relu");
+    set_string_attribute(file, "/layers/" + conv, "type", "deform_conv2d");
+    try {
+        vc::read_cnn(file);
+        FAIL() << "no error";
+    } catch (const volley::unsupported_model& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("deform_conv2d"), std::string::npos) << m;
+        EXPECT_NE(m.find("use Conv2D"), std::string::npos) << m;
+    }
 }

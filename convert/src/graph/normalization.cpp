@@ -21,15 +21,15 @@ constexpr std::size_t low_buckets = 1u << 16;
 /// The order statistic with 0-based `rank` among the positive values: where pass 1 found it.
 struct rank_target {
     std::size_t rank = 0;
-    std::uint32_t high = 0;         ///< upper 16 bits of its pattern
-    std::size_t rank_in_bucket = 0; ///< its rank among the values of that bucket
+    std::uint32_t high = 0;          ///< upper 16 bits of its pattern
+    std::size_t rank_in_bucket = 0;  ///< its rank among the values of that bucket
     float value = 0;
 };
 
 struct node_histogram {
     std::mutex lock;
-    std::vector<std::uint64_t> high;        // pass 1
-    std::vector<std::uint64_t> low_a, low_b; // pass 2, for targets a and b
+    std::vector<std::uint64_t> high;          // pass 1
+    std::vector<std::uint64_t> low_a, low_b;  // pass 2, for targets a and b
     rank_target a, b;
     bool need_b = false;
     double fraction = 0;
@@ -167,7 +167,8 @@ layer_scales compute_layer_scales(const cnn_graph& graph, const tensor<float>& i
     for (std::size_t i = 0; i < nodes; ++i) {
         const auto& n = graph.nodes[i];
         const bool relu = n.relu || n.kind == layer_kind::relu;
-        const double input_lambda = n.inputs.empty() ? options.input_scale : out.lambda[n.inputs.front()];
+        const double input_lambda =
+            n.inputs.empty() ? options.input_scale : out.lambda[n.inputs.front()];
         bool inherit = !relu && i != graph.output() && is_pass_through(n.kind);
         if (!relu && i != graph.output() && n.kind == layer_kind::concatenate) {
             inherit = true;
