@@ -83,6 +83,13 @@ TEST(LayerNormalization, StreamingSelectEqualsSortingAllActivations) {
     EXPECT_EQ(a.images, 4u);
     EXPECT_EQ(a.lambda, b.lambda);
     EXPECT_NE(a.lambda, vc::compute_layer_scales(g, ref->x).lambda);
+    // the same λ for any thread count
+    for (int threads : {1, 3}) {
+        vc::normalization_options o;
+        o.forward.threads = threads;
+        EXPECT_EQ(vc::compute_layer_scales(g, ref->x, o).lambda,
+                  vc::compute_layer_scales(g, ref->x).lambda);
+    }
     vc::normalization_options bad;
     bad.percentile = 0;
     EXPECT_THROW(vc::compute_layer_scales(g, ref->x, bad), volley::invalid_parameter);

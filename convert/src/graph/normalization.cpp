@@ -29,6 +29,7 @@ struct rank_target {
 struct node_histogram {
     std::mutex lock;
     std::vector<std::uint64_t> high;          // pass 1
+    float max = 0;                            // pass 1: the largest value (p = 100 needs no pass 2)
     std::vector<std::uint64_t> low_a, low_b;  // pass 2, for targets a and b
     rank_target a, b;
     bool need_b = false;
@@ -115,7 +116,10 @@ layer_scales compute_layer_scales(const cnn_graph& graph, const tensor<float>& i
                        auto& h = *hist[node];
                        std::lock_guard guard(h.lock);
                        for (float x : v)
-                           if (x > 0) ++h.high[std::bit_cast<std::uint32_t>(x) >> 16];
+                           if (x > 0) {
+                               ++h.high[std::bit_cast<std::uint32_t>(x) >> 16];
+                               h.max = std::max(h.max, x);
+                           }
                    });
     layer_scales out;
     out.input_scale = options.input_scale;
@@ -134,6 +138,7 @@ layer_scales compute_layer_scales(const cnn_graph& graph, const tensor<float>& i
         h.a.rank = static_cast<std::size_t>(std::floor(r));
         h.fraction = r - static_cast<double>(h.a.rank);
         h.need_b = h.a.rank + 1 < n && h.fraction > 0;
+        if (h.a.rank + 1 == n) continue;  // the maximum, known from pass 1
         locate(h.a, h.high);
         h.low_a.assign(low_buckets, 0);
         if (h.need_b) {
@@ -161,6 +166,10 @@ layer_scales compute_layer_scales(const cnn_graph& graph, const tensor<float>& i
     for (std::size_t i = 0; i < nodes; ++i) {
         auto& h = *hist[i];
         if (out.positive_count[i] == 0) continue;
+        if (h.low_a.empty()) {
+            measured_value[i] = h.max;
+            continue;
+        }
         const double a = pin(h.a, h.low_a);
         measured_value[i] = h.need_b ? lerp(a, pin(h.b, h.low_b), h.fraction) : a;
     }
