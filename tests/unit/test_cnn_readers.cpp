@@ -333,3 +333,13 @@ TEST_F(CnnReadersRoundTrip, VolleyLayoutUnsupportedTypeAndActivationAreNamed) {
         EXPECT_NE(m.find("use Conv2D"), std::string::npos) << m;
     }
 }
+
+TEST(CnnReaders, KerasDepthwiseAndSeparableConvolutionsBecomeGroupedConvolutions) {
+    const auto g = vc::read_cnn(keras_dir + "depthwise_separable.h5");
+    ASSERT_GE(g.nodes.size(), 3u);
+    EXPECT_EQ(g.nodes[0].conv.groups, 3u);  // depthwise, multiplier 2
+    EXPECT_EQ(g.nodes[0].conv.out_channels, 6u);
+    EXPECT_EQ(g.nodes[1].name, "sep/depthwise");
+    EXPECT_EQ(g.nodes[1].conv.groups, 6u);
+    check_keras_fixture("depthwise_separable", g);
+}

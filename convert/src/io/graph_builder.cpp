@@ -162,8 +162,6 @@ std::string suggest_alternative(const std::string& type) {
     if (has("softmax")) return "softmax is only supported on the output layer, where it is removed";
     if (has("globalmax")) return "use GlobalAveragePooling2D or AveragePooling2D";
     if (has("maxpool") || has("max_pool")) return "use MaxPooling2D with 'valid' padding";
-    if (has("depthwise") || has("separable"))
-        return "use Conv2D with groups (depthwise: groups = in channels) followed by a 1x1 Conv2D";
     if (has("transpose")) return "use UpSampling by a strided Conv2D is not supported; use Conv2D";
     if (has("upsampling") || has("cropping")) return "use ZeroPadding2D/Conv2D geometry instead";
     if (has("multiply") || has("subtract") || has("average") || has("maximum") || has("minimum") ||

@@ -202,34 +202,52 @@ void add_layer(keras_context& k, const std::string& type, const json& cfg, const
                                               ") needs an image (c, h, w) input, but its input is "
                                               "a flat vector; add a Reshape before it");
     };
-    if (type == "Conv2D" || type == "Convolution2D") {
+    if (type == "Conv2D" || type == "Convolution2D" || type == "DepthwiseConv2D" ||
+        type == "SeparableConv2D") {
+        // DepthwiseConv2D is a Conv2D with groups = in channels; SeparableConv2D is a depthwise
+        // node (named "<layer>/depthwise", no bias) followed by a 1x1 Conv2D.
         check_image();
+        const bool depthwise = type == "DepthwiseConv2D" || type == "SeparableConv2D";
+        const bool separable = type == "SeparableConv2D";
         const auto w = layer_weights(k, name);
-        const auto& kernel = need(w, "kernel", k, name);
+        const auto& kernel = need(w, depthwise ? "depthwise_kernel" : "kernel", k, name);
         const shape4 s = node_shape(k, in);
         auto& c = n.conv;
         n.kind = layer_kind::conv2d;
-        c.groups = cfg.contains("groups") ? as_size(cfg["groups"], file, name + " groups") : 1;
         c.in_channels = s.c;
-        c.out_channels =
-            as_size(cfg.value("filters", json(0)), file, "layer '" + name + "' filters");
         std::tie(c.kernel_h, c.kernel_w) = pair_of(cfg, "kernel_size", 1, file, name);
         std::tie(c.stride_h, c.stride_w) = pair_of(cfg, "strides", 1, file, name);
         std::tie(c.dilation_h, c.dilation_w) = pair_of(cfg, "dilation_rate", 1, file, name);
-        if (c.groups == 0 || s.c % c.groups)
-            throw file_format_error(file, "layer '" + name + "'",
-                                    "groups = " + std::to_string(c.groups) + " does not divide " +
-                                        std::to_string(s.c) + " channels");
-        expect_shape(k, name, "kernel", kernel,
-                     {c.kernel_h, c.kernel_w, s.c / c.groups, c.out_channels});
-        c.kernel =
-            hwio_to_oihw(kernel.values, c.out_channels, s.c / c.groups, c.kernel_h, c.kernel_w);
-        if (cfg.value("use_bias", true)) {
-            const auto& bias = need(w, "bias", k, name);
-            expect_shape(k, name, "bias", bias, {c.out_channels});
-            c.bias = bias.values;
+        if (depthwise) {
+            const std::size_t mult = as_size(cfg.value("depth_multiplier", json(1)), file,
+                                             "layer '" + name + "' depth_multiplier");
+            c.groups = s.c;
+            c.out_channels = s.c * mult;
+            expect_shape(k, name, "depthwise_kernel", kernel, {c.kernel_h, c.kernel_w, s.c, mult});
+            // (kh, kw, in, mult) has the memory order of HWIO (kh, kw, 1, in·mult)
+            c.kernel = hwio_to_oihw(kernel.values, c.out_channels, 1, c.kernel_h, c.kernel_w);
         } else {
-            c.bias.assign(c.out_channels, 0.0f);
+            c.groups = cfg.contains("groups") ? as_size(cfg["groups"], file, name + " groups") : 1;
+            c.out_channels =
+                as_size(cfg.value("filters", json(0)), file, "layer '" + name + "' filters");
+            if (c.groups == 0 || s.c % c.groups)
+                throw file_format_error(file, "layer '" + name + "'",
+                                        "groups = " + std::to_string(c.groups) +
+                                            " does not divide " + std::to_string(s.c) +
+                                            " channels");
+            expect_shape(k, name, "kernel", kernel,
+                         {c.kernel_h, c.kernel_w, s.c / c.groups, c.out_channels});
+            c.kernel =
+                hwio_to_oihw(kernel.values, c.out_channels, s.c / c.groups, c.kernel_h, c.kernel_w);
+        }
+        const std::size_t bias_size =
+            separable ? as_size(cfg.value("filters", json(0)), file, "layer '" + name + "' filters")
+                      : c.out_channels;
+        std::vector<float> bias(bias_size, 0.0f);
+        if (cfg.value("use_bias", true)) {
+            const auto& b_values = need(w, "bias", k, name);
+            expect_shape(k, name, "bias", b_values, {bias_size});
+            bias = b_values.values;
         }
         const auto padding = text(cfg, "padding", "valid");
         if (padding == "same") {
@@ -241,10 +259,34 @@ void add_layer(keras_context& k, const std::string& type, const json& cfg, const
             detail::throw_unsupported(file, name, type + " with padding '" + padding + "'",
                                       "use padding 'valid' or 'same'");
         }
-        n.relu = activation(k, cfg, name, type, is_output);
         out_layout = data_format(cfg, in_layout);
         if (out_layout != in_layout)
             throw unsupported_model(file, "layer '" + name + "' changes data_format mid-model");
+        const bool relu = activation(k, cfg, name, type, is_output);
+        if (separable) {
+            c.bias.assign(c.out_channels, 0.0f);
+            layer_node pw;
+            pw.name = name;
+            pw.source_type = type;
+            pw.kind = layer_kind::conv2d;
+            pw.relu = relu;
+            pw.conv.in_channels = c.out_channels;
+            pw.conv.out_channels = bias_size;
+            const auto& pk = need(w, "pointwise_kernel", k, name);
+            expect_shape(k, name, "pointwise_kernel", pk, {1, 1, c.out_channels, bias_size});
+            pw.conv.kernel = hwio_to_oihw(pk.values, bias_size, c.out_channels, 1, 1);
+            pw.conv.bias = std::move(bias);
+            n.name = name + "/depthwise";
+            const auto di = b.add(std::move(n), inputs);
+            k.layouts.resize(di + 1);
+            k.layouts[di] = out_layout;
+            const auto index = b.add(std::move(pw), {di});
+            k.layouts.resize(index + 1);
+            k.layouts[index] = out_layout;
+            return;
+        }
+        c.bias = std::move(bias);
+        n.relu = relu;
     } else if (type == "Dense") {
         const auto w = layer_weights(k, name);
         const auto& kernel = need(w, "kernel", k, name);

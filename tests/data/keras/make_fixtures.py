@@ -137,6 +137,21 @@ def save_weights_with_json():
     write_reference("weights_only", np.transpose(x, (0, 3, 1, 2)), m.predict(x, verbose=0))
 
 
+def depthwise_separable():
+    """DepthwiseConv2D (depth_multiplier 2) and SeparableConv2D, tf.keras 2.x."""
+    m = keras.Sequential([
+        keras.layers.InputLayer(input_shape=(9, 9, 3)),
+        keras.layers.DepthwiseConv2D(3, depth_multiplier=2, padding="same", activation="relu", name="dw"),
+        keras.layers.SeparableConv2D(5, 3, strides=2, activation="relu", name="sep"),
+        keras.layers.Flatten(name="flatten"),
+        keras.layers.Dense(3, name="out"),
+    ])
+    randomise(m)
+    m.save(os.path.join(HERE, "depthwise_separable.h5"))
+    x = rng.uniform(0, 1, (4, 9, 9, 3)).astype("float32")
+    write_reference("depthwise_separable", np.transpose(x, (0, 3, 1, 2)), m.predict(x, verbose=0))
+
+
 def keras3_functional():
     """Keras 3 (the `keras` package), its legacy .h5 format: weight names without ':0',
     Keras 3 inbound_nodes, InputLayer batch_shape; BatchNorm after a 1x1 conv inside a residual."""
@@ -240,4 +255,5 @@ if __name__ == "__main__":
     keras22_style_imitation()
     unsupported_layer()
     altered_copies()
+    depthwise_separable()
     print("keras", keras.__version__)
