@@ -322,7 +322,13 @@ TEST_F(CnnReadersRoundTrip, VolleyLayoutUnsupportedTypeAndActivationAreNamed) {
         EXPECT_NE(m.find("sigmoid"), std::string::npos) << m;
         EXPECT_NE(m.find("'relu'"), std::string::npos) << m;
     }
-    set_string_attribute(file, "/layers/" + conv, "activation", "relu");
+    set_string_attribute(file, "/layers/" + conv, "activation", "linear");  // BN follows
+    // softmax on the output layer is removed, and the logits stay the same
+    set_string_attribute(file, "/layers/" + g.nodes.back().name, "activation", "softmax");
+    const auto with_softmax = vc::read_cnn(file);
+    EXPECT_TRUE(with_softmax.removed_softmax);
+    expect_logits_close(vc::analog_forward(with_softmax, t.batch.x), t.batch.logits.values, 10,
+                        2e-5);
     set_string_attribute(file, "/layers/" + conv, "type", "deform_conv2d");
     try {
         vc::read_cnn(file);

@@ -20,6 +20,8 @@ struct layer_reader {
     const std::string& file;
     hid_t group;
     std::string name, type, path;
+    bool last = false;  ///< the output layer (a softmax activation is removed there)
+    bool* removed_softmax = nullptr;
 
     std::optional<std::vector<std::int64_t>> ints(const char* attr) const {
         return detail::read_int_list_attribute(group, attr, file, path);
@@ -60,7 +62,13 @@ bool read_activation(const layer_reader& r) {
     const auto a = detail::read_text_attribute(r.group, "activation", r.file);
     if (!a || *a == "linear" || *a == "none" || a->empty()) return false;
     if (*a == "relu") return true;
-    detail::throw_unsupported(r.file, r.name, r.type + " with activation '" + *a + "'");
+    if (*a == "softmax" && r.last) {
+        *r.removed_softmax = true;
+        return false;
+    }
+    detail::throw_unsupported(
+        r.file, r.name, r.type + " with activation '" + *a + "'",
+        *a == "softmax" ? "softmax is only supported on the output layer" : "");
 }
 
 layer_node read_conv(const layer_reader& r) {
@@ -162,7 +170,13 @@ cnn_graph read_volley_h5(const std::filesystem::path& path) {
         auto g = snn::detail::open_group_if_present(layers.get(), name);
         if (!g.valid())
             throw file_format_error(file, "/layers/" + name, "layer_order names a missing group");
-        layer_reader r{file, g.get(), name, "", "/layers/" + name};
+        layer_reader r{file,
+                       g.get(),
+                       name,
+                       "",
+                       "/layers/" + name,
+                       li + 1 == order->size(),
+                       &b.graph().removed_softmax};
         const auto type = detail::read_text_attribute(g.get(), "type", file);
         if (!type) throw file_format_error(file, r.path, "missing attribute 'type'");
         r.type = *type;
