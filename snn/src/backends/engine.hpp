@@ -22,6 +22,8 @@ public:
                              std::int64_t progress_interval) = 0;
     virtual std::int64_t current_step() const = 0;
     virtual simulation_stats stats() const = 0;
+    /// The current weights of a plastic projection (its index in the network).
+    virtual projection_weights weights(std::size_t projection) const = 0;
 };
 
 /// The one place that chooses a backend for a context (snn/src/backends/factory.cpp).

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backends/cpu/lif_population.hpp"
+#include "backends/cpu/plastic_table.hpp"
 #include "backends/cpu/source_population.hpp"
 #include "backends/cpu/synapse_table.hpp"
 #include "backends/engine.hpp"
@@ -30,6 +31,7 @@ public:
     std::int64_t run(std::int64_t steps, const progress_callback& progress, std::int64_t progress_interval) override;
     std::int64_t current_step() const override { return step_; }
     simulation_stats stats() const override;
+    projection_weights weights(std::size_t projection) const override;
 
 private:
     struct spike_sink {
@@ -56,6 +58,7 @@ private:
     }
     void update_range(int t, std::int64_t s);
     void deliver(int t, std::int64_t s);
+    std::uint64_t deliver_plastic(int t, std::int64_t s, plastic_table& table);
     void record_spikes(std::int64_t s);
     void sample_state(const state_sink& sink);
     std::int64_t run_one_thread(std::int64_t steps, const progress_callback& progress, std::int64_t interval);
@@ -66,6 +69,7 @@ private:
     std::vector<std::variant<lif_population, source_population>> pops_;
     std::vector<std::uint32_t> lo_;                   ///< thread t owns [lo_[t], lo_[t+1])
     std::vector<std::vector<synapse_table>> tables_;  ///< [thread][source population * n_pops_ + target population]
+    std::vector<std::vector<plastic_table>> plastic_;  ///< [thread][plastic projection, in order]
     std::vector<double> scale_;                       ///< [pop * 2 + receptor]: fixed point -> mV
     std::vector<std::int64_t> ring_;                  ///< [slot][neuron][receptor]
     std::int64_t slot_mask_ = 0;
