@@ -240,6 +240,10 @@ run_outcome execute_run(const run_request& req) {
     f["peak_rss_bytes"] = peak_rss_bytes();
     f["bytes_per_synapse"] = st.synapses > 0 ? static_cast<double>(st.synapse_table_bytes) / static_cast<double>(st.synapses) : 0.0;
     f["threads"] = st.threads;
+    if (st.plastic_synapses > 0) {
+        f["plastic_synapses"] = st.plastic_synapses;
+        f["bytes_per_plastic_synapse"] = static_cast<double>(st.plastic_table_bytes) / static_cast<double>(st.plastic_synapses);
+    }
     f["spike_checksum"] = snn::spike_checksum(std::move(pairs));
     f["populations"] = pops;
     f["dt_ms"] = req.settings.dt_ms;

@@ -128,7 +128,8 @@ TEST(StdpEngine, RecordedWeightsAreSampledOnScheduleWithoutChangingTheRun) {
 }
 
 // Per plastic synapse: 4-byte word, 8-byte weight, 8 bytes of target index; per source and
-// per target: a 4-byte index entry and 24 bytes of traces (docs/plasticity.md).
+// per target: a 4-byte index entry and 24 bytes of traces; per table 32 KiB of decay factors
+// (docs/plasticity.md).
 TEST(StdpEngine, BytesPerPlasticSynapseAreAsDocumented) {
     vs::network net;
     const auto in = net.add_population("in", 50, vs::poisson_source{});
@@ -137,7 +138,9 @@ TEST(StdpEngine, BytesPerPlasticSynapseAreAsDocumented) {
     vs::simulation sim(net, vs::context{.threads = 1}, {});
     const auto st = sim.stats();
     EXPECT_EQ(st.synapses, 2000u);
-    EXPECT_EQ(st.synapse_table_bytes, 20u * 2000 + 28u * 50 + 28u * 40 + 8u);
+    EXPECT_EQ(st.plastic_synapses, 2000u);
+    EXPECT_EQ(st.plastic_table_bytes, 20u * 2000 + 28u * 50 + 28u * 40 + 8u + 32768u);
+    EXPECT_EQ(st.synapse_table_bytes, st.plastic_table_bytes);
 }
 
 TEST(StdpWeightsFile, WriteAndReadBack) {

@@ -25,6 +25,8 @@ struct simulation_stats {
     std::uint64_t neurons = 0;
     std::uint64_t synapses = 0;
     std::uint64_t synapse_table_bytes = 0;  ///< bytes of synapse storage (targets, weights, rows)
+    std::uint64_t plastic_synapses = 0;     ///< synapses with an STDP rule (included in synapses)
+    std::uint64_t plastic_table_bytes = 0;  ///< their storage with traces (included in synapse_table_bytes)
     std::uint64_t spikes = 0;               ///< every spike emitted, sources included
     std::uint64_t synaptic_events = 0;      ///< spike deliveries to synapses
     std::int64_t steps = 0;                 ///< steps simulated

@@ -141,9 +141,11 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
         for (auto& table : per_thread) {
             max_delay = std::max(max_delay, table.max_delay());
             table.set_fixed_point(to_fixed[table.target_population() * 2 + table.receptor()]);
-            synapse_count_ += table.synapses();
-            table_bytes_ += table.bytes();
+            plastic_count_ += table.synapses();
+            plastic_bytes_ += table.bytes();
         }
+    synapse_count_ += plastic_count_;
+    table_bytes_ += plastic_bytes_;
     tables_.assign(T, std::vector<synapse_table>(P * P));
     parallel_for_threads(threads_, [&](int ti) {
         const auto t = static_cast<std::size_t>(ti);
@@ -400,6 +402,8 @@ simulation_stats cpu_engine::stats() const {
     st.neurons = n_;
     st.synapses = synapse_count_;
     st.synapse_table_bytes = table_bytes_;
+    st.plastic_synapses = plastic_count_;
+    st.plastic_table_bytes = plastic_bytes_;
     st.spikes = spike_count_;
     for (const auto& c : counters_) st.synaptic_events += c.events;
     st.steps = step_;

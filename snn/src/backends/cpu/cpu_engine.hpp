@@ -82,7 +82,7 @@ private:
     std::vector<state_sink> state_sinks_;
     std::vector<thread_counters> counters_;
     std::int64_t step_ = 0;
-    std::uint64_t spike_count_ = 0, synapse_count_ = 0, table_bytes_ = 0;
+    std::uint64_t spike_count_ = 0, synapse_count_ = 0, table_bytes_ = 0, plastic_count_ = 0, plastic_bytes_ = 0;
     double build_s_ = 0, sim_s_ = 0;
 };
 

@@ -91,16 +91,24 @@ plastic_table::plastic_table(const network& net, std::size_t projection, const s
     for (std::uint32_t j = 0; j < n_tgt; ++j) col_begin_[j + 1] += col_begin_[j];
     pre_.assign(n_src, {});
     post_.assign(n_tgt, {});
+    tau_ms_[trace_o1] = k_.tau_o1_ms;
+    tau_ms_[trace_r1] = k_.tau_r1_ms;
+    tau_ms_[trace_r2] = k_.tau_r2_ms;
+    tau_ms_[trace_o2] = k_.tau_o2_ms;
+    decay_.resize(4 * decay_steps);
+    for (std::size_t i = 0; i < 4; ++i)
+        for (std::int64_t lag = 0; lag < decay_steps; ++lag)
+            decay_[i * decay_steps + static_cast<std::size_t>(lag)] = decay_factor(lag, static_cast<trace_kind>(i));
 }
 
-void plastic_table::jump(double& a, double& b, std::int64_t& last, std::int64_t now, double tau_a,
-                         double tau_b) const {
+void plastic_table::jump(double& a, double& b, std::int64_t& last, std::int64_t now, trace_kind ka,
+                         trace_kind kb) const {
     if (k_.nearest) {
         a = 1;
         b = 1;
     } else {
-        a = decayed(a, last, now, tau_a) + 1;
-        if (k_.triplet) b = decayed(b, last, now, tau_b) + 1;
+        a = decayed(a, last, now, ka) + 1;
+        if (k_.triplet) b = decayed(b, last, now, kb) + 1;
     }
     last = now;
 }
@@ -109,14 +117,14 @@ void plastic_table::on_post_spike(std::uint32_t target, std::int64_t stamp) {
     if (target < begin_ || target - begin_ >= post_.size()) return;
     const std::uint32_t j = target - begin_;
     auto& post = post_[j];
-    const double o2 = k_.triplet ? decayed(post.x2, post.last, stamp, k_.tau_o2_ms) : 0.0;
+    const double o2 = k_.triplet ? decayed(post.x2, post.last, stamp, trace_o2) : 0.0;
     const double amp = k_.a2_plus + k_.a3_plus * o2;
     for (std::uint32_t c = col_begin_[j]; c < col_begin_[j + 1]; ++c) {
         const auto& pre = pre_[col_source_[c]];
         double& w = weights_[col_synapse_[c]];
-        w = std::min(k_.w_max, w + decayed(pre.x1, pre.last, stamp, k_.tau_r1_ms) * amp);
+        w = std::min(k_.w_max, w + decayed(pre.x1, pre.last, stamp, trace_r1) * amp);
     }
-    jump(post.x1, post.x2, post.last, stamp, k_.tau_o1_ms, k_.tau_o2_ms);
+    jump(post.x1, post.x2, post.last, stamp, trace_o1, trace_o2);
 }
 
 void plastic_table::append_weights(std::vector<std::uint32_t>& sources, std::vector<std::uint32_t>& targets,
@@ -131,7 +139,7 @@ void plastic_table::append_weights(std::vector<std::uint32_t>& sources, std::vec
 
 std::uint64_t plastic_table::bytes() const noexcept {
     return 4 * (row_begin_.size() + words_.size() + col_begin_.size() + col_synapse_.size() + col_source_.size()) +
-           8 * weights_.size() + sizeof(trace) * (pre_.size() + post_.size());
+           8 * (weights_.size() + decay_.size()) + sizeof(trace) * (pre_.size() + post_.size());
 }
 
 }  // namespace volley::snn::detail

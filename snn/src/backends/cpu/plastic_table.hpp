@@ -15,7 +15,9 @@
 //
 // Per synapse: a 32-bit word (target offset, delay - 1), the double weight, and in the target
 // index the synapse's position and its source: 20 bytes. Per source: a row start and three
-// trace words (28 bytes); per target: a column start and three trace words (28 bytes).
+// trace words (28 bytes); per target: a column start and three trace words (28 bytes). Per
+// table: the decay factors exp(-k·dt/τ) of the four traces for lags k < 1024 steps (32 KiB),
+// which replace most calls to exp and give the same bits as the call they replace.
 
 #include <algorithm>
 #include <cmath>
@@ -68,19 +70,19 @@ public:
         const std::uint32_t b = row_begin_[source], e = row_begin_[source + 1];
         if (b == e) return 0;
         auto& pre = pre_[source];
-        const double r2 = k_.triplet ? decayed(pre.x2, pre.last, stamp, k_.tau_r2_ms) : 0.0;
+        const double r2 = k_.triplet ? decayed(pre.x2, pre.last, stamp, trace_r2) : 0.0;
         const double amp = k_.a2_minus + k_.a3_minus * r2;
         const double span = k_.w_max - k_.w_min;
         for (std::uint32_t k = b; k < e; ++k) {
             const std::uint32_t word = words_[k], j = word >> delay_bits_;
             const auto& post = post_[j];
-            double dw = decayed(post.x1, post.last, stamp, k_.tau_o1_ms) * amp;
+            double dw = decayed(post.x1, post.last, stamp, trace_o1) * amp;
             double& w = weights_[k];
             if (k_.multiplicative) dw *= (w - k_.w_min) / span;
             w = std::max(k_.w_min, w - dw);
             deliver(ring_base_ + j, (word & delay_mask_) + 1, static_cast<std::int32_t>(std::llround(w * to_fixed_)));
         }
-        jump(pre.x1, pre.x2, pre.last, stamp, k_.tau_r1_ms, k_.tau_r2_ms);
+        jump(pre.x1, pre.x2, pre.last, stamp, trace_r1, trace_r2);
         return e - b;
     }
 
@@ -102,10 +104,20 @@ private:
         std::int64_t last = 0;    ///< step of the last jump
     };
 
-    double decayed(double value, std::int64_t last, std::int64_t now, double tau_ms) const {
-        return value == 0 ? 0.0 : value * std::exp(-static_cast<double>(now - last) * dt_ms_ / tau_ms);
+    /// value · exp(-(now - last)·dt / tau); the factors of recent lags come from a table
+    /// filled with the same expression, so the result does not depend on which path is taken.
+    enum trace_kind : std::size_t { trace_o1, trace_r1, trace_r2, trace_o2 };
+    double decayed(double value, std::int64_t last, std::int64_t now, trace_kind kind) const {
+        if (value == 0) return 0.0;
+        const std::int64_t lag = now - last;
+        if (lag < decay_steps) return value * decay_[kind * decay_steps + static_cast<std::size_t>(lag)];
+        return value * decay_factor(lag, kind);
     }
-    void jump(double& a, double& b, std::int64_t& last, std::int64_t now, double tau_a, double tau_b) const;
+    double decay_factor(std::int64_t lag, trace_kind kind) const {
+        return std::exp(-static_cast<double>(lag) * dt_ms_ / tau_ms_[kind]);
+    }
+    static constexpr std::int64_t decay_steps = 1024;  ///< lags with a tabulated factor
+    void jump(double& a, double& b, std::int64_t& last, std::int64_t now, trace_kind ka, trace_kind kb) const;
 
     stdp_constants k_;
     std::size_t projection_ = 0;
@@ -119,6 +131,8 @@ private:
     std::vector<std::uint32_t> col_synapse_, col_source_;  ///< by target: row position, source
     std::vector<trace> pre_;                ///< per source (r1, r2)
     std::vector<trace> post_;               ///< per target - begin (o1, o2)
+    double tau_ms_[4] = {1, 1, 1, 1};       ///< [trace_kind]
+    std::vector<double> decay_;             ///< [trace_kind][lag < decay_steps]
 };
 
 }  // namespace volley::snn::detail
