@@ -127,6 +127,26 @@ TEST(StdpEngine, RecordedWeightsAreSampledOnScheduleWithoutChangingTheRun) {
     EXPECT_TRUE(bit_identical(sim.weights(0).weights, plain.weights[0].weights));
 }
 
+TEST(StdpEngine, ResetRestoresTheBuiltWeightsAndRepeatsTheRun) {
+    const auto net = plastic_network();
+    vs::simulation sim(net, vs::context{.threads = 2}, {.dt_ms = 0.1, .seed = 11});
+    auto a = sim.record_spikes(vs::population_index{0});
+    auto b = sim.record_spikes(vs::population_index{1});
+    const auto built = sim.weights(0);
+    auto rec = sim.record_weights(0, 100.0);
+    sim.run(300);
+    const auto first_raster = raster({&a, &b});
+    const auto first = sim.weights(0);
+    ASSERT_FALSE(bit_identical(first.weights, built.weights));
+    sim.reset();
+    EXPECT_TRUE(bit_identical(sim.weights(0).weights, built.weights));
+    ASSERT_EQ(rec.samples(), 1u);
+    sim.run(300);
+    EXPECT_EQ(raster({&a, &b}), first_raster);
+    EXPECT_TRUE(bit_identical(sim.weights(0).weights, first.weights));
+    EXPECT_EQ(rec.samples(), 4u);
+}
+
 // Per plastic synapse: 4-byte word, 8-byte weight, 8 bytes of target index; per source and
 // per target: a 4-byte index entry and 24 bytes of traces; per table 32 KiB of decay factors
 // (docs/plasticity.md).
@@ -213,6 +233,9 @@ TEST(StdpErrors, BadRulesAndInitialWeightsAreTypedErrorsNamingTheParameter) {
     EXPECT_TRUE(throws_naming<ip>(connect(vs::uniform{0.5, 1.5}, vs::stdp_pair{}), {"uniform high", "1.5"}));
     EXPECT_TRUE(throws_naming<ip>(connect(vs::normal{0.5, 0.1}, vs::stdp_pair{}), {"weight", "normal"}));
     EXPECT_TRUE(throws_naming<ip>([] { (void)vs::stdp_triplet{}.scaled(0); }, {"scale"}));
+    const auto analog = net.add_population("x", 4, vs::analog_source{{{1, 0, 0, 0}}});
+    EXPECT_TRUE(throws_naming<ip>([&] { net.connect(analog, b, vs::one_to_one{}, {.weight = 0.5, .plasticity = vs::stdp_pair{}}); },
+                                  {"'x' -> 'b'", "plasticity", "analog_source"}));
     EXPECT_EQ(net.projections().size(), 0u);
     EXPECT_NO_THROW(connect(1.0, vs::stdp_pair{})());
 }

@@ -101,6 +101,13 @@ plastic_table::plastic_table(const network& net, std::size_t projection, const s
             decay_[i * decay_steps + static_cast<std::size_t>(lag)] = decay_factor(lag, static_cast<trace_kind>(i));
 }
 
+void plastic_table::rebuild(const network& net, const simulation_options& options) {
+    if (row_begin_.empty()) return;  // a thread without targets of this projection
+    const double to_fixed = to_fixed_;
+    *this = plastic_table(net, projection_, options, begin_, begin_ + static_cast<std::uint32_t>(post_.size()), ring_base_);
+    to_fixed_ = to_fixed;
+}
+
 void plastic_table::jump(double& a, double& b, std::int64_t& last, std::int64_t now, trace_kind ka,
                          trace_kind kb) const {
     if (k_.nearest) {

@@ -53,6 +53,10 @@ public:
     plastic_table(const network& net, std::size_t projection, const simulation_options& options,
                   std::uint32_t begin, std::uint32_t end, std::uint32_t ring_base);
 
+    /// Back to the built weights and empty traces (simulation::reset). The fixed-point factor
+    /// is kept.
+    void rebuild(const network& net, const simulation_options& options);
+
     /// Sets the fixed-point factor of delivered weights (2^F of the target's receptor).
     void set_fixed_point(double to_fixed) noexcept { to_fixed_ = to_fixed; }
 
