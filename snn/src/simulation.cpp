@@ -19,8 +19,18 @@ struct simulation::impl {
     std::int64_t progress_interval = 0;
     std::vector<std::shared_ptr<weight_data>> weight_sinks;
 
+    /// The current weights of projection q (a valid index): plastic ones from the engine,
+    /// static ones as built.
+    projection_weights weights(std::size_t q) const {
+        const auto& proj = net.projections()[q];
+        if (is_plastic(proj.synapse.plasticity)) return engine->weights(q);
+        detail::synapse_list list;
+        detail::expand_projection(net, q, options.seed, options.dt_ms, 0, net.at(proj.target).size, list);
+        return {std::move(list.source), std::move(list.target), std::move(list.weight)};
+    }
+
     void sample_weights(weight_data& d) const {
-        const auto w = engine->weights(d.projection);
+        const auto w = weights(d.projection);
         d.sample_steps.push_back(engine->current_step());
         d.values.insert(d.values.end(), w.weights.begin(), w.weights.end());
     }
@@ -129,11 +139,7 @@ projection_weights simulation::weights(std::size_t projection) const {
     if (projection >= projs.size())
         throw invalid_parameter("simulation", "projection", std::to_string(projection),
                                 "no such projection (the network has " + std::to_string(projs.size()) + ")");
-    if (is_plastic(projs[projection].synapse.plasticity)) return impl_->engine->weights(projection);
-    detail::synapse_list list;
-    detail::expand_projection(impl_->net, projection, impl_->options.seed, impl_->options.dt_ms, 0,
-                              impl_->net.at(projs[projection].target).size, list);
-    return {std::move(list.source), std::move(list.target), std::move(list.weight)};
+    return impl_->weights(projection);
 }
 
 weight_recorder simulation::record_weights(std::size_t projection, double interval_ms) {

@@ -145,6 +145,10 @@ TEST(StdpEngine, ResetRestoresTheBuiltWeightsAndRepeatsTheRun) {
     EXPECT_EQ(raster({&a, &b}), first_raster);
     EXPECT_TRUE(bit_identical(sim.weights(0).weights, first.weights));
     EXPECT_EQ(rec.samples(), 4u);
+    auto fixed = sim.record_weights(2, 50.0);  // a static projection: the built weights each time
+    sim.run(100);
+    ASSERT_EQ(fixed.samples(), 3u);
+    for (std::size_t k = 0; k < fixed.synapses(); ++k) EXPECT_EQ(fixed.at(2, k), -1.0);
 }
 
 // Per plastic synapse: 4-byte word, 8-byte weight, 8 bytes of target index; per source and
