@@ -12,6 +12,7 @@
 #include <volley/snn/sonata_spikes.hpp>
 #include <volley/snn/spike_checksum.hpp>
 #include <volley/snn/spike_csv.hpp>
+#include <volley/snn/weights_file.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -110,6 +111,28 @@ void write_plot(const std::filesystem::path& file, const std::vector<snn::spike_
     snn::write_raster_svg(file, pops, opt);
 }
 
+/// Adds the final weights of every plastic projection to the .h5 output (/weights).
+void write_plastic_weights(const std::filesystem::path& file, const snn::simulation& sim) {
+    std::vector<snn::projection_weight_record> records;
+    const auto& net = sim.model();
+    for (std::size_t q = 0; q < net.projections().size(); ++q) {
+        const auto& proj = net.projections()[q];
+        if (!snn::is_plastic(proj.synapse.plasticity)) continue;
+        auto w = sim.weights(q);
+        snn::projection_weight_record r;
+        r.projection = static_cast<std::uint32_t>(q);
+        r.source = net.at(proj.source).name;
+        r.target = net.at(proj.target).name;
+        r.rule = snn::plasticity_name(proj.synapse.plasticity);
+        r.sources = std::move(w.sources);
+        r.targets = std::move(w.targets);
+        r.weights = std::move(w.weights);
+        r.time_ms = sim.time_ms();
+        records.push_back(std::move(r));
+    }
+    if (!records.empty()) snn::write_weights(file, records);
+}
+
 }  // namespace
 
 state_request parse_state_request(const std::string& text) {
@@ -175,7 +198,10 @@ run_outcome execute_run(const run_request& req) {
         }
     }
     bar.finish();
-    if (stream) stream->finish();
+    if (stream) {
+        stream->finish();
+        write_plastic_weights(*req.out, sim);
+    }
     if (req.out && is_csv(*req.out)) {
         const auto pops = as_population_spikes(recs);
         snn::write_spike_csv(*req.out, pops);
@@ -214,6 +240,10 @@ run_outcome execute_run(const run_request& req) {
     f["peak_rss_bytes"] = peak_rss_bytes();
     f["bytes_per_synapse"] = st.synapses > 0 ? static_cast<double>(st.synapse_table_bytes) / static_cast<double>(st.synapses) : 0.0;
     f["threads"] = st.threads;
+    if (st.plastic_synapses > 0) {
+        f["plastic_synapses"] = st.plastic_synapses;
+        f["bytes_per_plastic_synapse"] = static_cast<double>(st.plastic_table_bytes) / static_cast<double>(st.plastic_synapses);
+    }
     f["spike_checksum"] = snn::spike_checksum(std::move(pairs));
     f["populations"] = pops;
     f["dt_ms"] = req.settings.dt_ms;

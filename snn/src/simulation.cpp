@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "backends/engine.hpp"
+#include "build/connectivity.hpp"
 
 namespace volley::snn {
 
@@ -16,6 +17,23 @@ struct simulation::impl {
     std::unique_ptr<detail::engine> engine;
     progress_callback progress;
     std::int64_t progress_interval = 0;
+    std::vector<std::shared_ptr<weight_data>> weight_sinks;
+
+    /// The current weights of projection q (a valid index): plastic ones from the engine,
+    /// static ones as built.
+    projection_weights weights(std::size_t q) const {
+        const auto& proj = net.projections()[q];
+        if (is_plastic(proj.synapse.plasticity)) return engine->weights(q);
+        detail::synapse_list list;
+        detail::expand_projection(net, q, options.seed, options.dt_ms, 0, net.at(proj.target).size, list);
+        return {std::move(list.source), std::move(list.target), std::move(list.weight)};
+    }
+
+    void sample_weights(weight_data& d) const {
+        const auto w = weights(d.projection);
+        d.sample_steps.push_back(engine->current_step());
+        d.values.insert(d.values.end(), w.weights.begin(), w.weights.end());
+    }
 };
 
 namespace {
@@ -91,10 +109,69 @@ bool simulation::run(double duration_ms) {
     if (!std::isfinite(duration_ms) || duration_ms < 0)
         throw invalid_parameter("simulation", "duration_ms", std::to_string(duration_ms), "must be finite and >= 0");
     const auto steps = static_cast<std::int64_t>(std::llround(duration_ms / impl_->options.dt_ms));
-    return impl_->engine->run(steps, impl_->progress, impl_->progress_interval) == steps;
+    auto& eng = *impl_->engine;
+    if (impl_->weight_sinks.empty()) return eng.run(steps, impl_->progress, impl_->progress_interval) == steps;
+    // Weight samples are taken between runs of the engine, which stop at each sample step. The
+    // engine reports every step, so that the callback keeps its period across the pieces.
+    std::int64_t done = 0;
+    const std::int64_t every = impl_->progress_interval;
+    while (done < steps) {
+        const std::int64_t now = eng.current_step();
+        std::int64_t chunk = steps - done;
+        for (const auto& d : impl_->weight_sinks)
+            chunk = std::min(chunk, d->interval_steps - (now - d->start_step) % d->interval_steps);
+        progress_callback progress;
+        if (impl_->progress && every > 0)
+            progress = [&, offset = done](std::int64_t d, std::int64_t) {
+                return (offset + d) % every != 0 || impl_->progress(offset + d, steps);
+            };
+        const std::int64_t got = eng.run(chunk, progress, 1);
+        done += got;
+        for (const auto& d : impl_->weight_sinks)
+            if ((eng.current_step() - d->start_step) % d->interval_steps == 0) impl_->sample_weights(*d);
+        if (got < chunk) return false;
+    }
+    return true;
 }
 
-void simulation::reset() { impl_->engine->reset(impl_->net); }
+projection_weights simulation::weights(std::size_t projection) const {
+    const auto& projs = impl_->net.projections();
+    if (projection >= projs.size())
+        throw invalid_parameter("simulation", "projection", std::to_string(projection),
+                                "no such projection (the network has " + std::to_string(projs.size()) + ")");
+    return impl_->weights(projection);
+}
+
+weight_recorder simulation::record_weights(std::size_t projection, double interval_ms) {
+    auto w = weights(projection);  // checks the index
+    const auto& proj = impl_->net.projections()[projection];
+    if (!std::isfinite(interval_ms) || interval_ms <= 0)
+        throw invalid_parameter("weight recorder of projection " + std::to_string(projection), "interval_ms",
+                                std::to_string(interval_ms), "must be finite and > 0");
+    auto d = std::make_shared<weight_data>();
+    d->projection = projection;
+    d->source = impl_->net.at(proj.source).name;
+    d->target = impl_->net.at(proj.target).name;
+    d->sources = std::move(w.sources);
+    d->targets = std::move(w.targets);
+    d->dt_ms = impl_->options.dt_ms;
+    d->interval_steps = std::max<std::int64_t>(1, std::llround(interval_ms / impl_->options.dt_ms));
+    d->start_step = impl_->engine->current_step();
+    d->sample_steps.push_back(d->start_step);
+    d->values = std::move(w.weights);
+    impl_->weight_sinks.push_back(d);
+    return weight_recorder(d);
+}
+
+void simulation::reset() {
+    impl_->engine->reset(impl_->net);  // plastic weights return to their built values
+    for (const auto& d : impl_->weight_sinks) {
+        d->sample_steps.clear();
+        d->values.clear();
+        d->start_step = 0;
+        impl_->sample_weights(*d);
+    }
+}
 
 void simulation::set_bias(population_index pop, std::span<const double> per_neuron) {
     const auto& p = impl_->net.at(pop);

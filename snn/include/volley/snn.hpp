@@ -8,6 +8,7 @@
 #include <volley/snn/network.hpp>
 #include <volley/snn/network_json.hpp>
 #include <volley/snn/neuron_models.hpp>
+#include <volley/snn/plasticity.hpp>
 #include <volley/snn/raster_plot.hpp>
 #include <volley/snn/recorders.hpp>
 #include <volley/snn/simulation.hpp>
@@ -19,3 +20,4 @@
 #include <volley/snn/stimuli.hpp>
 #include <volley/snn/types.hpp>
 #include <volley/snn/value.hpp>
+#include <volley/snn/weights_file.hpp>

@@ -30,6 +30,8 @@ public:
     /// Replaces an analog_source population's table (checked by the caller).
     virtual void set_analog_input(population_index pop, std::vector<std::vector<double>> values) = 0;
     virtual simulation_stats stats() const = 0;
+    /// The current weights of a plastic projection (its index in the network).
+    virtual projection_weights weights(std::size_t projection) const = 0;
 };
 
 /// The one place that chooses a backend for a context (snn/src/backends/factory.cpp).

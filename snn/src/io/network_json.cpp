@@ -226,8 +226,81 @@ connector read_connector(const node& c) {
                       "\" (known: all_to_all, one_to_one, fixed_probability, fixed_in_degree, from_list)");
 }
 
+stdp_pairing read_pairing(const node& n) {
+    const auto s = n.string();
+    if (s == "all_to_all") return stdp_pairing::all_to_all;
+    if (s == "nearest") return stdp_pairing::nearest;
+    n.fail("unknown pairing \"" + s + "\" (known: all_to_all, nearest)");
+}
+
+/// The "plasticity" object of a projection (docs/plasticity.md).
+plasticity_rule read_plasticity(const node& n) {
+    const auto type = n.at("type").string();
+    auto numbers = [&](std::initializer_list<std::pair<const char*, double*>> fields) {
+        for (const auto& [key, field] : fields)
+            if (n.has(key)) *field = n.at(key).number();
+    };
+    if (type == "stdp_pair") {
+        n.only_keys({"type", "tau_plus_ms", "tau_minus_ms", "a_plus", "a_minus", "w_min", "w_max", "weight_dependence",
+                     "pairing"});
+        stdp_pair r;
+        numbers({{"tau_plus_ms", &r.tau_plus_ms}, {"tau_minus_ms", &r.tau_minus_ms}, {"a_plus", &r.a_plus},
+                 {"a_minus", &r.a_minus}, {"w_min", &r.w_min}, {"w_max", &r.w_max}});
+        if (n.has("pairing")) r.pairing = read_pairing(n.at("pairing"));
+        if (n.has("weight_dependence")) {
+            const auto d = n.at("weight_dependence").string();
+            if (d == "additive") r.dependence = stdp_weight_dependence::additive;
+            else if (d == "multiplicative") r.dependence = stdp_weight_dependence::multiplicative;
+            else n.at("weight_dependence").fail("unknown weight_dependence \"" + d + "\" (known: additive, multiplicative)");
+        }
+        return r;
+    }
+    if (type == "stdp_triplet") {
+        n.only_keys({"type", "preset", "pairing", "scale", "tau_plus_ms", "tau_minus_ms", "tau_x_ms", "tau_y_ms", "a2_plus",
+                     "a3_plus", "a2_minus", "a3_minus", "w_min", "w_max"});
+        const auto pairing = n.has("pairing") ? read_pairing(n.at("pairing")) : stdp_pairing::all_to_all;
+        bool minimal = false;
+        if (n.has("preset")) {
+            const auto p = n.at("preset").string();
+            if (p == "visual_cortex_minimal") minimal = true;
+            else if (p != "visual_cortex") n.at("preset").fail("unknown preset \"" + p + "\" (known: visual_cortex, visual_cortex_minimal)");
+        }
+        auto r = stdp_triplet::visual_cortex(pairing, minimal);
+        if (n.has("scale")) {
+            const auto s = n.at("scale");
+            r = at_node(s, [&] { return r.scaled(s.number()); });
+        }
+        numbers({{"tau_plus_ms", &r.tau_plus_ms}, {"tau_minus_ms", &r.tau_minus_ms}, {"tau_x_ms", &r.tau_x_ms},
+                 {"tau_y_ms", &r.tau_y_ms}, {"a2_plus", &r.a2_plus}, {"a3_plus", &r.a3_plus}, {"a2_minus", &r.a2_minus},
+                 {"a3_minus", &r.a3_minus}, {"w_min", &r.w_min}, {"w_max", &r.w_max}});
+        return r;
+    }
+    n.at("type").fail("unknown plasticity type \"" + type + "\" (known: stdp_pair, stdp_triplet)");
+}
+
+ojson write_plasticity(const plasticity_rule& rule) {
+    const char* pairing_names[] = {"all_to_all", "nearest"};
+    if (const auto* p = std::get_if<stdp_pair>(&rule))
+        return {{"type", "stdp_pair"},
+                {"tau_plus_ms", p->tau_plus_ms},
+                {"tau_minus_ms", p->tau_minus_ms},
+                {"a_plus", p->a_plus},
+                {"a_minus", p->a_minus},
+                {"w_min", p->w_min},
+                {"w_max", p->w_max},
+                {"weight_dependence", p->dependence == stdp_weight_dependence::additive ? "additive" : "multiplicative"},
+                {"pairing", pairing_names[static_cast<int>(p->pairing)]}};
+    const auto& t = std::get<stdp_triplet>(rule);
+    return {{"type", "stdp_triplet"},   {"pairing", pairing_names[static_cast<int>(t.pairing)]},
+            {"tau_plus_ms", t.tau_plus_ms}, {"tau_minus_ms", t.tau_minus_ms},
+            {"tau_x_ms", t.tau_x_ms},       {"tau_y_ms", t.tau_y_ms},
+            {"a2_plus", t.a2_plus},         {"a3_plus", t.a3_plus},
+            {"a2_minus", t.a2_minus},       {"a3_minus", t.a3_minus},
+            {"w_min", t.w_min},             {"w_max", t.w_max}};
+}
+
 void read_projection(network& net, const node& p) {
-    p.only_keys({"source", "target", "connector", "weight", "delay_ms", "receptor"});
+    p.only_keys({"source", "target", "connector", "weight", "delay_ms", "receptor", "plasticity"});
     const auto src = population_ref(net, p.at("source"));
     const auto tgt = population_ref(net, p.at("target"));
     auto rule = read_connector(p.at("connector"));
@@ -240,6 +313,7 @@ void read_projection(network& net, const node& p) {
         else if (r == "inhibitory") syn.receptor = inhibitory;
         else p.at("receptor").fail("unknown receptor \"" + r + "\" (known: excitatory, inhibitory)");
     }
+    if (p.has("plasticity")) syn.plasticity = read_plasticity(p.at("plasticity"));
     at_node(p, [&] { return net.connect(src, tgt, std::move(rule), std::move(syn)); });
 }
 
@@ -368,6 +442,7 @@ std::string to_network_json(const network& net, const run_settings& run) {
                          {"weight", write_value(q.synapse.weight)},
                          {"delay_ms", write_value(q.synapse.delay_ms)},
                          {"receptor", q.synapse.receptor == excitatory ? "excitatory" : "inhibitory"}});
+        if (is_plastic(q.synapse.plasticity)) projs.back()["plasticity"] = write_plasticity(q.synapse.plasticity);
     }
     j["projections"] = projs;
     ojson cur = ojson::array();

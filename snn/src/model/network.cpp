@@ -36,6 +36,28 @@ void check_delay(const value_spec& v, const std::string& object) {
         for (std::size_t i = 0; i < l->size(); ++i) positive((*l)[i], "delay_ms[" + std::to_string(i) + "]");
 }
 
+/// Checks a plastic projection's rule and that its initial weights lie within the rule's bounds.
+void check_plastic_weights(const synapse_spec& syn, const std::string& object) {
+    if (!is_plastic(syn.plasticity)) return;
+    validate_plasticity(syn.plasticity, object);
+    const auto [lo, hi] = weight_bounds(syn.plasticity);
+    const std::string bounds = "initial weights must lie within [w_min, w_max] = [" + format_number(lo) + ", " +
+                               format_number(hi) + "]";
+    auto inside = [&](double w, const std::string& name) {
+        if (w < lo || w > hi) throw invalid_parameter(object, name, format_number(w), bounds);
+    };
+    if (const auto* c = std::get_if<double>(&syn.weight)) inside(*c, "weight");
+    if (const auto* l = std::get_if<std::vector<double>>(&syn.weight))
+        for (std::size_t i = 0; i < l->size(); ++i) inside((*l)[i], "weight[" + std::to_string(i) + "]");
+    if (const auto* u = std::get_if<uniform>(&syn.weight)) {
+        inside(u->low, "weight (uniform low bound)");
+        inside(u->high, "weight (uniform high bound)");
+    }
+    if (std::holds_alternative<normal>(syn.weight))
+        throw invalid_parameter(object, "weight", describe(syn.weight),
+                                "a normal distribution has no bounds; " + bounds + " (use uniform or a list)");
+}
+
 }  // namespace
 
 std::string connector_name(const connector& c) {
@@ -152,6 +174,10 @@ std::size_t network::connect(population_index source, population_index target, c
         synapse_count = fl->sources.size();
     }
     check_finite(synapse.weight, object, "weight");
+    check_plastic_weights(synapse, object);
+    if (is_plastic(synapse.plasticity) && std::holds_alternative<analog_source>(src.model))
+        throw invalid_parameter(object, "plasticity", plasticity_name(synapse.plasticity),
+                                "an analog_source sends values, not spikes, and cannot drive plastic synapses");
     check_delay(synapse.delay_ms, object);
     for (const auto* v : {&synapse.weight, &synapse.delay_ms}) {
         const char* name = v == &synapse.weight ? "weight" : "delay_ms";

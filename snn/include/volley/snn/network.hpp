@@ -12,6 +12,7 @@
 
 #include <volley/snn/connectors.hpp>
 #include <volley/snn/neuron_models.hpp>
+#include <volley/snn/plasticity.hpp>
 #include <volley/snn/stimuli.hpp>
 #include <volley/snn/types.hpp>
 #include <volley/snn/value.hpp>
@@ -28,6 +29,9 @@ struct synapse_spec {
     value_spec weight = 1.0;    ///< [mV] (R·I for current synapses, a jump for lif_delta)
     value_spec delay_ms = 1.0;  ///< [ms]; rounded to the nearest step, which must be >= 1
     receptor_type receptor = receptor_type::excitatory;
+    /// STDP rule (docs/plasticity.md); std::monostate (the default) for static synapses. The
+    /// initial weights must lie within the rule's [w_min, w_max].
+    plasticity_rule plasticity{};
     friend bool operator==(const synapse_spec&, const synapse_spec&) = default;
 };
 

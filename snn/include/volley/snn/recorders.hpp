@@ -68,4 +68,31 @@ private:
     std::shared_ptr<state_data> data_;
 };
 
+/// Recorded weights of one projection, sampled every interval_steps.
+struct weight_data {
+    std::size_t projection = 0;
+    std::string source, target;           ///< population names
+    std::vector<std::uint32_t> sources;   ///< the synapses (one column each): source local ids
+    std::vector<std::uint32_t> targets;   ///< and target local ids
+    double dt_ms = 0;
+    std::int64_t interval_steps = 1;
+    std::int64_t start_step = 0;             ///< the step of the first sample
+    std::vector<std::int64_t> sample_steps;  ///< the step of each sample
+    std::vector<double> values;              ///< row-major [sample][synapse] [mV]
+};
+
+/// A handle to recorded weights.
+class weight_recorder {
+public:
+    explicit weight_recorder(std::shared_ptr<weight_data> d) : data_(std::move(d)) {}
+    std::size_t samples() const noexcept { return data_->sample_steps.size(); }
+    std::size_t synapses() const noexcept { return data_->sources.size(); }
+    /// The weight of synapse `synapse` at sample `sample` [mV].
+    double at(std::size_t sample, std::size_t synapse) const { return data_->values[sample * synapses() + synapse]; }
+    const weight_data& data() const noexcept { return *data_; }
+
+private:
+    std::shared_ptr<weight_data> data_;
+};
+
 }  // namespace volley::snn

@@ -26,12 +26,23 @@ struct simulation_stats {
     std::uint64_t neurons = 0;
     std::uint64_t synapses = 0;
     std::uint64_t synapse_table_bytes = 0;  ///< bytes of synapse storage (targets, weights, rows)
+    std::uint64_t plastic_synapses = 0;     ///< synapses with an STDP rule (included in synapses)
+    std::uint64_t plastic_table_bytes = 0;  ///< their storage with traces (included in synapse_table_bytes)
     std::uint64_t spikes = 0;               ///< every spike emitted, sources included
     std::uint64_t synaptic_events = 0;      ///< spike deliveries to synapses
     std::int64_t steps = 0;                 ///< steps simulated
     double build_s = 0;                     ///< wall time of the construction [s]
     double sim_s = 0;                       ///< wall time inside run() [s]
     int threads = 1;
+};
+
+/// The synapses of one projection and their current weights, grouped by target in ascending
+/// order and, within a target, in the connector's order.
+struct projection_weights {
+    std::vector<std::uint32_t> sources;  ///< local index in the source population
+    std::vector<std::uint32_t> targets;  ///< local index in the target population
+    std::vector<double> weights;         ///< [mV] (the synapse_spec's weight units)
+    std::size_t size() const noexcept { return weights.size(); }
 };
 
 /// Called every `progress_interval_steps` during run(); returning false stops the run early
@@ -54,6 +65,15 @@ public:
     /// Records a state variable every `interval_ms` (rounded to whole steps, >= 1 step).
     state_recorder record_state(population_index pop, const std::string& variable,
                                 double interval_ms, std::vector<std::uint32_t> neurons = {});
+
+    /// The current weights of projection `projection` (its index in network::projections()).
+    /// Static projections return their built weights; plastic ones the weights as learnt so
+    /// far (docs/plasticity.md). Throws invalid_parameter for an index out of range.
+    projection_weights weights(std::size_t projection) const;
+
+    /// Records the weights of a projection every `interval_ms` (rounded to whole steps,
+    /// >= 1 step), starting now. Throws invalid_parameter for a bad index or interval.
+    weight_recorder record_weights(std::size_t projection, double interval_ms);
 
     /// Sets the progress callback and how often it is called.
     void on_progress(progress_callback callback, std::int64_t interval_steps);

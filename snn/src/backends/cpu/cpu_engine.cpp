@@ -88,12 +88,25 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
         return std::pair{std::max(lo_[t], first_[tp]) - first_[tp],
                          std::max(std::min(lo_[t + 1], first_[tp + 1]), first_[tp]) - first_[tp]};
     };
+    std::vector<std::size_t> plastic_index(projs.size(), 0);  // position among the plastic projections
+    for (std::size_t q = 0, n = 0; q < projs.size(); ++q)
+        if (is_plastic(projs[q].synapse.plasticity)) plastic_index[q] = n++;
+    plastic_.assign(T, std::vector<plastic_table>(static_cast<std::size_t>(
+                           std::count_if(projs.begin(), projs.end(),
+                                         [](const projection& p) { return is_plastic(p.synapse.plasticity); }))));
     parallel_for_threads(threads_, [&](int ti) {
         const auto t = static_cast<std::size_t>(ti);
         for (std::size_t q = 0; q < projs.size(); ++q) {
             const std::uint32_t sp = projs[q].source.value, tp = projs[q].target.value;
             const auto [b, e] = target_range(t, tp);
             if (b >= e) continue;
+            if (is_plastic(projs[q].synapse.plasticity)) {  // its own table; the bounds set the scale
+                const auto [w_lo, w_hi] = weight_bounds(projs[q].synapse.plasticity);
+                double& mw = max_w[t][tp * 2 + static_cast<std::uint8_t>(projs[q].synapse.receptor)];
+                mw = std::max({mw, std::abs(w_lo), std::abs(w_hi)});
+                plastic_[t][plastic_index[q]] = plastic_table(net, q, options, b, e, first_[tp] + b - lo_[t]);
+                continue;
+            }
             auto& plan = plans[t][sp * P + tp];
             plan.row_sizes.resize(net.populations()[sp].size, 0);
             const auto r = static_cast<std::uint8_t>(projs[q].synapse.receptor);
@@ -122,6 +135,15 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
     }
     for (const auto& per_thread : plans)
         for (const auto& plan : per_thread) max_delay = std::max(max_delay, plan.shape.max_delay);
+    for (auto& per_thread : plastic_)
+        for (auto& table : per_thread) {
+            max_delay = std::max(max_delay, table.max_delay());
+            table.set_fixed_point(to_fixed[table.target_population() * 2 + table.receptor()]);
+            plastic_count_ += table.synapses();
+            plastic_bytes_ += table.bytes();
+        }
+    synapse_count_ += plastic_count_;
+    table_bytes_ += plastic_bytes_;
     tables_.assign(T, std::vector<synapse_table>(P * P));
     parallel_for_threads(threads_, [&](int ti) {
         const auto t = static_cast<std::size_t>(ti);
@@ -137,7 +159,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
         for (std::size_t q = 0; q < projs.size(); ++q) {
             const std::uint32_t sp = projs[q].source.value, tp = projs[q].target.value;
             const auto [b, e] = target_range(t, tp);
-            if (b >= e) continue;
+            if (b >= e || is_plastic(projs[q].synapse.plasticity)) continue;
             auto& table = tables_[t][sp * P + tp];
             const auto r = static_cast<std::uint8_t>(projs[q].synapse.receptor);
             const double fx = to_fixed[tp * 2 + r];
@@ -231,7 +253,26 @@ void cpu_engine::deliver(int t, std::int64_t s) {
             }
         }
     }
+    for (auto& table : plastic_[static_cast<std::size_t>(t)]) events += deliver_plastic(t, s, table);
     counters_[static_cast<std::size_t>(t)].events += events;
+}
+
+// Pre spikes first (depression, then delivery of the new weight), then the post spikes of the
+// thread's own targets (potentiation): the same order for every thread count.
+std::uint64_t cpu_engine::deliver_plastic(int t, std::int64_t s, plastic_table& table) {
+    if (table.synapses() == 0) return 0;
+    const std::size_t lo = lo_[t], n = n_;
+    const std::uint32_t tp = table.target_population(), r = table.receptor();
+    std::uint64_t events = 0;
+    auto add = [&](std::uint32_t off, std::uint32_t delay, std::int32_t w) {
+        const std::int64_t slot = (s + delay) & slot_mask_;
+        ring_[(static_cast<std::size_t>(slot) * n + lo + off) * 2 + r] += w;
+        touched(t, tp, slot).push_back(off);
+    };
+    for (int u = 0; u < threads_; ++u)
+        for (const std::uint32_t g : spikes_of(s, u, table.source_population())) events += table.on_pre_spike(g, s + 1, add);
+    for (const std::uint32_t j : spikes_of(s, t, tp)) table.on_post_spike(j, s + 1);
+    return events;
 }
 
 void cpu_engine::record_spikes(std::int64_t s) {
@@ -358,11 +399,22 @@ std::int64_t cpu_engine::run_one_thread(std::int64_t steps, const progress_callb
     return done;
 }
 
+projection_weights cpu_engine::weights(std::size_t projection) const {
+    projection_weights out;
+    for (const auto& per_thread : plastic_)  // threads own ascending target ranges
+        for (const auto& table : per_thread)
+            if (table.projection() == projection && table.synapses() > 0)
+                table.append_weights(out.sources, out.targets, out.weights);
+    return out;
+}
+
 simulation_stats cpu_engine::stats() const {
     simulation_stats st;
     st.neurons = n_;
     st.synapses = synapse_count_;
     st.synapse_table_bytes = table_bytes_;
+    st.plastic_synapses = plastic_count_;
+    st.plastic_table_bytes = plastic_bytes_;
     st.spikes = spike_count_;
     for (const auto& c : counters_) st.synaptic_events += c.events;
     st.steps = step_;

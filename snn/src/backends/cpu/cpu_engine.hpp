@@ -17,6 +17,7 @@
 #include "backends/cpu/analog_population.hpp"
 #include "backends/cpu/discrete_population.hpp"
 #include "backends/cpu/lif_population.hpp"
+#include "backends/cpu/plastic_table.hpp"
 #include "backends/cpu/source_population.hpp"
 #include "backends/cpu/synapse_table.hpp"
 #include "backends/engine.hpp"
@@ -35,6 +36,7 @@ public:
     void set_bias(population_index pop, std::span<const double> per_neuron) override;
     void set_analog_input(population_index pop, std::vector<std::vector<double>> values) override;
     simulation_stats stats() const override;
+    projection_weights weights(std::size_t projection) const override;
 
 private:
     struct spike_sink {
@@ -61,6 +63,7 @@ private:
     }
     void update_range(int t, std::int64_t s);
     void deliver(int t, std::int64_t s);
+    std::uint64_t deliver_plastic(int t, std::int64_t s, plastic_table& table);
     /// Delivers the values of analog source population `sp` through `table` (cpu_engine_analog.cpp).
     std::uint64_t deliver_analog(int t, std::int64_t s, std::uint32_t sp, std::uint32_t tp, const synapse_table& table);
     void build_populations(const network& net);
@@ -76,6 +79,7 @@ private:
     std::uint64_t seed_ = 0;
     std::vector<std::uint32_t> lo_;                   ///< thread t owns [lo_[t], lo_[t+1])
     std::vector<std::vector<synapse_table>> tables_;  ///< [thread][source population * n_pops_ + target population]
+    std::vector<std::vector<plastic_table>> plastic_;  ///< [thread][plastic projection, in order]
     std::vector<double> scale_;                       ///< [pop * 2 + receptor]: fixed point -> mV
     std::vector<std::int64_t> ring_;                  ///< [slot][neuron][receptor]
     std::int64_t slot_mask_ = 0;
@@ -88,7 +92,7 @@ private:
     std::vector<state_sink> state_sinks_;
     std::vector<thread_counters> counters_;
     std::int64_t step_ = 0;
-    std::uint64_t spike_count_ = 0, synapse_count_ = 0, table_bytes_ = 0;
+    std::uint64_t spike_count_ = 0, synapse_count_ = 0, table_bytes_ = 0, plastic_count_ = 0, plastic_bytes_ = 0;
     double build_s_ = 0, sim_s_ = 0;
 };
 

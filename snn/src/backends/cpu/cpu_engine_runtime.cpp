@@ -62,6 +62,8 @@ std::uint64_t cpu_engine::deliver_analog(int t, std::int64_t s, std::uint32_t sp
 
 void cpu_engine::reset(const network& net) {
     build_populations(net);
+    for (auto& per_thread : plastic_)
+        for (auto& table : per_thread) table.rebuild(net, {.dt_ms = dt_ms_, .seed = seed_});
     std::fill(ring_.begin(), ring_.end(), 0);
     for (auto& list : touched_) list.clear();
     for (auto& buffer : spikes_)

@@ -1,0 +1,107 @@
+#pragma once
+// Spike-timing-dependent plasticity rules for a projection (docs/plasticity.md).
+//
+// A projection is static unless its synapse_spec carries a rule. Weights are in the
+// projection's weight units ([mV], like synapse_spec::weight) and stay within the hard bounds
+// [w_min, w_max]. Spike times are the somatic spike times of the source and target neurons
+// (the transmission delay does not enter Δt = t_post - t_pre).
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace volley::snn {
+
+/// Which spikes pair with which.
+enum class stdp_pairing : std::uint8_t {
+    /// Every pre spike pairs with every post spike (traces add 1 per spike).
+    all_to_all,
+    /// Each spike pairs only with the nearest earlier spike of the other side (traces are
+    /// reset to 1 per spike: the "symmetric nearest-neighbour" scheme of Morrison et al. 2008,
+    /// and the nearest-spike model of Pfister & Gerstner 2006).
+    nearest,
+};
+
+/// How the weight change depends on the weight itself (pair rule).
+enum class stdp_weight_dependence : std::uint8_t {
+    /// Song, Miller & Abbott 2000: Δw = +a_plus·x at a post spike, -a_minus·y at a pre spike.
+    additive,
+    /// van Rossum, Bi & Turrigiano 2000: potentiation additive (+a_plus·x), depression
+    /// proportional to the weight: -a_minus·y·(w - w_min)/(w_max - w_min), so a_minus is the
+    /// depression of a synapse at w_max.
+    multiplicative,
+};
+
+/// Pair-based STDP. For one pre spike at t_pre and one post spike at t_post, Δt = t_post - t_pre:
+///   Δt >= 0:  Δw = +a_plus  · exp(-Δt / tau_plus_ms)
+///   Δt <  0:  Δw = -a_minus · exp( Δt / tau_minus_ms)   (additive)
+/// Defaults: Song et al. 2000 (τ± = 20 ms, a_minus / a_plus = 1.05) with a_plus = 0.005·w_max.
+struct stdp_pair {
+    double tau_plus_ms = 20.0;   ///< [ms] decay of the pre trace x, > 0
+    double tau_minus_ms = 20.0;  ///< [ms] decay of the post trace y, > 0
+    double a_plus = 0.005;       ///< [weight units] potentiation amplitude, >= 0
+    double a_minus = 0.00525;    ///< [weight units] depression amplitude, >= 0
+    double w_min = 0.0;          ///< [weight units] lower hard bound
+    double w_max = 1.0;          ///< [weight units] upper hard bound, >= w_min
+    stdp_weight_dependence dependence = stdp_weight_dependence::additive;
+    stdp_pairing pairing = stdp_pairing::all_to_all;
+    friend bool operator==(const stdp_pair&, const stdp_pair&) = default;
+};
+
+/// Triplet STDP (Pfister & Gerstner 2006, J. Neurosci. 26:9673), additive with hard bounds.
+/// Pre traces r1 (tau_plus_ms) and r2 (tau_x_ms), post traces o1 (tau_minus_ms) and
+/// o2 (tau_y_ms); each jumps by 1 at its neuron's spikes (set to 1 for nearest pairing), after
+/// the update that spike causes:
+///   at a pre spike:  w -= o1 · (a2_minus + a3_minus · r2)
+///   at a post spike: w += r1 · (a2_plus  + a3_plus  · o2)
+/// The defaults are the published visual-cortex "all-to-all, full" set (Table 2); see
+/// visual_cortex(). Amplitudes are in weight units for a unit weight: scale them with scaled().
+struct stdp_triplet {
+    double tau_plus_ms = 16.8;   ///< [ms] r1, > 0
+    double tau_minus_ms = 33.7;  ///< [ms] o1, > 0
+    double tau_x_ms = 101.0;     ///< [ms] r2, > 0
+    double tau_y_ms = 125.0;     ///< [ms] o2, > 0
+    double a2_plus = 5e-10;      ///< [weight units] pair potentiation, >= 0
+    double a3_plus = 6.2e-3;     ///< [weight units] triplet potentiation, >= 0
+    double a2_minus = 7e-3;      ///< [weight units] pair depression, >= 0
+    double a3_minus = 2.3e-4;    ///< [weight units] triplet depression, >= 0
+    double w_min = 0.0;          ///< [weight units] lower hard bound
+    double w_max = 1.0;          ///< [weight units] upper hard bound, >= w_min
+    stdp_pairing pairing = stdp_pairing::all_to_all;
+
+    /// The visual-cortex parameter sets of Pfister & Gerstner 2006, Table 2 (fitted to the
+    /// Sjöström et al. 2001 pairing data), τ+ = 16.8 ms and τ- = 33.7 ms throughout:
+    ///   all-to-all, full:     A2+ 5e-10,   A3+ 6.2e-3, A2- 7e-3,   A3- 2.3e-4, τx 101 ms, τy 125 ms
+    ///   all-to-all, minimal:  A2+ 0,       A3+ 6.5e-3, A2- 7.1e-3, A3- 0,               τy 125 ms
+    ///   nearest, full:        A2+ 8.8e-11, A3+ 5.3e-2, A2- 6.6e-3, A3- 3.1e-3, τx 714 ms, τy 40 ms
+    ///   nearest, minimal:     A2+ 0,       A3+ 5e-2,   A2- 8e-3,   A3- 0,               τy 40 ms
+    /// (the minimal sets have no r2 term; τx is then irrelevant and kept at the full value).
+    /// Bounds [0, 1]; the published amplitudes are relative to the initial weight, so a
+    /// network with weights w0 [mV] uses visual_cortex(...).scaled(w0).
+    static stdp_triplet visual_cortex(stdp_pairing pairing, bool minimal = false);
+
+    /// A copy with amplitudes and bounds multiplied by `factor` (> 0).
+    stdp_triplet scaled(double factor) const;
+
+    friend bool operator==(const stdp_triplet&, const stdp_triplet&) = default;
+};
+
+/// The plasticity of a projection: none (static), pair or triplet STDP.
+using plasticity_rule = std::variant<std::monostate, stdp_pair, stdp_triplet>;
+
+/// True when the rule is not std::monostate.
+inline bool is_plastic(const plasticity_rule& r) noexcept { return r.index() != 0; }
+
+/// The rule's hard bounds [w_min, w_max] (0, 0 for a static projection).
+std::pair<double, double> weight_bounds(const plasticity_rule& r) noexcept;
+
+/// "static", "stdp_pair" or "stdp_triplet".
+std::string plasticity_name(const plasticity_rule& r);
+
+/// Throws invalid_parameter naming `object` and the parameter when a rule's parameter is out
+/// of range: a time constant not finite or <= 0, a negative or non-finite amplitude, a
+/// non-finite bound, or w_min > w_max.
+void validate_plasticity(const plasticity_rule& r, const std::string& object);
+
+}  // namespace volley::snn

@@ -1,0 +1,152 @@
+// Plastic synapse tables (see plastic_table.hpp).
+
+#include "backends/cpu/plastic_table.hpp"
+
+#include <volley/error.hpp>
+
+#include <bit>
+
+#include "build/connectivity.hpp"
+#include "model/format_number.hpp"
+
+namespace volley::snn::detail {
+
+stdp_constants stdp_constants::from(const plasticity_rule& rule) {
+    stdp_constants k;
+    if (const auto* p = std::get_if<stdp_pair>(&rule)) {
+        k.tau_r1_ms = k.tau_r2_ms = p->tau_plus_ms;
+        k.tau_o1_ms = k.tau_o2_ms = p->tau_minus_ms;
+        k.a2_plus = p->a_plus;
+        k.a2_minus = p->a_minus;
+        k.w_min = p->w_min;
+        k.w_max = p->w_max;
+        k.nearest = p->pairing == stdp_pairing::nearest;
+        k.multiplicative = p->dependence == stdp_weight_dependence::multiplicative;
+    } else if (const auto* t = std::get_if<stdp_triplet>(&rule)) {
+        k.tau_r1_ms = t->tau_plus_ms;
+        k.tau_r2_ms = t->tau_x_ms;
+        k.tau_o1_ms = t->tau_minus_ms;
+        k.tau_o2_ms = t->tau_y_ms;
+        k.a2_plus = t->a2_plus;
+        k.a3_plus = t->a3_plus;
+        k.a2_minus = t->a2_minus;
+        k.a3_minus = t->a3_minus;
+        k.w_min = t->w_min;
+        k.w_max = t->w_max;
+        k.nearest = t->pairing == stdp_pairing::nearest;
+        k.triplet = true;
+    }
+    return k;
+}
+
+plastic_table::plastic_table(const network& net, std::size_t projection, const simulation_options& options,
+                             std::uint32_t begin, std::uint32_t end, std::uint32_t ring_base)
+    : projection_(projection), begin_(begin), ring_base_(ring_base), dt_ms_(options.dt_ms) {
+    const auto& proj = net.projections()[projection];
+    k_ = stdp_constants::from(proj.synapse.plasticity);
+    source_pop_ = proj.source.value;
+    target_pop_ = proj.target.value;
+    receptor_ = static_cast<std::uint32_t>(proj.synapse.receptor);
+    const std::uint32_t n_src = net.at(proj.source).size;
+
+    synapse_list list;
+    expand_projection(net, projection, options.seed, options.dt_ms, begin, end, list);
+    const std::string object = "projection " + std::to_string(projection) + " ('" + net.at(proj.source).name +
+                               "' -> '" + net.at(proj.target).name + "')";
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        if (list.weight[k] < k_.w_min || list.weight[k] > k_.w_max)
+            throw invalid_parameter(object, "weight", format_number(list.weight[k]),
+                                    "a plastic synapse's initial weight must lie within [w_min, w_max] = [" +
+                                        format_number(k_.w_min) + ", " + format_number(k_.w_max) + "]");
+        max_delay_ = std::max(max_delay_, static_cast<std::uint32_t>(list.delay[k]));
+    }
+    if (list.size() >= (std::uint64_t{1} << 32))
+        throw error(object + ": 2^32 or more plastic synapses onto one thread's targets; use more threads");
+    delay_bits_ = static_cast<std::uint32_t>(std::bit_width(std::max<std::uint32_t>(max_delay_, 2) - 1));
+    delay_mask_ = (1u << delay_bits_) - 1;
+    const std::uint32_t n_tgt = end > begin ? end - begin : 0;
+    if (n_tgt > 0 && std::bit_width(n_tgt - 1) + delay_bits_ > 32)
+        throw error(object + ": " + std::to_string(n_tgt) + " targets per thread with delays up to " +
+                    std::to_string(max_delay_) + " steps do not fit the 32-bit synapse word; use more threads");
+
+    // Rows by source (counting sort of the target-major list); the target index keeps the
+    // list's order, which is the connector's.
+    row_begin_.assign(n_src + 1, 0);
+    for (std::uint32_t s : list.source) ++row_begin_[s + 1];
+    for (std::uint32_t i = 0; i < n_src; ++i) row_begin_[i + 1] += row_begin_[i];
+    std::vector<std::uint32_t> cursor(row_begin_.begin(), row_begin_.end() - 1);
+    words_.resize(list.size());
+    weights_.resize(list.size());
+    col_begin_.assign(n_tgt + 1, 0);
+    col_synapse_.resize(list.size());
+    col_source_.resize(list.size());
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        const std::uint32_t j = list.target[k] - begin, pos = cursor[list.source[k]]++;
+        words_[pos] = (j << delay_bits_) | static_cast<std::uint32_t>(list.delay[k] - 1);
+        weights_[pos] = list.weight[k];
+        ++col_begin_[j + 1];
+        col_synapse_[k] = pos;
+        col_source_[k] = list.source[k];
+    }
+    for (std::uint32_t j = 0; j < n_tgt; ++j) col_begin_[j + 1] += col_begin_[j];
+    pre_.assign(n_src, {});
+    post_.assign(n_tgt, {});
+    tau_ms_[trace_o1] = k_.tau_o1_ms;
+    tau_ms_[trace_r1] = k_.tau_r1_ms;
+    tau_ms_[trace_r2] = k_.tau_r2_ms;
+    tau_ms_[trace_o2] = k_.tau_o2_ms;
+    decay_.resize(4 * decay_steps);
+    for (std::size_t i = 0; i < 4; ++i)
+        for (std::int64_t lag = 0; lag < decay_steps; ++lag)
+            decay_[i * decay_steps + static_cast<std::size_t>(lag)] = decay_factor(lag, static_cast<trace_kind>(i));
+}
+
+void plastic_table::rebuild(const network& net, const simulation_options& options) {
+    if (row_begin_.empty()) return;  // a thread without targets of this projection
+    const double to_fixed = to_fixed_;
+    *this = plastic_table(net, projection_, options, begin_, begin_ + static_cast<std::uint32_t>(post_.size()), ring_base_);
+    to_fixed_ = to_fixed;
+}
+
+void plastic_table::jump(double& a, double& b, std::int64_t& last, std::int64_t now, trace_kind ka,
+                         trace_kind kb) const {
+    if (k_.nearest) {
+        a = 1;
+        b = 1;
+    } else {
+        a = decayed(a, last, now, ka) + 1;
+        if (k_.triplet) b = decayed(b, last, now, kb) + 1;
+    }
+    last = now;
+}
+
+void plastic_table::on_post_spike(std::uint32_t target, std::int64_t stamp) {
+    if (target < begin_ || target - begin_ >= post_.size()) return;
+    const std::uint32_t j = target - begin_;
+    auto& post = post_[j];
+    const double o2 = k_.triplet ? decayed(post.x2, post.last, stamp, trace_o2) : 0.0;
+    const double amp = k_.a2_plus + k_.a3_plus * o2;
+    for (std::uint32_t c = col_begin_[j]; c < col_begin_[j + 1]; ++c) {
+        const auto& pre = pre_[col_source_[c]];
+        double& w = weights_[col_synapse_[c]];
+        w = std::min(k_.w_max, w + decayed(pre.x1, pre.last, stamp, trace_r1) * amp);
+    }
+    jump(post.x1, post.x2, post.last, stamp, trace_o1, trace_o2);
+}
+
+void plastic_table::append_weights(std::vector<std::uint32_t>& sources, std::vector<std::uint32_t>& targets,
+                                   std::vector<double>& weights) const {
+    for (std::uint32_t j = 0; j + 1 < col_begin_.size(); ++j)
+        for (std::uint32_t c = col_begin_[j]; c < col_begin_[j + 1]; ++c) {
+            sources.push_back(col_source_[c]);
+            targets.push_back(begin_ + j);
+            weights.push_back(weights_[col_synapse_[c]]);
+        }
+}
+
+std::uint64_t plastic_table::bytes() const noexcept {
+    return 4 * (row_begin_.size() + words_.size() + col_begin_.size() + col_synapse_.size() + col_source_.size()) +
+           8 * (weights_.size() + decay_.size()) + sizeof(trace) * (pre_.size() + post_.size());
+}
+
+}  // namespace volley::snn::detail

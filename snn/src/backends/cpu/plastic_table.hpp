@@ -1,0 +1,142 @@
+#pragma once
+// The plastic synapses of one projection onto the targets one thread owns, with their STDP
+// state (docs/plasticity.md).
+//
+// Why this layout: the engine is event-driven, so a weight changes only at a pre spike of its
+// source (depression, then the weight is delivered) or a post spike of its target
+// (potentiation). Pre spikes walk a CSR row by source, as static synapses do; post spikes need
+// the incoming synapses of a target, so a second CSR index by target points into the rows.
+// Traces are kept per neuron, not per synapse: each source has r1 and r2 (this thread's own
+// copy, updated from the same spikes on every thread), each target o1 and o2, all with the step
+// of their last jump, and decayed analytically (x·exp(-Δt/τ)) to the time they are read, never
+// stored on a read. A synapse's weight is a double that only its source's and its target's
+// spikes change, in step order, pre before post within a step; the thread that owns the
+// target owns the synapse, so the arithmetic is the same for any number of threads.
+//
+// Per synapse: a 32-bit word (target offset, delay - 1), the double weight, and in the target
+// index the synapse's position and its source: 20 bytes. Per source: a row start and three
+// trace words (28 bytes); per target: a column start and three trace words (28 bytes). Per
+// table: the decay factors exp(-k·dt/τ) of the four traces for lags k < 1024 steps (32 KiB),
+// which replace most calls to exp and give the same bits as the call they replace.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include <volley/snn/network.hpp>
+#include <volley/snn/simulation.hpp>
+
+namespace volley::snn::detail {
+
+/// A rule's constants as the table applies them; the pair rule is the triplet rule without
+/// the r2 and o2 terms.
+struct stdp_constants {
+    double tau_r1_ms = 1, tau_r2_ms = 1, tau_o1_ms = 1, tau_o2_ms = 1;
+    double a2_plus = 0, a3_plus = 0, a2_minus = 0, a3_minus = 0;
+    double w_min = 0, w_max = 0;
+    bool nearest = false;         ///< traces reset to 1 instead of adding 1
+    bool multiplicative = false;  ///< depression scaled by (w - w_min) / (w_max - w_min)
+    bool triplet = false;         ///< r2 and o2 are used
+
+    static stdp_constants from(const plasticity_rule& rule);
+};
+
+class plastic_table {
+public:
+    plastic_table() = default;
+
+    /// Expands projection `projection` of `net` onto its targets [begin, end) (local indices
+    /// in the target population). `ring_base` is the offset of target `begin` from the first
+    /// neuron the thread owns (the ring index of delivery). Throws invalid_parameter if a
+    /// drawn weight lies outside the rule's bounds.
+    plastic_table(const network& net, std::size_t projection, const simulation_options& options,
+                  std::uint32_t begin, std::uint32_t end, std::uint32_t ring_base);
+
+    /// Back to the built weights and empty traces (simulation::reset). The fixed-point factor
+    /// is kept.
+    void rebuild(const network& net, const simulation_options& options);
+
+    /// Sets the fixed-point factor of delivered weights (2^F of the target's receptor).
+    void set_fixed_point(double to_fixed) noexcept { to_fixed_ = to_fixed; }
+
+    std::size_t projection() const noexcept { return projection_; }
+    std::uint32_t source_population() const noexcept { return source_pop_; }
+    std::uint32_t target_population() const noexcept { return target_pop_; }
+    std::uint32_t receptor() const noexcept { return receptor_; }
+    std::uint32_t max_delay() const noexcept { return max_delay_; }
+
+    /// A pre spike of `source` stamped `stamp`: depresses every synapse of its row with the
+    /// post traces at that time, calls deliver(ring_offset, delay, fixed_weight) with the new
+    /// weight, then advances the source's traces. Returns the number of synapses.
+    template <class Deliver>
+    std::size_t on_pre_spike(std::uint32_t source, std::int64_t stamp, Deliver&& deliver) {
+        const std::uint32_t b = row_begin_[source], e = row_begin_[source + 1];
+        if (b == e) return 0;
+        auto& pre = pre_[source];
+        const double r2 = k_.triplet ? decayed(pre.x2, pre.last, stamp, trace_r2) : 0.0;
+        const double amp = k_.a2_minus + k_.a3_minus * r2;
+        const double span = k_.w_max - k_.w_min;
+        for (std::uint32_t k = b; k < e; ++k) {
+            const std::uint32_t word = words_[k], j = word >> delay_bits_;
+            const auto& post = post_[j];
+            double dw = decayed(post.x1, post.last, stamp, trace_o1) * amp;
+            double& w = weights_[k];
+            if (k_.multiplicative) dw *= (w - k_.w_min) / span;
+            w = std::max(k_.w_min, w - dw);
+            deliver(ring_base_ + j, (word & delay_mask_) + 1, static_cast<std::int32_t>(std::llround(w * to_fixed_)));
+        }
+        jump(pre.x1, pre.x2, pre.last, stamp, trace_r1, trace_r2);
+        return e - b;
+    }
+
+    /// A post spike of target `target` (local index in the population) stamped `stamp`:
+    /// potentiates its incoming synapses with the pre traces at that time, then advances its
+    /// traces. Targets outside the table's range are ignored.
+    void on_post_spike(std::uint32_t target, std::int64_t stamp);
+
+    /// Appends (source, target, weight) of every synapse, by target then in connector order.
+    void append_weights(std::vector<std::uint32_t>& sources, std::vector<std::uint32_t>& targets,
+                        std::vector<double>& weights) const;
+
+    std::uint64_t synapses() const noexcept { return weights_.size(); }
+    std::uint64_t bytes() const noexcept;
+
+private:
+    struct trace {
+        double x1 = 0, x2 = 0;    ///< just after the last jump: (r1, r2) of a source, (o1, o2) of a target
+        std::int64_t last = 0;    ///< step of the last jump
+    };
+
+    /// value · exp(-(now - last)·dt / tau); the factors of recent lags come from a table
+    /// filled with the same expression, so the result does not depend on which path is taken.
+    enum trace_kind : std::size_t { trace_o1, trace_r1, trace_r2, trace_o2 };
+    double decayed(double value, std::int64_t last, std::int64_t now, trace_kind kind) const {
+        if (value == 0) return 0.0;
+        const std::int64_t lag = now - last;
+        if (lag < decay_steps) return value * decay_[kind * decay_steps + static_cast<std::size_t>(lag)];
+        return value * decay_factor(lag, kind);
+    }
+    double decay_factor(std::int64_t lag, trace_kind kind) const {
+        return std::exp(-static_cast<double>(lag) * dt_ms_ / tau_ms_[kind]);
+    }
+    static constexpr std::int64_t decay_steps = 1024;  ///< lags with a tabulated factor
+    void jump(double& a, double& b, std::int64_t& last, std::int64_t now, trace_kind ka, trace_kind kb) const;
+
+    stdp_constants k_;
+    std::size_t projection_ = 0;
+    std::uint32_t source_pop_ = 0, target_pop_ = 0, receptor_ = 0, max_delay_ = 1;
+    std::uint32_t begin_ = 0, ring_base_ = 0, delay_bits_ = 0, delay_mask_ = 0;
+    double dt_ms_ = 0.1, to_fixed_ = 0;
+    std::vector<std::uint32_t> row_begin_;  ///< [source + 1]
+    std::vector<std::uint32_t> words_;      ///< (target - begin) << delay_bits | (delay - 1)
+    std::vector<double> weights_;           ///< [weight units], row order
+    std::vector<std::uint32_t> col_begin_;  ///< [target - begin + 1]
+    std::vector<std::uint32_t> col_synapse_, col_source_;  ///< by target: row position, source
+    std::vector<trace> pre_;                ///< per source (r1, r2)
+    std::vector<trace> post_;               ///< per target - begin (o1, o2)
+    double tau_ms_[4] = {1, 1, 1, 1};       ///< [trace_kind]
+    std::vector<double> decay_;             ///< [trace_kind][lag < decay_steps]
+};
+
+}  // namespace volley::snn::detail

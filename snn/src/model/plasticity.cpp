@@ -1,0 +1,115 @@
+// Plasticity rules: presets and validation (see plasticity.hpp).
+
+#include <volley/error.hpp>
+#include <volley/snn/plasticity.hpp>
+
+#include <cmath>
+
+#include "model/format_number.hpp"
+
+namespace volley::snn {
+
+namespace {
+
+using detail::format_number;
+
+void check_tau(double tau, const std::string& object, const char* name) {
+    if (!std::isfinite(tau) || !(tau > 0))
+        throw invalid_parameter(object, name, format_number(tau), "time constants must be finite and > 0 ms");
+}
+
+void check_amplitude(double a, const std::string& object, const char* name) {
+    if (!std::isfinite(a) || a < 0)
+        throw invalid_parameter(object, name, format_number(a), "amplitudes must be finite and >= 0");
+}
+
+void check_bounds(double w_min, double w_max, const std::string& object) {
+    if (!std::isfinite(w_min)) throw invalid_parameter(object, "w_min", format_number(w_min), "must be finite");
+    if (!std::isfinite(w_max)) throw invalid_parameter(object, "w_max", format_number(w_max), "must be finite");
+    if (w_min > w_max)
+        throw invalid_parameter(object, "w_min", format_number(w_min),
+                                "must be <= w_max (" + format_number(w_max) + ")");
+}
+
+}  // namespace
+
+stdp_triplet stdp_triplet::visual_cortex(stdp_pairing pairing, bool minimal) {
+    stdp_triplet r;
+    r.pairing = pairing;
+    if (pairing == stdp_pairing::all_to_all) {
+        r.tau_x_ms = 101.0;
+        r.tau_y_ms = 125.0;
+        if (minimal) {
+            r.a2_plus = 0;
+            r.a3_plus = 6.5e-3;
+            r.a2_minus = 7.1e-3;
+            r.a3_minus = 0;
+        } else {
+            r.a2_plus = 5e-10;
+            r.a3_plus = 6.2e-3;
+            r.a2_minus = 7e-3;
+            r.a3_minus = 2.3e-4;
+        }
+    } else {
+        r.tau_x_ms = 714.0;
+        r.tau_y_ms = 40.0;
+        if (minimal) {
+            r.a2_plus = 0;
+            r.a3_plus = 5e-2;
+            r.a2_minus = 8e-3;
+            r.a3_minus = 0;
+        } else {
+            r.a2_plus = 8.8e-11;
+            r.a3_plus = 5.3e-2;
+            r.a2_minus = 6.6e-3;
+            r.a3_minus = 3.1e-3;
+        }
+    }
+    return r;
+}
+
+stdp_triplet stdp_triplet::scaled(double factor) const {
+    if (!std::isfinite(factor) || !(factor > 0))
+        throw invalid_parameter("stdp_triplet", "scale factor", format_number(factor), "must be finite and > 0");
+    stdp_triplet r = *this;
+    for (double* v : {&r.a2_plus, &r.a3_plus, &r.a2_minus, &r.a3_minus, &r.w_min, &r.w_max}) *v *= factor;
+    return r;
+}
+
+std::pair<double, double> weight_bounds(const plasticity_rule& r) noexcept {
+    if (const auto* p = std::get_if<stdp_pair>(&r)) return {p->w_min, p->w_max};
+    if (const auto* t = std::get_if<stdp_triplet>(&r)) return {t->w_min, t->w_max};
+    return {0.0, 0.0};
+}
+
+std::string plasticity_name(const plasticity_rule& r) {
+    static constexpr const char* names[] = {"static", "stdp_pair", "stdp_triplet"};
+    return names[r.index()];
+}
+
+void validate_plasticity(const plasticity_rule& r, const std::string& object) {
+    if (const auto* p = std::get_if<stdp_pair>(&r)) {
+        const std::string o = object + " (stdp_pair)";
+        check_tau(p->tau_plus_ms, o, "tau_plus_ms");
+        check_tau(p->tau_minus_ms, o, "tau_minus_ms");
+        check_amplitude(p->a_plus, o, "a_plus");
+        check_amplitude(p->a_minus, o, "a_minus");
+        check_bounds(p->w_min, p->w_max, o);
+        if (p->dependence == stdp_weight_dependence::multiplicative && p->w_min == p->w_max)
+            throw invalid_parameter(o, "w_max", format_number(p->w_max),
+                                    "multiplicative depression needs w_max > w_min");
+    } else if (const auto* t = std::get_if<stdp_triplet>(&r)) {
+        const std::string o = object + " (stdp_triplet)";
+        check_tau(t->tau_plus_ms, o, "tau_plus_ms");
+        check_tau(t->tau_minus_ms, o, "tau_minus_ms");
+        check_tau(t->tau_x_ms, o, "tau_x_ms");
+        check_tau(t->tau_y_ms, o, "tau_y_ms");
+        check_amplitude(t->a2_plus, o, "a2_plus");
+        check_amplitude(t->a3_plus, o, "a3_plus");
+        check_amplitude(t->a2_minus, o, "a2_minus");
+        check_amplitude(t->a3_minus, o, "a3_minus");
+        check_bounds(t->w_min, t->w_max, o);
+    }
+}
+
+}  // namespace volley::snn

@@ -1,0 +1,5 @@
+# STDP plasticity (docs/plasticity.md): rules against their definitions, the engine's plastic
+# synapses (determinism, weights API, HDF5, JSON, CLI) and the drift under Poisson input.
+volley_test(test_stdp_rules unit/test_stdp_rules.cpp LIBS volley::snn)
+volley_test(test_stdp_engine unit/test_stdp_engine.cpp LIBS volley::snn)
+volley_test(test_stdp_drift validation/test_stdp_drift.cpp LIBS volley::snn)
