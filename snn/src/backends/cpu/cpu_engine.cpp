@@ -58,6 +58,8 @@ cpu_engine::cpu_engine(const network& net, int threads, const simulation_options
         first_.push_back(p == 0 ? 0 : first_.back() + net.populations()[p - 1].size);
         if (is_source_model(net.populations()[p].model))
             pops_.emplace_back(std::in_place_type<source_population>, net, population_index{p}, options.dt_ms, options.seed);
+        else if (is_ode_model(net.populations()[p].model))
+            pops_.emplace_back(std::in_place_type<ode_population>, net, population_index{p}, options.dt_ms, options.seed);
         else
             pops_.emplace_back(std::in_place_type<lif_population>, net, population_index{p}, options.dt_ms, options.seed);
     }
@@ -178,6 +180,9 @@ void cpu_engine::update_range(int t, std::int64_t s) {
         if (auto* lif = std::get_if<lif_population>(&pops_[p])) {
             if (s > 0 && lif->currents_change_at(s)) lif->apply_currents(s, lb, le);
             lif->update(s, lb, le, {cells, in, shift, scale_[p * 2], scale_[p * 2 + 1]}, out);
+        } else if (auto* ode = std::get_if<ode_population>(&pops_[p])) {
+            if (s > 0 && ode->currents_change_at(s)) ode->apply_currents(s, lb, le);
+            ode->update(s, lb, le, {cells, in, shift, scale_[p * 2], scale_[p * 2 + 1]}, out);
         } else {
             for (std::uint32_t k : in) cells[2 * (k + shift)] = cells[2 * (k + shift) + 1] = 0;  // sources take no input
             std::get<source_population>(pops_[p]).update(s, lb, le, 0, out);
@@ -246,7 +251,12 @@ void cpu_engine::record_spikes(std::int64_t s) {
 
 void cpu_engine::sample_state(const state_sink& sink) {
     auto& d = *sink.data;
-    const auto& column = std::get<lif_population>(pops_[sink.pop]).state(d.variable);
+    const auto& column = std::visit(
+        [&](const auto& pop) -> const std::vector<double>& {
+            if constexpr (requires { pop.state(d.variable); }) return pop.state(d.variable);
+            else throw internal_error("state sampled from a spike source");
+        },
+        pops_[sink.pop]);
     d.sample_steps.push_back(step_);
     for (std::uint32_t i : d.node_ids) d.values.push_back(column[i]);
 }
@@ -257,10 +267,11 @@ void cpu_engine::add_spike_recorder(std::shared_ptr<spike_data> data, std::vecto
 }
 
 void cpu_engine::add_state_recorder(std::shared_ptr<state_data> data, population_index pop) {
-    if (!std::holds_alternative<lif_population>(pops_[pop.value]))
+    if (std::holds_alternative<source_population>(pops_[pop.value]))
         throw unknown_name("state variable", data->variable,
                            "population '" + data->population + "' (spike sources have no state)");
-    std::get<lif_population>(pops_[pop.value]).state(data->variable);  // throws unknown_name
+    if (auto* ode = std::get_if<ode_population>(&pops_[pop.value])) ode->state(data->variable);  // throws unknown_name
+    else std::get<lif_population>(pops_[pop.value]).state(data->variable);
     state_sinks_.push_back({std::move(data), pop.value, step_});
     sample_state(state_sinks_.back());
 }

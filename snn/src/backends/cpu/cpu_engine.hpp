@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backends/cpu/lif_population.hpp"
+#include "backends/cpu/ode_population.hpp"
 #include "backends/cpu/source_population.hpp"
 #include "backends/cpu/synapse_table.hpp"
 #include "backends/engine.hpp"
@@ -63,7 +64,7 @@ private:
     int threads_;
     std::uint32_t n_ = 0, n_pops_ = 0;
     std::vector<std::uint32_t> first_;  ///< global id of each population's neuron 0, plus n_
-    std::vector<std::variant<lif_population, source_population>> pops_;
+    std::vector<std::variant<lif_population, source_population, ode_population>> pops_;
     std::vector<std::uint32_t> lo_;                   ///< thread t owns [lo_[t], lo_[t+1])
     std::vector<std::vector<synapse_table>> tables_;  ///< [thread][source population * n_pops_ + target population]
     std::vector<double> scale_;                       ///< [pop * 2 + receptor]: fixed point -> mV
