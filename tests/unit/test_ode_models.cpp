@@ -4,6 +4,7 @@
 // at the step's end).
 
 #include "../support/snn_test_support.hpp"
+#include "../validation/ode_reference.hpp"
 
 #include <cmath>
 
@@ -84,25 +85,59 @@ TEST(ode_model_interface, json_round_trip_and_bad_values_name_the_parameter) {
         {"name": "x", "size": 1, "model": "adex", "params": {"delta_t_mv": -1}}]})";
     EXPECT_TRUE(throws_naming<file_format_error>([&] { parse_network_json(bad, "bad.json"); },
                                                  {"bad.json", "delta_t_mv", "-1"}));
+    const std::string preset = R"({"format": "volley-network", "version": 1, "populations": [
+        {"name": "x", "size": 1, "model": "izhikevich", "preset": "FS", "params": {"i_e": 4}}]})";
+    auto expected = izhikevich::preset("FS");
+    expected.p.i_e = 4;
+    EXPECT_EQ(std::get<izhikevich>(parse_network_json(preset, "p.json").net.at(population_index{0}).model), expected);
+    const std::string no_preset = R"({"format": "volley-network", "version": 1, "populations": [
+        {"name": "x", "size": 1, "model": "hh", "preset": "FS"}]})";
+    EXPECT_TRUE(throws_naming<file_format_error>([&] { parse_network_json(no_preset, "q.json"); },
+                                                 {"q.json", "/populations/0/preset", "hh"}));
 }
 
-TEST(ode_model_interface, state_variables_are_recorded_and_hh_spikes_under_current) {
+TEST(ode_model_interface, hh_fires_like_an_independent_rk4_integration_and_records_its_gates) {
+    // With Brian2's COBAHH parameters the Traub-Miles neuron fires on its own (no input), from
+    // v = E_L with its gates at steady state; a 200 pA current makes it fire faster.
     network net;
     const auto pop = net.add_population("hh", 2, hh{});
-    net.inject(pop, dc_current{.amplitude_mv = 500, .start_ms = 10}, {1});  // 500 pA into neuron 1 only
+    net.inject(pop, dc_current{.amplitude_mv = 200}, {1});
     simulation sim(net, context{.threads = 1}, {.dt_ms = 0.1});
     auto spikes = sim.record_spikes(pop);
     auto m = sim.record_state(pop, "m", 1.0);
-    auto v = sim.record_state(pop, "v_mv", 1.0);
-    sim.run(200);
+    sim.run(300);
     const auto by = testing::spike_steps_by_neuron(spikes);
-    EXPECT_TRUE(by[0].empty());  // at rest: no spike
-    EXPECT_GE(by[1].size(), 5u);
-    for (auto s : by[1]) EXPECT_GT(s, 100);  // none before the current starts
-    // The resting neuron stays at E_L with its gates at their steady state.
-    EXPECT_NEAR(v.at(v.samples() - 1, 0), -60, 1e-6);
-    EXPECT_GT(m.at(0, 0), 0.0);
-    EXPECT_LT(m.at(0, 0), 0.1);
+    const hh::params p;
+    using state = std::array<double, 4>;
+    auto f = [&](const state& x, state& d) {
+        const double v = x[0];
+        auto exprel = [](double z) { return std::abs(z) < 1e-9 ? 1.0 : std::expm1(z) / z; };
+        const double am = 0.32 * 4 / exprel((13 - v + p.v_t_mv) / 4), bm = 0.28 * 5 / exprel((v - p.v_t_mv - 40) / 5);
+        const double ah = 0.128 * std::exp((17 - v + p.v_t_mv) / 18), bh = 4 / (1 + std::exp((40 - v + p.v_t_mv) / 5));
+        const double an = 0.032 * 5 / exprel((15 - v + p.v_t_mv) / 5), bn = 0.5 * std::exp((10 - v + p.v_t_mv) / 40);
+        d[0] = (p.g_l_ns * (p.e_l_mv - v) - p.g_na_ns * std::pow(x[1], 3) * x[3] * (v - p.e_na_mv) -
+                p.g_k_ns * std::pow(x[2], 4) * (v - p.e_k_mv)) / p.c_m_pf;
+        d[1] = am * (1 - x[1]) - bm * x[1];
+        d[2] = an * (1 - x[2]) - bn * x[2];
+        d[3] = ah * (1 - x[3]) - bh * x[3];
+    };
+    auto steady = [&](double a, double b) { return a / (a + b); };
+    const double v0 = p.e_l_mv;
+    const state x0{v0, steady(0.32 * 4 / (std::expm1((13 - v0 + p.v_t_mv) / 4) / ((13 - v0 + p.v_t_mv) / 4)),
+                              0.28 * 5 / (std::expm1((v0 - p.v_t_mv - 40) / 5) / ((v0 - p.v_t_mv - 40) / 5))),
+                   steady(0.032 * 5 / (std::expm1((15 - v0 + p.v_t_mv) / 5) / ((15 - v0 + p.v_t_mv) / 5)),
+                          0.5 * std::exp((10 - v0 + p.v_t_mv) / 40)),
+                   steady(0.128 * std::exp((17 - v0 + p.v_t_mv) / 18), 4 / (1 + std::exp((40 - v0 + p.v_t_mv) / 5)))};
+    const auto ref = testing::reference_spike_times<4>(x0, f, p.v_spike_mv, [](state&) {}, 300, 0.001);
+    ASSERT_GE(ref.size(), 2u);
+    ASSERT_EQ(by[0].size(), ref.size());
+    for (std::size_t k = 0; k < ref.size(); ++k) {
+        const double stamp = static_cast<double>(by[0][k]) * 0.1;
+        EXPECT_GT(ref[k], stamp - 0.1 - 1e-6) << k;
+        EXPECT_LE(ref[k], stamp + 1e-6) << k;
+    }
+    EXPECT_GT(by[1].size(), by[0].size() + 2);  // the current speeds it up
+    EXPECT_NEAR(m.at(0, 0), x0[1], 1e-12);       // recorded gate at t = 0
     EXPECT_THROW(sim.record_state(pop, "w_pa", 1.0), unknown_name);
 }
 
@@ -130,13 +165,13 @@ std::vector<testing::raster_event> mixed_raster(int threads) {
     simulation sim(net, context{.threads = threads}, {.dt_ms = 0.1, .seed = 7});
     std::vector<spike_recorder> recs;
     for (auto p : {a, b, c, d}) recs.push_back(sim.record_spikes(p));
-    sim.run(300);
+    sim.run(200);
     return testing::raster({&recs[0], &recs[1], &recs[2], &recs[3]});
 }
 
 TEST(ode_model_determinism, rasters_are_identical_for_1_2_and_3_threads) {
     const auto one = mixed_raster(1);
-    EXPECT_GT(one.size(), 500u);
+    EXPECT_GT(one.size(), 300u);
     EXPECT_EQ(mixed_raster(2), one);
     EXPECT_EQ(mixed_raster(3), one);
 }

@@ -39,7 +39,9 @@ std::vector<double> check_against_reference(const std::string& name, std::size_t
     auto rec = sim.record_spikes(pop);
     sim.run(duration);
     const auto ref = reference_spike_times(model.p);
-    if (compare_first == 0) EXPECT_EQ(rec.size(), ref.size()) << name;
+    if (compare_first == 0) {
+        EXPECT_EQ(rec.size(), ref.size()) << name;
+    }
     const std::size_t n = std::min({rec.size(), ref.size(), compare_first == 0 ? rec.size() : compare_first});
     for (std::size_t k = 0; k < n; ++k) {
         const double stamp = static_cast<double>(rec.steps()[k]) * dt;

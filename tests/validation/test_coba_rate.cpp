@@ -48,8 +48,8 @@ TEST(cobahh_network, runs_with_sustained_activity) {
     simulation sim(net, context{.threads = 2}, {.dt_ms = 0.1, .seed = 42});
     auto exc = sim.record_spikes(net.find("exc"));
     auto inh = sim.record_spikes(net.find("inh"));
-    sim.run(100);
-    const double rate = static_cast<double>(exc.size() + inh.size()) / (4000 * 0.1);
+    sim.run(30);
+    const double rate = static_cast<double>(exc.size() + inh.size()) / (4000 * 0.03);
     EXPECT_GT(rate, 1.0);
     EXPECT_LT(rate, 100.0);
 }

@@ -49,7 +49,7 @@ std::string known_names(const Table& t) {
 izhikevich izhikevich::preset(const std::string& name) {
     for (const auto& row : izhikevich_table)
         if (name == row.name) return izhikevich{{.a = row.a, .b = row.b, .c_mv = row.c, .d = row.d}};
-    throw unknown_name("izhikevich preset", name, "known: " + known_names(izhikevich_table));
+    throw unknown_name("preset", name, "izhikevich::preset (known: " + known_names(izhikevich_table) + ")");
 }
 
 adex adex::preset(const std::string& name) {
@@ -70,7 +70,7 @@ adex adex::preset(const std::string& name) {
             m.p.i_e_pa = row.i;
             return m;
         }
-    throw unknown_name("adex preset", name, "known: " + known_names(adex_table));
+    throw unknown_name("preset", name, "adex::preset (known: " + known_names(adex_table) + ")");
 }
 
 }  // namespace volley::snn

@@ -20,7 +20,7 @@ struct hh_dynamics {
     static constexpr bool conductance_input = true;
     static constexpr bool input_moves_v = false;
     static constexpr bool clamp_when_refractory = false;  // t_ref only suppresses detection
-    static constexpr double abs_tol = 1e-7, rel_tol = 1e-7;
+    static constexpr double abs_tol = 1e-5, rel_tol = 1e-5;
 
     static double exprel(double x) { return std::abs(x) < 1e-6 ? 1 + x / 2 : std::expm1(x) / x; }
     static double alpha_m(const params& p, double v) { return 0.32 * 4 / exprel((13 - v + p.v_t_mv) / 4); }

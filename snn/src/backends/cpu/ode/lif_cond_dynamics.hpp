@@ -19,7 +19,7 @@ struct lif_cond_exp_dynamics {
     static constexpr bool conductance_input = true;  ///< weights are conductance jumps [nS], >= 0
     static constexpr bool input_moves_v = false;     ///< input cannot cross the threshold by itself
     static constexpr bool clamp_when_refractory = true;
-    static constexpr double abs_tol = 1e-10, rel_tol = 1e-10;
+    static constexpr double abs_tol = 1e-8, rel_tol = 1e-8;
 
     static state initial(const params& p) { return {p.e_l_mv, 0, 0}; }
     static double spike_level(const params& p) { return p.v_thresh_mv; }
@@ -48,7 +48,7 @@ struct lif_cond_alpha_dynamics {
     static constexpr bool conductance_input = true;
     static constexpr bool input_moves_v = false;
     static constexpr bool clamp_when_refractory = true;
-    static constexpr double abs_tol = 1e-10, rel_tol = 1e-10;
+    static constexpr double abs_tol = 1e-8, rel_tol = 1e-8;
 
     static state initial(const params& p) { return {p.e_l_mv, 0, 0, 0, 0}; }
     static double spike_level(const params& p) { return p.v_thresh_mv; }
