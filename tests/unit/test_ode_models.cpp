@@ -19,7 +19,8 @@ TEST(ode_model_interface, models_declare_parameters_with_units_state_and_backend
         EXPECT_TRUE(is_ode_model(m)) << name;
         EXPECT_EQ(model_name(m), name);
         EXPECT_FALSE(model_parameters(m).empty()) << name;
-        for (const auto& info : model_parameters(m)) EXPECT_NE(std::string(info.unit), "") << name << " " << info.name;
+        for (const auto& info : model_parameters(m))
+            EXPECT_NE(std::string(info.unit), "") << name << " " << info.name;
         ASSERT_FALSE(model_state_variables(m).empty());
         EXPECT_EQ(std::string(model_state_variables(m)[0]), "v_mv") << name;
         ASSERT_EQ(model_backends(m).size(), 1u);
@@ -35,32 +36,43 @@ TEST(ode_model_interface, out_of_range_parameters_are_invalid_parameter_naming_i
     network net;
     lif_cond_exp c;
     c.p.c_m_pf = -200;
-    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { net.add_population("a", 1, c); }, {"'a'", "c_m_pf", "-200"}));
+    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { net.add_population("a", 1, c); },
+                                                 {"'a'", "c_m_pf", "-200"}));
     lif_cond_alpha ca;
     ca.p.tau_syn_e_ms = 0;
-    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { net.add_population("b", 1, ca); }, {"tau_syn_e_ms", "0"}));
+    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { net.add_population("b", 1, ca); },
+                                                 {"tau_syn_e_ms", "0"}));
     adex ad;
     ad.p.delta_t_mv = 0;
-    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { net.add_population("c", 1, ad); }, {"delta_t_mv", "0", "> 0"}));
+    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { net.add_population("c", 1, ad); },
+                                                 {"delta_t_mv", "0", "> 0"}));
     ad = adex{};
     ad.p.tau_w_ms = -5;
-    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { net.add_population("d", 1, ad); }, {"tau_w_ms", "-5"}));
+    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { net.add_population("d", 1, ad); },
+                                                 {"tau_w_ms", "-5"}));
     ad = adex{};
     ad.p.v_reset_mv = 10;
-    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { net.add_population("e", 1, ad); }, {"v_reset_mv", "v_peak_mv"}));
+    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { net.add_population("e", 1, ad); },
+                                                 {"v_reset_mv", "v_peak_mv"}));
     izhikevich iz;
     iz.p.c_mv = 40;
-    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { net.add_population("f", 1, iz); }, {"c_mv", "40", "v_peak_mv"}));
+    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { net.add_population("f", 1, iz); },
+                                                 {"c_mv", "40", "v_peak_mv"}));
     hh h;
     h.p.c_m_pf = 0;
-    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { net.add_population("g", 1, h); }, {"c_m_pf", "0"}));
+    EXPECT_TRUE(
+        throws_naming<invalid_parameter>([&] { net.add_population("g", 1, h); }, {"c_m_pf", "0"}));
     h = hh{};
     h.p.g_na_ns = -1;
-    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { net.add_population("h", 1, h); }, {"g_na_ns", "-1"}));
+    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { net.add_population("h", 1, h); },
+                                                 {"g_na_ns", "-1"}));
     // Per-neuron values are checked too.
     const auto pop = net.add_population("ok", 3, lif_cond_exp{});
     EXPECT_TRUE(throws_naming<invalid_parameter>(
-        [&] { net.set_parameter(pop, "tau_syn_i_ms", std::vector<double>{1, -2, 1}); }, {"tau_syn_i_ms", "-2"}));
+        [&] {
+            net.set_parameter(pop, "tau_syn_i_ms", std::vector<double>{1, -2, 1});
+        },
+        {"tau_syn_i_ms", "-2"}));
 }
 
 TEST(ode_model_interface, negative_conductance_weights_are_rejected_when_built) {
@@ -68,8 +80,9 @@ TEST(ode_model_interface, negative_conductance_weights_are_rejected_when_built) 
     const auto src = net.add_population("src", 2, poisson_source{});
     const auto pop = net.add_population("cells", 2, lif_cond_exp{});
     net.connect(src, pop, one_to_one{}, {.weight = -6.0, .delay_ms = 0.1, .receptor = inhibitory});
-    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { simulation(net, context{.threads = 1}, {.dt_ms = 0.1}); },
-                                                 {"projection 0", "'src' -> 'cells'", "weight", "-6", "conductance"}));
+    EXPECT_TRUE(throws_naming<invalid_parameter>(
+        [&] { simulation(net, context{.threads = 1}, {.dt_ms = 0.1}); },
+        {"projection 0", "'src' -> 'cells'", "weight", "-6", "conductance"}));
 }
 
 TEST(ode_model_interface, json_round_trip_and_bad_values_name_the_parameter) {
@@ -89,7 +102,9 @@ TEST(ode_model_interface, json_round_trip_and_bad_values_name_the_parameter) {
         {"name": "x", "size": 1, "model": "izhikevich", "preset": "FS", "params": {"i_e": 4}}]})";
     auto expected = izhikevich::preset("FS");
     expected.p.i_e = 4;
-    EXPECT_EQ(std::get<izhikevich>(parse_network_json(preset, "p.json").net.at(population_index{0}).model), expected);
+    EXPECT_EQ(std::get<izhikevich>(
+                  parse_network_json(preset, "p.json").net.at(population_index{0}).model),
+              expected);
     const std::string no_preset = R"({"format": "volley-network", "version": 1, "populations": [
         {"name": "x", "size": 1, "model": "hh", "preset": "FS"}]})";
     EXPECT_TRUE(throws_naming<file_format_error>([&] { parse_network_json(no_preset, "q.json"); },
@@ -112,23 +127,31 @@ TEST(ode_model_interface, hh_fires_like_an_independent_rk4_integration_and_recor
     auto f = [&](const state& x, state& d) {
         const double v = x[0];
         auto exprel = [](double z) { return std::abs(z) < 1e-9 ? 1.0 : std::expm1(z) / z; };
-        const double am = 0.32 * 4 / exprel((13 - v + p.v_t_mv) / 4), bm = 0.28 * 5 / exprel((v - p.v_t_mv - 40) / 5);
-        const double ah = 0.128 * std::exp((17 - v + p.v_t_mv) / 18), bh = 4 / (1 + std::exp((40 - v + p.v_t_mv) / 5));
-        const double an = 0.032 * 5 / exprel((15 - v + p.v_t_mv) / 5), bn = 0.5 * std::exp((10 - v + p.v_t_mv) / 40);
+        const double am = 0.32 * 4 / exprel((13 - v + p.v_t_mv) / 4),
+                     bm = 0.28 * 5 / exprel((v - p.v_t_mv - 40) / 5);
+        const double ah = 0.128 * std::exp((17 - v + p.v_t_mv) / 18),
+                     bh = 4 / (1 + std::exp((40 - v + p.v_t_mv) / 5));
+        const double an = 0.032 * 5 / exprel((15 - v + p.v_t_mv) / 5),
+                     bn = 0.5 * std::exp((10 - v + p.v_t_mv) / 40);
         d[0] = (p.g_l_ns * (p.e_l_mv - v) - p.g_na_ns * std::pow(x[1], 3) * x[3] * (v - p.e_na_mv) -
-                p.g_k_ns * std::pow(x[2], 4) * (v - p.e_k_mv)) / p.c_m_pf;
+                p.g_k_ns * std::pow(x[2], 4) * (v - p.e_k_mv)) /
+               p.c_m_pf;
         d[1] = am * (1 - x[1]) - bm * x[1];
         d[2] = an * (1 - x[2]) - bn * x[2];
         d[3] = ah * (1 - x[3]) - bh * x[3];
     };
     auto steady = [&](double a, double b) { return a / (a + b); };
     const double v0 = p.e_l_mv;
-    const state x0{v0, steady(0.32 * 4 / (std::expm1((13 - v0 + p.v_t_mv) / 4) / ((13 - v0 + p.v_t_mv) / 4)),
-                              0.28 * 5 / (std::expm1((v0 - p.v_t_mv - 40) / 5) / ((v0 - p.v_t_mv - 40) / 5))),
-                   steady(0.032 * 5 / (std::expm1((15 - v0 + p.v_t_mv) / 5) / ((15 - v0 + p.v_t_mv) / 5)),
-                          0.5 * std::exp((10 - v0 + p.v_t_mv) / 40)),
-                   steady(0.128 * std::exp((17 - v0 + p.v_t_mv) / 18), 4 / (1 + std::exp((40 - v0 + p.v_t_mv) / 5)))};
-    const auto ref = testing::reference_spike_times<4>(x0, f, p.v_spike_mv, [](state&) {}, 300, 0.001);
+    const state x0{
+        v0,
+        steady(0.32 * 4 / (std::expm1((13 - v0 + p.v_t_mv) / 4) / ((13 - v0 + p.v_t_mv) / 4)),
+               0.28 * 5 / (std::expm1((v0 - p.v_t_mv - 40) / 5) / ((v0 - p.v_t_mv - 40) / 5))),
+        steady(0.032 * 5 / (std::expm1((15 - v0 + p.v_t_mv) / 5) / ((15 - v0 + p.v_t_mv) / 5)),
+               0.5 * std::exp((10 - v0 + p.v_t_mv) / 40)),
+        steady(0.128 * std::exp((17 - v0 + p.v_t_mv) / 18),
+               4 / (1 + std::exp((40 - v0 + p.v_t_mv) / 5)))};
+    const auto ref = testing::reference_spike_times<4>(
+        x0, f, p.v_spike_mv, [](state&) {}, 300, 0.001);
     ASSERT_GE(ref.size(), 2u);
     ASSERT_EQ(by[0].size(), ref.size());
     for (std::size_t k = 0; k < ref.size(); ++k) {
@@ -137,7 +160,7 @@ TEST(ode_model_interface, hh_fires_like_an_independent_rk4_integration_and_recor
         EXPECT_LE(ref[k], stamp + 1e-6) << k;
     }
     EXPECT_GT(by[1].size(), by[0].size() + 2);  // the current speeds it up
-    EXPECT_NEAR(m.at(0, 0), x0[1], 1e-12);       // recorded gate at t = 0
+    EXPECT_NEAR(m.at(0, 0), x0[1], 1e-12);      // recorded gate at t = 0
     EXPECT_THROW(sim.record_state(pop, "w_pa", 1.0), unknown_name);
 }
 
@@ -158,7 +181,8 @@ std::vector<testing::raster_event> mixed_raster(int threads) {
     net.initialise(d, "v_mv", uniform{-70, -50});
     for (auto t : {a, b, c}) {
         net.connect(drive, t, fixed_probability{0.1}, {.weight = uniform{1, 3}, .delay_ms = 0.5});
-        net.connect(d, t, fixed_probability{0.1}, {.weight = 2.0, .delay_ms = 1.0, .receptor = inhibitory});
+        net.connect(d, t, fixed_probability{0.1},
+                    {.weight = 2.0, .delay_ms = 1.0, .receptor = inhibitory});
     }
     net.connect(drive, d, fixed_probability{0.1}, {.weight = uniform{2, 6}, .delay_ms = 0.2});
     net.connect(a, d, fixed_probability{0.2}, {.weight = 8.0, .delay_ms = 0.3});

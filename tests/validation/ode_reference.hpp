@@ -23,7 +23,8 @@ std::array<double, N> rk4_step(const F& f, const std::array<double, N>& x, doubl
     f(y, k3);
     for (std::size_t i = 0; i < N; ++i) y[i] = x[i] + h * k3[i];
     f(y, k4);
-    for (std::size_t i = 0; i < N; ++i) y[i] = x[i] + h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    for (std::size_t i = 0; i < N; ++i)
+        y[i] = x[i] + h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
     return y;
 }
 
@@ -32,8 +33,8 @@ std::array<double, N> rk4_step(const F& f, const std::array<double, N>& x, doubl
 /// shortened so that v moves at most 0.01 mV per step (the upswing of AdEx or Izhikevich
 /// spikes is far faster than the rest of the trajectory).
 template <std::size_t N, class F, class Reset>
-std::vector<double> reference_spike_times(std::array<double, N> x, const F& f, double level, const Reset& reset,
-                                          double t_end, double h) {
+std::vector<double> reference_spike_times(std::array<double, N> x, const F& f, double level,
+                                          const Reset& reset, double t_end, double h) {
     std::vector<double> spikes;
     double t = 0;
     std::array<double, N> d;
@@ -46,8 +47,10 @@ std::vector<double> reference_spike_times(std::array<double, N> x, const F& f, d
             double lo = 0, hi = step;
             for (int it = 0; it < 60; ++it) {
                 const double mid = 0.5 * (lo + hi);
-                if (rk4_step<N>(f, x, mid)[0] >= level) hi = mid;
-                else lo = mid;
+                if (rk4_step<N>(f, x, mid)[0] >= level)
+                    hi = mid;
+                else
+                    lo = mid;
             }
             x = rk4_step<N>(f, x, hi);
             t += hi;

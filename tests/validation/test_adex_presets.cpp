@@ -19,16 +19,18 @@ constexpr double dt = 0.1, duration = 1000;
 std::vector<double> reference_spike_times(const adex::params& p) {
     auto f = [&](const std::array<double, 2>& x, std::array<double, 2>& d) {
         const double v = std::min(x[0], p.v_peak_mv);
-        d[0] = (-p.g_l_ns * (v - p.e_l_mv) + p.g_l_ns * p.delta_t_mv * std::exp((v - p.v_t_mv) / p.delta_t_mv) - x[1] +
-                p.i_e_pa) /
-               p.c_m_pf;
+        d[0] =
+            (-p.g_l_ns * (v - p.e_l_mv) +
+             p.g_l_ns * p.delta_t_mv * std::exp((v - p.v_t_mv) / p.delta_t_mv) - x[1] + p.i_e_pa) /
+            p.c_m_pf;
         d[1] = (p.a_ns * (v - p.e_l_mv) - x[1]) / p.tau_w_ms;
     };
     auto reset = [&](std::array<double, 2>& x) {
         x[0] = p.v_reset_mv;
         x[1] += p.b_pa;
     };
-    return testing::reference_spike_times<2>({p.e_l_mv, 0.0}, f, p.v_peak_mv, reset, duration, 0.0005);
+    return testing::reference_spike_times<2>({p.e_l_mv, 0.0}, f, p.v_peak_mv, reset, duration,
+                                             0.0005);
 }
 
 std::vector<double> check_against_reference(const std::string& name, std::size_t compare_first) {
@@ -42,7 +44,8 @@ std::vector<double> check_against_reference(const std::string& name, std::size_t
     if (compare_first == 0) {
         EXPECT_EQ(rec.size(), ref.size()) << name;
     }
-    const std::size_t n = std::min({rec.size(), ref.size(), compare_first == 0 ? rec.size() : compare_first});
+    const std::size_t n =
+        std::min({rec.size(), ref.size(), compare_first == 0 ? rec.size() : compare_first});
     for (std::size_t k = 0; k < n; ++k) {
         const double stamp = static_cast<double>(rec.steps()[k]) * dt;
         EXPECT_GT(ref[k], stamp - dt - 1e-6) << name << " spike " << k;
@@ -70,7 +73,8 @@ TEST(adex_presets, adapting_lengthens_its_intervals) {
     const auto isi = testing::intervals(check_against_reference("adapting", 0));
     ASSERT_GE(isi.size(), 5u);
     EXPECT_GT(isi.back() / isi.front(), 3.0);
-    for (std::size_t k = 1; k < 4; ++k) EXPECT_GE(isi[k], isi[k - 1]) << k;  // monotone at the start
+    for (std::size_t k = 1; k < 4; ++k)
+        EXPECT_GE(isi[k], isi[k - 1]) << k;  // monotone at the start
 }
 
 TEST(adex_presets, bursting_fires_regular_bursts) {
@@ -81,7 +85,7 @@ TEST(adex_presets, bursting_fires_regular_bursts) {
         within += x < 10.0;
     }
     EXPECT_GE(pauses, 4u);
-    EXPECT_GE(within, pauses);  // at least two spikes per burst
+    EXPECT_GE(within, pauses);               // at least two spikes per burst
     EXPECT_EQ(pauses + within, isi.size());  // two clearly separated interval classes
 }
 
@@ -94,7 +98,8 @@ TEST(adex_presets, irregular_intervals_do_not_settle) {
 }
 
 TEST(adex_presets, unknown_preset_is_an_unknown_name) {
-    EXPECT_TRUE(testing::throws_naming<unknown_name>([] { adex::preset("chaotic"); }, {"chaotic", "tonic"}));
+    EXPECT_TRUE(testing::throws_naming<unknown_name>([] { adex::preset("chaotic"); },
+                                                     {"chaotic", "tonic"}));
 }
 
 }  // namespace

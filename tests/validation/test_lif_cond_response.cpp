@@ -13,13 +13,23 @@ namespace {
 constexpr double dt = 0.1;
 
 lif_cond_exp::params cell() {
-    return {.c_m_pf = 250, .g_l_ns = 16.7, .e_l_mv = -70, .v_reset_mv = -60, .v_thresh_mv = -55, .t_ref_ms = 2,
-            .e_ex_mv = 0, .e_in_mv = -85, .tau_syn_e_ms = 1.5, .tau_syn_i_ms = 3, .i_e_pa = 0};
+    return {.c_m_pf = 250,
+            .g_l_ns = 16.7,
+            .e_l_mv = -70,
+            .v_reset_mv = -60,
+            .v_thresh_mv = -55,
+            .t_ref_ms = 2,
+            .e_ex_mv = 0,
+            .e_in_mv = -85,
+            .tau_syn_e_ms = 1.5,
+            .tau_syn_i_ms = 3,
+            .i_e_pa = 0};
 }
 
 /// v sampled every step, for one input of weight w [nS] on `receptor` arriving at 2.0 ms
 /// (a spike source firing at 1.0 ms, delay 1.0 ms), starting from v0.
-std::vector<double> engine_trace(const neuron_model& model, double w, receptor_type receptor, double v0, double t_end) {
+std::vector<double> engine_trace(const neuron_model& model, double w, receptor_type receptor,
+                                 double v0, double t_end) {
     network net;
     const auto src = net.add_population("src", 1, spike_source{{{1.0}}});
     const auto pop = net.add_population("cell", 1, model);
@@ -32,11 +42,13 @@ std::vector<double> engine_trace(const neuron_model& model, double w, receptor_t
 }
 
 /// The same by RK4: state (v, g_e, g_i, dg_e, dg_i); `alpha` selects the conductance shape.
-std::vector<double> reference_trace(const lif_cond_exp::params& p, bool alpha, double w, receptor_type receptor,
-                                    double v0, double t_end) {
+std::vector<double> reference_trace(const lif_cond_exp::params& p, bool alpha, double w,
+                                    receptor_type receptor, double v0, double t_end) {
     using state = std::array<double, 5>;
     auto f = [&](const state& x, state& d) {
-        d[0] = (-p.g_l_ns * (x[0] - p.e_l_mv) - x[1] * (x[0] - p.e_ex_mv) - x[2] * (x[0] - p.e_in_mv) + p.i_e_pa) / p.c_m_pf;
+        d[0] = (-p.g_l_ns * (x[0] - p.e_l_mv) - x[1] * (x[0] - p.e_ex_mv) -
+                x[2] * (x[0] - p.e_in_mv) + p.i_e_pa) /
+               p.c_m_pf;
         d[1] = (alpha ? x[3] : 0.0) - x[1] / p.tau_syn_e_ms;
         d[2] = (alpha ? x[4] : 0.0) - x[2] / p.tau_syn_i_ms;
         d[3] = -x[3] / p.tau_syn_e_ms;
@@ -52,15 +64,18 @@ std::vector<double> reference_trace(const lif_cond_exp::params& p, bool alpha, d
         if (s + 1 == 20) {  // the input arrives at the end of step 19, at t = 2.0 ms
             const double tau = receptor == excitatory ? p.tau_syn_e_ms : p.tau_syn_i_ms;
             const std::size_t g = receptor == excitatory ? 1 : 2;
-            if (alpha) x[g + 2] += w * std::exp(1.0) / tau;
-            else x[g] += w;
+            if (alpha)
+                x[g + 2] += w * std::exp(1.0) / tau;
+            else
+                x[g] += w;
         }
         out.push_back(x[0]);
     }
     return out;
 }
 
-void expect_traces_match(const std::vector<double>& eng, const std::vector<double>& ref, double min_excursion) {
+void expect_traces_match(const std::vector<double>& eng, const std::vector<double>& ref,
+                         double min_excursion) {
     ASSERT_EQ(eng.size(), ref.size());
     double max_dev = 0, excursion = 0;
     for (std::size_t k = 0; k < eng.size(); ++k) {

@@ -31,9 +31,9 @@ struct adex_row {
 // Naud, Marcille, Clopath & Gerstner (2008), Biol. Cybern. 99:335, Table 1: C [pF], g_L [nS],
 // E_L, V_T, Delta_T [mV], a [nS], tau_w [ms], b [pA], V_r [mV], I [pA]. V_peak = 0 mV.
 constexpr std::array<adex_row, 4> adex_table{{
-    {"tonic", 200, 10, -70, -50, 2, 2, 30, 0, -58, 500},        // Fig. 4a
-    {"adapting", 200, 12, -70, -50, 2, 2, 300, 60, -58, 500},   // Fig. 4b
-    {"bursting", 200, 10, -58, -50, 2, 2, 120, 100, -46, 210},  // Fig. 4d, regular bursting
+    {"tonic", 200, 10, -70, -50, 2, 2, 30, 0, -58, 500},          // Fig. 4a
+    {"adapting", 200, 12, -70, -50, 2, 2, 300, 60, -58, 500},     // Fig. 4b
+    {"bursting", 200, 10, -58, -50, 2, 2, 120, 100, -46, 210},    // Fig. 4d, regular bursting
     {"irregular", 100, 12, -60, -50, 2, -11, 130, 30, -48, 160},  // Fig. 4h
 }};
 
@@ -48,8 +48,10 @@ std::string known_names(const Table& t) {
 
 izhikevich izhikevich::preset(const std::string& name) {
     for (const auto& row : izhikevich_table)
-        if (name == row.name) return izhikevich{{.a = row.a, .b = row.b, .c_mv = row.c, .d = row.d}};
-    throw unknown_name("preset", name, "izhikevich::preset (known: " + known_names(izhikevich_table) + ")");
+        if (name == row.name)
+            return izhikevich{{.a = row.a, .b = row.b, .c_mv = row.c, .d = row.d}};
+    throw unknown_name("preset", name,
+                       "izhikevich::preset (known: " + known_names(izhikevich_table) + ")");
 }
 
 adex adex::preset(const std::string& name) {

@@ -39,7 +39,8 @@ current_schedule::current_schedule(const network& net, population_index pop, dou
         stimuli_.push_back(std::move(cs));
     }
     std::sort(change_steps_.begin(), change_steps_.end());
-    change_steps_.erase(std::unique(change_steps_.begin(), change_steps_.end()), change_steps_.end());
+    change_steps_.erase(std::unique(change_steps_.begin(), change_steps_.end()),
+                        change_steps_.end());
 }
 
 bool current_schedule::changes_at(std::int64_t s) const {

@@ -12,7 +12,7 @@
 namespace volley::snn::detail {
 
 class current_schedule {
-public:
+  public:
     /// The stimuli of `net` that target `pop`, on a grid of step `dt_ms`.
     current_schedule(const network& net, population_index pop, double dt_ms);
 
@@ -22,9 +22,10 @@ public:
     bool changes_at(std::int64_t s) const;
 
     /// Sets out[i] (i in [begin, end)) to the sum of the amplitudes active during step `s`.
-    void amplitudes_at(std::int64_t s, std::uint32_t begin, std::uint32_t end, std::span<double> out) const;
+    void amplitudes_at(std::int64_t s, std::uint32_t begin, std::uint32_t end,
+                       std::span<double> out) const;
 
-private:
+  private:
     struct stimulus {
         std::vector<std::int64_t> steps;     ///< where the amplitude changes, ascending
         std::vector<double> amplitudes;      ///< the amplitude from that step on

@@ -32,10 +32,10 @@
 namespace volley::snn::detail {
 
 class ode_population::kernel {
-public:
+  public:
     virtual ~kernel() = default;
-    virtual void update(std::int64_t s, std::uint32_t begin, std::uint32_t end, const step_input& in,
-                        std::vector<std::uint32_t>& spikes) = 0;
+    virtual void update(std::int64_t s, std::uint32_t begin, std::uint32_t end,
+                        const step_input& in, std::vector<std::uint32_t>& spikes) = 0;
     virtual void apply_currents(std::int64_t s, std::uint32_t begin, std::uint32_t end) = 0;
     virtual bool currents_change_at(std::int64_t s) const = 0;
     virtual const std::vector<double>& state(const std::string& variable) const = 0;
@@ -49,7 +49,7 @@ void check_conductance_weights(const network& net, population_index pop);
 
 template <class Dyn>
 class ode_kernel final : public ode_population::kernel {
-public:
+  public:
     using params = typename Dyn::params;
     using state_t = typename Dyn::state;
     static constexpr std::size_t dim = Dyn::dim;
@@ -72,7 +72,9 @@ public:
                 const std::string who = object + " neuron " + std::to_string(i);
                 for (const auto& [name, spec] : p.parameters) {
                     const auto k = static_cast<std::uint32_t>(
-                        std::find_if(infos.begin(), infos.end(), [&](const auto& f) { return name == f.name; }) - infos.begin());
+                        std::find_if(infos.begin(), infos.end(),
+                                     [&](const auto& f) { return name == f.name; }) -
+                        infos.begin());
                     const double v = draw_neuron_value(spec, seed, pop.value, k, i);
                     check_parameter(m, name, v, who);
                     set_parameter(m, name, v);
@@ -88,10 +90,13 @@ public:
             for (std::size_t k = 0; k < dim; ++k) x_[k][i] = x0[k];
         }
         for (const auto& [var, spec] : p.initial_values) {
-            const auto k = static_cast<std::size_t>(
-                std::find_if(names_.begin(), names_.end(), [&](const char* v) { return var == v; }) - names_.begin());
+            const auto k =
+                static_cast<std::size_t>(std::find_if(names_.begin(), names_.end(),
+                                                      [&](const char* v) { return var == v; }) -
+                                         names_.begin());
             for (std::uint32_t i = 0; i < n_; ++i)
-                x_[k][i] = draw_neuron_value(spec, seed, pop.value, static_cast<std::uint32_t>(64 + k), i);
+                x_[k][i] =
+                    draw_neuron_value(spec, seed, pop.value, static_cast<std::uint32_t>(64 + k), i);
         }
         i_ext_.assign(n_, 0.0);
         ref_left_.assign(n_, 0.0);
@@ -100,8 +105,8 @@ public:
         if (!currents_.empty()) currents_.amplitudes_at(0, 0, n_, i_ext_);
     }
 
-    void update(std::int64_t s, std::uint32_t begin, std::uint32_t end, const ode_population::step_input& in,
-                std::vector<std::uint32_t>& spikes) override {
+    void update(std::int64_t s, std::uint32_t begin, std::uint32_t end,
+                const ode_population::step_input& in, std::vector<std::uint32_t>& spikes) override {
         const std::size_t first = spikes.size();
         controlled_t ctrl(checker_t(Dyn::abs_tol, Dyn::rel_tol));
         for (std::uint32_t i = begin; i < end; ++i) {
@@ -150,27 +155,32 @@ public:
     double last_spike_time_ms(std::uint32_t i) const override { return last_spike_[i]; }
     std::uint32_t size() const override { return n_; }
 
-private:
+  private:
     using stepper_t = boost::numeric::odeint::runge_kutta_dopri5<state_t>;
-    using checker_t = boost::numeric::odeint::default_error_checker<double, typename stepper_t::algebra_type,
-                                                                     typename stepper_t::operations_type>;
+    using checker_t =
+        boost::numeric::odeint::default_error_checker<double, typename stepper_t::algebra_type,
+                                                      typename stepper_t::operations_type>;
     using controlled_t = boost::numeric::odeint::controlled_runge_kutta<stepper_t, checker_t>;
 
-    const params& param(std::uint32_t i) const { return params_.size() == 1 ? params_[0] : params_[i]; }
+    const params& param(std::uint32_t i) const {
+        return params_.size() == 1 ? params_[0] : params_[i];
+    }
 
     static bool finite(const state_t& x) {
         return std::all_of(x.begin(), x.end(), [](double v) { return std::isfinite(v); });
     }
 
     /// Advances neuron i over step s: segments between spikes and refractory ends.
-    void advance(controlled_t& ctrl, std::int64_t s, std::uint32_t i, state_t& x, std::vector<std::uint32_t>& spikes) {
+    void advance(controlled_t& ctrl, std::int64_t s, std::uint32_t i, state_t& x,
+                 std::vector<std::uint32_t>& spikes) {
         const params& p = param(i);
         double t = 0, ref = ref_left_[i];
         while (t < h_) {
             const bool refractory = ref > 0;
             const double t0 = t;
             const double seg_end = refractory ? std::min(h_, t + ref) : h_;
-            const bool fired = integrate(ctrl, p, i, refractory && Dyn::clamp_when_refractory, !refractory, x, t, seg_end);
+            const bool fired = integrate(ctrl, p, i, refractory && Dyn::clamp_when_refractory,
+                                         !refractory, x, t, seg_end);
             if (refractory) {
                 ref = seg_end < h_ ? 0.0 : std::max(0.0, ref - (h_ - t0));
                 if (ref < 1e-12 * h_) ref = 0;
@@ -187,10 +197,12 @@ private:
 
     /// Integrates x from t to t_end; with `detect`, stops at the first upward crossing of the
     /// spike level (returns true, t = crossing time, x = state there). `clamped`: v is held.
-    bool integrate(controlled_t& ctrl, const params& p, std::uint32_t i, bool clamped, bool detect, state_t& x,
-                   double& t, double t_end) {
+    bool integrate(controlled_t& ctrl, const params& p, std::uint32_t i, bool clamped, bool detect,
+                   state_t& x, double& t, double t_end) {
         const double iext = i_ext_[i];
-        auto sys = [&](const state_t& y, state_t& dydt, double) { Dyn::derivative(p, iext, clamped, y, dydt); };
+        auto sys = [&](const state_t& y, state_t& dydt, double) {
+            Dyn::derivative(p, iext, clamped, y, dydt);
+        };
         const double level = Dyn::spike_level(p);
         double& dt = dt_guess_[i];
         state_t dxdt, x_new, dxdt_new;
@@ -227,8 +239,9 @@ private:
     }
 
     /// The time in (t_old, t_new] where the dense output's v reaches `level` (Illinois method).
-    static double locate(controlled_t& ctrl, const state_t& x_old, const state_t& d_old, double t_old,
-                         const state_t& x_new, const state_t& d_new, double t_new, double level) {
+    static double locate(controlled_t& ctrl, const state_t& x_old, const state_t& d_old,
+                         double t_old, const state_t& x_new, const state_t& d_new, double t_new,
+                         double level) {
         double a = t_old, b = t_new, fa = x_old[0] - level, fb = x_new[0] - level;
         int side = 0;
         state_t y;
@@ -257,13 +270,13 @@ private:
     std::string name_;
     double h_ = 0;
     current_schedule currents_;
-    std::vector<params> params_;             ///< one, or one per neuron
-    std::span<const char* const> names_;     ///< state variable names, in Dyn's state order
-    std::vector<std::vector<double>> x_;     ///< [variable][neuron]
-    std::vector<double> i_ext_;              ///< stimulus current of each neuron (model units)
-    std::vector<double> ref_left_;           ///< refractory time left [ms]
-    std::vector<double> dt_guess_;           ///< the integrator's next step size [ms]
-    std::vector<double> last_spike_;         ///< [ms]
+    std::vector<params> params_;          ///< one, or one per neuron
+    std::span<const char* const> names_;  ///< state variable names, in Dyn's state order
+    std::vector<std::vector<double>> x_;  ///< [variable][neuron]
+    std::vector<double> i_ext_;           ///< stimulus current of each neuron (model units)
+    std::vector<double> ref_left_;        ///< refractory time left [ms]
+    std::vector<double> dt_guess_;        ///< the integrator's next step size [ms]
+    std::vector<double> last_spike_;      ///< [ms]
 };
 
 }  // namespace volley::snn::detail

@@ -21,7 +21,7 @@
 namespace volley::snn::detail {
 
 class ode_population {
-public:
+  public:
     /// Builds the state of population `pop` of `net` (whose model must satisfy is_ode_model)
     /// at step `dt_ms`. Throws invalid_parameter for a bad per-neuron parameter or a negative
     /// conductance weight onto a conductance-based population.
@@ -32,7 +32,8 @@ public:
 
     /// The input that arrives at the end of a step (the same layout as lif_population's).
     struct step_input {
-        std::int64_t* cells = nullptr;  ///< ring cells [neuron][receptor] of the population's neuron 0
+        std::int64_t* cells =
+            nullptr;  ///< ring cells [neuron][receptor] of the population's neuron 0
         std::span<const std::uint32_t> touched;  ///< neurons that may have input (repeats allowed)
         std::int64_t shift = 0;                  ///< local index = touched[k] + shift
         double scale_e = 0, scale_i = 0;         ///< fixed point -> weight units per receptor
@@ -61,7 +62,7 @@ public:
     /// The per-model implementation (ode_kernel.hpp).
     class kernel;
 
-private:
+  private:
     std::unique_ptr<kernel> k_;
 };
 

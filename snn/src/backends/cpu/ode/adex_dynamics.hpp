@@ -36,11 +36,12 @@ struct adex_dynamics {
         x[2] += w_e;
         x[3] += w_i;
     }
-    static void derivative(const params& p, double i_ext, bool clamped, const state& x, state& dxdt) {
+    static void derivative(const params& p, double i_ext, bool clamped, const state& x,
+                           state& dxdt) {
         const double v = clamped ? p.v_reset_mv : std::min(x[0], p.v_peak_mv);
         const double spike = p.g_l_ns * p.delta_t_mv * std::exp((v - p.v_t_mv) / p.delta_t_mv);
-        const double i = -p.g_l_ns * (v - p.e_l_mv) + spike - x[1] - x[2] * (v - p.e_ex_mv) - x[3] * (v - p.e_in_mv) +
-                         p.i_e_pa + i_ext;
+        const double i = -p.g_l_ns * (v - p.e_l_mv) + spike - x[1] - x[2] * (v - p.e_ex_mv) -
+                         x[3] * (v - p.e_in_mv) + p.i_e_pa + i_ext;
         dxdt[0] = clamped ? 0.0 : i / p.c_m_pf;
         dxdt[1] = (p.a_ns * (v - p.e_l_mv) - x[1]) / p.tau_w_ms;
         dxdt[2] = -x[2] / p.tau_syn_e_ms;

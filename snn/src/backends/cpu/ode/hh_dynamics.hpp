@@ -23,12 +23,24 @@ struct hh_dynamics {
     static constexpr double abs_tol = 1e-5, rel_tol = 1e-5;
 
     static double exprel(double x) { return std::abs(x) < 1e-6 ? 1 + x / 2 : std::expm1(x) / x; }
-    static double alpha_m(const params& p, double v) { return 0.32 * 4 / exprel((13 - v + p.v_t_mv) / 4); }
-    static double beta_m(const params& p, double v) { return 0.28 * 5 / exprel((v - p.v_t_mv - 40) / 5); }
-    static double alpha_h(const params& p, double v) { return 0.128 * std::exp((17 - v + p.v_t_mv) / 18); }
-    static double beta_h(const params& p, double v) { return 4 / (1 + std::exp((40 - v + p.v_t_mv) / 5)); }
-    static double alpha_n(const params& p, double v) { return 0.032 * 5 / exprel((15 - v + p.v_t_mv) / 5); }
-    static double beta_n(const params& p, double v) { return 0.5 * std::exp((10 - v + p.v_t_mv) / 40); }
+    static double alpha_m(const params& p, double v) {
+        return 0.32 * 4 / exprel((13 - v + p.v_t_mv) / 4);
+    }
+    static double beta_m(const params& p, double v) {
+        return 0.28 * 5 / exprel((v - p.v_t_mv - 40) / 5);
+    }
+    static double alpha_h(const params& p, double v) {
+        return 0.128 * std::exp((17 - v + p.v_t_mv) / 18);
+    }
+    static double beta_h(const params& p, double v) {
+        return 4 / (1 + std::exp((40 - v + p.v_t_mv) / 5));
+    }
+    static double alpha_n(const params& p, double v) {
+        return 0.032 * 5 / exprel((15 - v + p.v_t_mv) / 5);
+    }
+    static double beta_n(const params& p, double v) {
+        return 0.5 * std::exp((10 - v + p.v_t_mv) / 40);
+    }
 
     /// v = E_L with every gate at its steady state there.
     static state initial(const params& p) {
@@ -47,9 +59,9 @@ struct hh_dynamics {
     static void derivative(const params& p, double i_ext, bool, const state& x, state& dxdt) {
         const double v = x[0], m = x[1], n = x[2], h = x[3];
         const double n2 = n * n;
-        const double i = p.g_l_ns * (p.e_l_mv - v) + x[4] * (p.e_ex_mv - v) + x[5] * (p.e_in_mv - v) -
-                         p.g_na_ns * m * m * m * h * (v - p.e_na_mv) - p.g_k_ns * n2 * n2 * (v - p.e_k_mv) + p.i_e_pa +
-                         i_ext;
+        const double i = p.g_l_ns * (p.e_l_mv - v) + x[4] * (p.e_ex_mv - v) +
+                         x[5] * (p.e_in_mv - v) - p.g_na_ns * m * m * m * h * (v - p.e_na_mv) -
+                         p.g_k_ns * n2 * n2 * (v - p.e_k_mv) + p.i_e_pa + i_ext;
         dxdt[0] = i / p.c_m_pf;
         dxdt[1] = alpha_m(p, v) * (1 - m) - beta_m(p, v) * m;
         dxdt[2] = alpha_n(p, v) * (1 - n) - beta_n(p, v) * n;

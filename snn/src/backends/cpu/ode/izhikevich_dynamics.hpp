@@ -13,7 +13,7 @@ struct izhikevich_dynamics {
     using model = izhikevich;
     using params = izhikevich::params;
     static constexpr std::size_t dim = 2;
-    using state = std::array<double, dim>;                 // (v [mV], u [mV/ms])
+    using state = std::array<double, dim>;                // (v [mV], u [mV/ms])
     static constexpr bool conductance_input = false;      // weights [mV] of either sign
     static constexpr bool input_moves_v = true;           // a jump can reach v_peak at once
     static constexpr bool clamp_when_refractory = false;  // no refractory period

@@ -29,9 +29,11 @@ struct lif_cond_exp_dynamics {
         x[1] += w_e;
         x[2] += w_i;
     }
-    static void derivative(const params& p, double i_ext, bool clamped, const state& x, state& dxdt) {
+    static void derivative(const params& p, double i_ext, bool clamped, const state& x,
+                           state& dxdt) {
         const double v = x[0];
-        const double i = -p.g_l_ns * (v - p.e_l_mv) - x[1] * (v - p.e_ex_mv) - x[2] * (v - p.e_in_mv) + p.i_e_pa + i_ext;
+        const double i = -p.g_l_ns * (v - p.e_l_mv) - x[1] * (v - p.e_ex_mv) -
+                         x[2] * (v - p.e_in_mv) + p.i_e_pa + i_ext;
         dxdt[0] = clamped ? 0.0 : i / p.c_m_pf;
         dxdt[1] = -x[1] / p.tau_syn_e_ms;
         dxdt[2] = -x[2] / p.tau_syn_i_ms;
@@ -58,9 +60,11 @@ struct lif_cond_alpha_dynamics {
         x[3] += w_e * std::numbers::e / p.tau_syn_e_ms;
         x[4] += w_i * std::numbers::e / p.tau_syn_i_ms;
     }
-    static void derivative(const params& p, double i_ext, bool clamped, const state& x, state& dxdt) {
+    static void derivative(const params& p, double i_ext, bool clamped, const state& x,
+                           state& dxdt) {
         const double v = x[0];
-        const double i = -p.g_l_ns * (v - p.e_l_mv) - x[1] * (v - p.e_ex_mv) - x[2] * (v - p.e_in_mv) + p.i_e_pa + i_ext;
+        const double i = -p.g_l_ns * (v - p.e_l_mv) - x[1] * (v - p.e_ex_mv) -
+                         x[2] * (v - p.e_in_mv) + p.i_e_pa + i_ext;
         dxdt[0] = clamped ? 0.0 : i / p.c_m_pf;
         dxdt[1] = x[3] - x[1] / p.tau_syn_e_ms;
         dxdt[2] = x[4] - x[2] / p.tau_syn_i_ms;
