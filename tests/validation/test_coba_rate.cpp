@@ -1,9 +1,10 @@
 // The COBA benchmark network (Brette et al. 2007, benchmark 1) at N = 4000 over 1 s.
 //
-// Reference figure: Brette et al. (2007), J. Comput. Neurosci. 23:349, report the COBA network
-// firing at about 10-20 Hz (the range quoted by the issue); we accept [8, 25] Hz to allow for a
-// different random connectivity and initial state, which still fails a network that is silent
-// (the activity is self-sustained: nothing drives it after t = 0), saturated (the 5 ms
+// Reference figure: about 10-20 Hz for the COBA network in the review of Brette et al. (2007),
+// J. Comput. Neurosci. 23:349 (the range issue 3 cites; the review's own code is ModelDB 83319,
+// whose Brian/COBA.py and NEST/coba.sli this network follows). We accept [8, 25] Hz to allow
+// for a different random connectivity and initial state; that still fails a network that is
+// silent (the activity is self-sustained: nothing drives it after t = 0), saturated (the 5 ms
 // refractory period allows up to 200 Hz), or wired with the wrong receptor or weights.
 
 #include "../support/snn_test_support.hpp"
