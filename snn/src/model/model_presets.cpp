@@ -29,7 +29,9 @@ struct adex_row {
 };
 
 // Naud, Marcille, Clopath & Gerstner (2008), Biol. Cybern. 99:335, Table 1: C [pF], g_L [nS],
-// E_L, V_T, Delta_T [mV], a [nS], tau_w [ms], b [pA], V_r [mV], I [pA]. V_peak = 0 mV.
+// E_L, V_T, Delta_T [mV], a [nS], tau_w [ms], b [pA], V_r [mV], I [pA]. V_peak = 0 mV. The values
+// are those of the Brian2 example of the paper (examples/frompapers, Naud et al. 2008, whose
+// header notes they were adjusted to match the paper's figures).
 constexpr std::array<adex_row, 4> adex_table{{
     {"tonic", 200, 10, -70, -50, 2, 2, 30, 0, -58, 500},          // Fig. 4a
     {"adapting", 200, 12, -70, -50, 2, 2, 300, 60, -58, 500},     // Fig. 4b
