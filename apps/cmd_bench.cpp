@@ -11,7 +11,7 @@ namespace volley::cli {
 
 namespace {
 
-struct cuba_options {
+struct network_bench_options {
     std::uint32_t neurons = 4000;
     double duration_ms = 1000, dt_ms = 0.1;
     std::uint64_t seed = 42;
@@ -20,33 +20,32 @@ struct cuba_options {
     bool json = false, quiet = false;
 };
 
-}  // namespace
+using network_builder = snn::network (*)(std::uint32_t neurons, double dt_ms);
 
-void register_bench(CLI::App& app, command_context& ctx) {
-    auto* bench = app.add_subcommand("bench", "Run benchmark networks and print their figures");
-    bench->require_subcommand(1);
-    auto* cuba = bench->add_subcommand(
-        "cuba", "The CUBA network (Vogels & Abbott 2005; Brette et al. 2007): 80/20 exc/inh lif_exp, ~80 inputs each");
-    auto o = std::make_shared<cuba_options>();
-    cuba->add_option("--neurons", o->neurons, "Number of neurons N (p = 80/N)")->check(CLI::Range(10u, 100000000u));
-    cuba->add_option("--duration", o->duration_ms, "Biological time [ms]")->check(CLI::NonNegativeNumber);
-    cuba->add_option("--dt", o->dt_ms, "Time step [ms]")->check(CLI::PositiveNumber);
-    cuba->add_option("--threads", o->threads, "OpenMP threads (0: default)")->check(CLI::NonNegativeNumber);
-    cuba->add_option("--seed", o->seed, "Seed");
-    cuba->add_option("--out", o->out, "Write spikes to FILE.h5 or FILE.csv");
-    cuba->add_option("--plot", o->plot, "Write a raster plot to FILE.svg");
-    cuba->add_flag("--json", o->json, "Print one JSON object with the figures on stdout");
-    cuba->add_flag("--quiet", o->quiet, "No progress bar");
-    cuba->callback([o, &ctx] {
-        run_request req{.net = snn::cuba_network(o->neurons, o->dt_ms),
+/// `volley bench <name>`: one standard network, the same flags and figures for each.
+void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, const char* help, const char* title,
+                       network_builder build) {
+    auto* cmd = bench.add_subcommand(name, help);
+    auto o = std::make_shared<network_bench_options>();
+    cmd->add_option("--neurons", o->neurons, "Number of neurons N (p = 80/N)")->check(CLI::Range(10u, 100000000u));
+    cmd->add_option("--duration", o->duration_ms, "Biological time [ms]")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--dt", o->dt_ms, "Time step [ms]")->check(CLI::PositiveNumber);
+    cmd->add_option("--threads", o->threads, "OpenMP threads (0: default)")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--seed", o->seed, "Seed");
+    cmd->add_option("--out", o->out, "Write spikes to FILE.h5 or FILE.csv");
+    cmd->add_option("--plot", o->plot, "Write a raster plot to FILE.svg");
+    cmd->add_flag("--json", o->json, "Print one JSON object with the figures on stdout");
+    cmd->add_flag("--quiet", o->quiet, "No progress bar");
+    cmd->callback([o, &ctx, name, title, build] {
+        run_request req{.net = build(o->neurons, o->dt_ms),
                         .settings = {.dt_ms = o->dt_ms, .duration_ms = o->duration_ms, .seed = o->seed},
                         .threads = o->threads};
         if (!o->out.empty()) req.out = o->out;
         if (!o->plot.empty()) req.plot = o->plot;
         req.quiet = o->quiet;
-        req.title = "CUBA, N = " + std::to_string(o->neurons);
+        req.title = std::string(title) + ", N = " + std::to_string(o->neurons);
         auto outcome = execute_run(req);
-        outcome.figures["network"] = "cuba";
+        outcome.figures["network"] = name;
         if (outcome.figures["threads"].get<int>() > 1 && outcome.completed) {
             // The same network on one thread, to report the speed-up (rasters are identical).
             run_request one{.net = req.net, .settings = req.settings, .threads = 1};
@@ -64,6 +63,22 @@ void register_bench(CLI::App& app, command_context& ctx) {
                         outcome.figures["raster_matches_1_thread"].get<bool>() ? "yes" : "NO");
         if (!outcome.completed) ctx.exit_code = 1;
     });
+}
+
+}  // namespace
+
+void register_bench(CLI::App& app, command_context& ctx) {
+    auto* bench = app.add_subcommand("bench", "Run benchmark networks and print their figures");
+    bench->require_subcommand(1);
+    add_network_bench(*bench, ctx, "cuba",
+                      "The CUBA network (Vogels & Abbott 2005; Brette et al. 2007): 80/20 exc/inh lif_exp, ~80 inputs each",
+                      "CUBA", snn::cuba_network);
+    add_network_bench(*bench, ctx, "coba",
+                      "The COBA network (Brette et al. 2007, benchmark 1): 80/20 exc/inh lif_cond_exp, ~80 inputs each",
+                      "COBA", snn::coba_network);
+    add_network_bench(*bench, ctx, "cobahh",
+                      "The COBAHH network (Brette et al. 2007, benchmark 3; Brian2 example): 80/20 exc/inh hh, ~80 inputs each",
+                      "COBAHH", snn::cobahh_network);
     register_bench_risp(*bench, ctx);
     register_bench_peers(*bench, ctx);
     register_bench_danna(*bench, ctx);

@@ -140,12 +140,22 @@ population_index population_ref(const network& net, const node& n) {
 }
 
 void read_population(network& net, const node& p) {
-    p.only_keys({"name", "size", "model", "params", "per_neuron", "initial", "spike_times_ms", "reset", "integration",
-                 "values"});
+    p.only_keys({"name", "size", "model", "preset", "params", "per_neuron", "initial", "spike_times_ms", "reset",
+                 "integration", "values"});
     const auto name = p.at("name").string();
     const auto size = static_cast<std::uint32_t>(p.at("size").unsigned_int(std::numeric_limits<std::uint32_t>::max()));
     const auto model_node = p.at("model");
     auto model = at_node(model_node, [&] { return model_from_name(model_node.string()); });
+    if (p.has("preset")) {  // a named parameter set; "params" then override single values
+        const auto preset = p.at("preset");
+        const auto preset_name = preset.string();
+        at_node(preset, [&] {
+            if (std::holds_alternative<izhikevich>(model)) model = izhikevich::preset(preset_name);
+            else if (std::holds_alternative<adex>(model)) model = adex::preset(preset_name);
+            else throw unsupported_model(model_name(model), "has no presets (izhikevich and adex have)");
+            return 0;
+        });
+    }
     if (p.has("params")) {
         const auto params = p.at("params");
         if (!params.raw().is_object()) params.fail("expected an object, got " + params.show());

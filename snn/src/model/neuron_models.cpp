@@ -64,6 +64,93 @@ struct model_traits<lif_alpha> {
 #undef VOLLEY_LIF_COMMON
 
 template <>
+struct model_traits<lif_cond_exp> {
+    using P = lif_cond_exp::params;
+    static constexpr const char* name = "lif_cond_exp";
+    static constexpr std::array fields{
+        field<P>{{"c_m_pf", "pF", 0, true}, &P::c_m_pf},
+        field<P>{{"g_l_ns", "nS", 0, true}, &P::g_l_ns},
+        field<P>{{"e_l_mv", "mV", unbounded, false}, &P::e_l_mv},
+        field<P>{{"v_reset_mv", "mV", unbounded, false}, &P::v_reset_mv},
+        field<P>{{"v_thresh_mv", "mV", unbounded, false}, &P::v_thresh_mv},
+        field<P>{{"t_ref_ms", "ms", 0, false}, &P::t_ref_ms},
+        field<P>{{"e_ex_mv", "mV", unbounded, false}, &P::e_ex_mv},
+        field<P>{{"e_in_mv", "mV", unbounded, false}, &P::e_in_mv},
+        field<P>{{"tau_syn_e_ms", "ms", 0, true}, &P::tau_syn_e_ms},
+        field<P>{{"tau_syn_i_ms", "ms", 0, true}, &P::tau_syn_i_ms},
+        field<P>{{"i_e_pa", "pA", unbounded, false}, &P::i_e_pa}};
+    static constexpr std::array<const char*, 3> state{"v_mv", "g_e_ns", "g_i_ns"};
+};
+
+template <>
+struct model_traits<lif_cond_alpha> {
+    using P = lif_cond_alpha::params;
+    static constexpr const char* name = "lif_cond_alpha";
+    static constexpr auto fields = model_traits<lif_cond_exp>::fields;
+    static constexpr std::array<const char*, 5> state{"v_mv", "g_e_ns", "g_i_ns", "dg_e_ns_per_ms", "dg_i_ns_per_ms"};
+};
+
+template <>
+struct model_traits<izhikevich> {
+    using P = izhikevich::params;
+    static constexpr const char* name = "izhikevich";
+    static constexpr std::array fields{field<P>{{"a", "1/ms", 0, true}, &P::a},
+                                       field<P>{{"b", "1", unbounded, false}, &P::b},
+                                       field<P>{{"c_mv", "mV", unbounded, false}, &P::c_mv},
+                                       field<P>{{"d", "mV/ms", unbounded, false}, &P::d},
+                                       field<P>{{"v_peak_mv", "mV", unbounded, false}, &P::v_peak_mv},
+                                       field<P>{{"i_e", "mV/ms", unbounded, false}, &P::i_e}};
+    static constexpr std::array<const char*, 2> state{"v_mv", "u"};
+};
+
+template <>
+struct model_traits<adex> {
+    using P = adex::params;
+    static constexpr const char* name = "adex";
+    static constexpr std::array fields{
+        field<P>{{"c_m_pf", "pF", 0, true}, &P::c_m_pf},
+        field<P>{{"g_l_ns", "nS", 0, true}, &P::g_l_ns},
+        field<P>{{"e_l_mv", "mV", unbounded, false}, &P::e_l_mv},
+        field<P>{{"v_t_mv", "mV", unbounded, false}, &P::v_t_mv},
+        field<P>{{"delta_t_mv", "mV", 0, true}, &P::delta_t_mv},
+        field<P>{{"a_ns", "nS", unbounded, false}, &P::a_ns},
+        field<P>{{"tau_w_ms", "ms", 0, true}, &P::tau_w_ms},
+        field<P>{{"b_pa", "pA", unbounded, false}, &P::b_pa},
+        field<P>{{"v_reset_mv", "mV", unbounded, false}, &P::v_reset_mv},
+        field<P>{{"v_peak_mv", "mV", unbounded, false}, &P::v_peak_mv},
+        field<P>{{"t_ref_ms", "ms", 0, false}, &P::t_ref_ms},
+        field<P>{{"e_ex_mv", "mV", unbounded, false}, &P::e_ex_mv},
+        field<P>{{"e_in_mv", "mV", unbounded, false}, &P::e_in_mv},
+        field<P>{{"tau_syn_e_ms", "ms", 0, true}, &P::tau_syn_e_ms},
+        field<P>{{"tau_syn_i_ms", "ms", 0, true}, &P::tau_syn_i_ms},
+        field<P>{{"i_e_pa", "pA", unbounded, false}, &P::i_e_pa}};
+    static constexpr std::array<const char*, 4> state{"v_mv", "w_pa", "g_e_ns", "g_i_ns"};
+};
+
+template <>
+struct model_traits<hh> {
+    using P = hh::params;
+    static constexpr const char* name = "hh";
+    static constexpr std::array fields{
+        field<P>{{"c_m_pf", "pF", 0, true}, &P::c_m_pf},
+        field<P>{{"g_l_ns", "nS", 0, false}, &P::g_l_ns},
+        field<P>{{"e_l_mv", "mV", unbounded, false}, &P::e_l_mv},
+        field<P>{{"g_na_ns", "nS", 0, false}, &P::g_na_ns},
+        field<P>{{"g_k_ns", "nS", 0, false}, &P::g_k_ns},
+        field<P>{{"e_na_mv", "mV", unbounded, false}, &P::e_na_mv},
+        field<P>{{"e_k_mv", "mV", unbounded, false}, &P::e_k_mv},
+        field<P>{{"v_t_mv", "mV", unbounded, false}, &P::v_t_mv},
+        field<P>{{"e_ex_mv", "mV", unbounded, false}, &P::e_ex_mv},
+        field<P>{{"e_in_mv", "mV", unbounded, false}, &P::e_in_mv},
+        field<P>{{"tau_syn_e_ms", "ms", 0, true}, &P::tau_syn_e_ms},
+        field<P>{{"tau_syn_i_ms", "ms", 0, true}, &P::tau_syn_i_ms},
+        field<P>{{"v_spike_mv", "mV", unbounded, false}, &P::v_spike_mv},
+        field<P>{{"t_ref_ms", "ms", 0, false}, &P::t_ref_ms},
+        field<P>{{"i_e_pa", "pA", unbounded, false}, &P::i_e_pa}};
+    static constexpr std::array<const char*, 6> state{"v_mv", "m", "n", "h", "g_e_ns", "g_i_ns"};
+};
+
+template <>
 struct model_traits<poisson_source> {
     using P = poisson_source::params;
     static constexpr const char* name = "poisson_source";
@@ -147,8 +234,14 @@ neuron_model model_from_name(const std::string& name) {
     if (name == "spike_source") return spike_source{};
     if (name == "discrete_neuron") return discrete_neuron{};
     if (name == "analog_source") return analog_source{};
-    throw unsupported_model(name, "unknown neuron model (known: lif_delta, lif_exp, lif_alpha, "
-                                  "poisson_source, spike_source, discrete_neuron, analog_source)");
+    if (name == "lif_cond_exp") return lif_cond_exp{};
+    if (name == "lif_cond_alpha") return lif_cond_alpha{};
+    if (name == "izhikevich") return izhikevich{};
+    if (name == "adex") return adex{};
+    if (name == "hh") return hh{};
+    throw unsupported_model(name, "unknown neuron model (known: lif_delta, lif_exp, lif_alpha, lif_cond_exp, "
+                                  "lif_cond_alpha, izhikevich, adex, hh, poisson_source, spike_source, "
+                                  "discrete_neuron, analog_source)");
 }
 
 std::string reset_mode_name(discrete_neuron::reset_mode m) {
@@ -206,6 +299,16 @@ bool is_source_model(const neuron_model& m) {
            std::holds_alternative<analog_source>(m);
 }
 
+std::span<const char* const> model_backends(const neuron_model&) {
+    static constexpr std::array<const char*, 1> cpu{"cpu"};
+    return cpu;
+}
+
+bool is_ode_model(const neuron_model& m) {
+    return std::holds_alternative<lif_cond_exp>(m) || std::holds_alternative<lif_cond_alpha>(m) ||
+           std::holds_alternative<izhikevich>(m) || std::holds_alternative<adex>(m) || std::holds_alternative<hh>(m);
+}
+
 void check_parameter(const neuron_model& m, const std::string& name, double value,
                      const std::string& object) {
     for (const auto& info : model_parameters(m)) {
@@ -239,12 +342,19 @@ void validate_model(const neuron_model& m, const std::string& object) {
                                     "must be below v_threshold (" + format_number(d->p.v_threshold) + ")");
     } else if (const auto* a = std::get_if<analog_source>(&m)) {
         check_analog_values(a->values, object);
-    } else if (!is_source_model(m)) {
-        const double reset = get_parameter(m, "v_reset_mv");
-        const double thresh = get_parameter(m, "v_thresh_mv");
-        if (!(reset < thresh))
-            throw invalid_parameter(object, "v_reset_mv", format_number(reset),
-                                    "must be below v_thresh_mv (" + format_number(thresh) + ")");
+    } else {
+        // The reset must lie below the level that detects a spike (hh has no reset).
+        static constexpr std::array<std::pair<const char*, const char*>, 3> reset_below{
+            {{"v_reset_mv", "v_thresh_mv"}, {"c_mv", "v_peak_mv"}, {"v_reset_mv", "v_peak_mv"}}};
+        auto& mutable_m = const_cast<neuron_model&>(m);
+        for (const auto& [reset_name, thresh_name] : reset_below) {
+            const double* reset = find_member(mutable_m, reset_name);
+            const double* thresh = find_member(mutable_m, thresh_name);
+            if (!reset || !thresh) continue;
+            if (!(*reset < *thresh))
+                throw invalid_parameter(object, reset_name, format_number(*reset),
+                                        std::string("must be below ") + thresh_name + " (" + format_number(*thresh) + ")");
+        }
     }
     if (const auto* p = std::get_if<poisson_source>(&m); p && p->p.stop_ms < p->p.start_ms)
         throw invalid_parameter(object, "stop_ms", format_number(p->p.stop_ms),

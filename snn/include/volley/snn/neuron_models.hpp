@@ -67,6 +67,123 @@ struct lif_alpha {
     friend bool operator==(const lif_alpha&, const lif_alpha&) = default;
 };
 
+/// Conductance-based LIF with exponentially decaying conductances (NEST `iaf_cond_exp`):
+/// C dv/dt = -g_L (v - E_L) - g_e (v - E_ex) - g_i (v - E_in) + I_e + I_stim,
+/// dg_x/dt = -g_x / tau_syn_x. A synaptic weight is a conductance jump [nS] on the receptor's
+/// g (excitatory or inhibitory); weights must be >= 0. Stimulus currents are in pA. While
+/// refractory v is clamped at v_reset and the conductances keep evolving. Integrated with
+/// Boost.Odeint (Dormand-Prince 5(4)); the threshold crossing is located inside the step.
+struct lif_cond_exp {
+    struct params {
+        double c_m_pf = 250;           ///< membrane capacitance [pF], > 0
+        double g_l_ns = 16.6667;       ///< leak conductance [nS], > 0
+        double e_l_mv = -70;           ///< leak reversal potential [mV]
+        double v_reset_mv = -60;       ///< reset potential [mV], < v_thresh_mv
+        double v_thresh_mv = -55;      ///< spike threshold [mV]; a spike when v crosses it upwards
+        double t_ref_ms = 2;           ///< refractory period [ms], >= 0
+        double e_ex_mv = 0;            ///< excitatory reversal potential [mV]
+        double e_in_mv = -85;          ///< inhibitory reversal potential [mV]
+        double tau_syn_e_ms = 0.2;     ///< excitatory conductance time constant [ms], > 0
+        double tau_syn_i_ms = 2;       ///< inhibitory conductance time constant [ms], > 0
+        double i_e_pa = 0;             ///< constant bias current [pA]
+        friend bool operator==(const params&, const params&) = default;
+    };
+    params p;
+    friend bool operator==(const lif_cond_exp&, const lif_cond_exp&) = default;
+};
+
+/// Conductance-based LIF with alpha-shaped conductances (NEST `iaf_cond_alpha`): as
+/// lif_cond_exp, but a spike of weight w [nS] gives g(t) = w (t/tau) exp(1 - t/tau), which
+/// peaks at w when t = tau.
+struct lif_cond_alpha {
+    using params = lif_cond_exp::params;
+    params p;
+    friend bool operator==(const lif_cond_alpha&, const lif_cond_alpha&) = default;
+};
+
+/// The Izhikevich (2003) model: dv/dt = 0.04 v^2 + 5 v + 140 - u + I, du/dt = a (b v - u);
+/// when v reaches v_peak (30 mV): v = c, u += d. v in mV, t in ms; I (i_e and stimulus
+/// currents) in the paper's units (mV/ms). Synapses are delta: a weight w [mV] makes v jump by w.
+/// Initial state v = -65 mV, u = b v, as in the paper's code.
+struct izhikevich {
+    struct params {
+        double a = 0.02;            ///< recovery rate [1/ms], > 0
+        double b = 0.2;             ///< sensitivity of u to v (dimensionless)
+        double c_mv = -65;          ///< reset of v [mV], < v_peak_mv
+        double d = 8;               ///< jump of u at a spike [mV/ms]
+        double v_peak_mv = 30;      ///< spike cut-off [mV]
+        double i_e = 0;             ///< constant input I [mV/ms]
+        friend bool operator==(const params&, const params&) = default;
+    };
+    params p;
+    /// The firing classes of Izhikevich (2003), Fig. 2: "RS" (regular spiking), "IB"
+    /// (intrinsically bursting), "CH" (chattering), "FS" (fast spiking), "LTS" (low-threshold
+    /// spiking). Throws unknown_name for any other name.
+    static izhikevich preset(const std::string& name);
+    friend bool operator==(const izhikevich&, const izhikevich&) = default;
+};
+
+/// Adaptive exponential integrate-and-fire (Brette & Gerstner 2005), with exponential
+/// conductance synapses as NEST's `aeif_cond_exp`:
+/// C dv/dt = -g_L (v - E_L) + g_L Delta_T exp((v - V_T)/Delta_T) - w - g_e (v - E_ex)
+///           - g_i (v - E_in) + I_e, tau_w dw/dt = a (v - E_L) - w;
+/// when v reaches v_peak: v = v_reset, w += b, and v is clamped for t_ref. Weights are
+/// conductance jumps [nS] (>= 0); stimulus currents are in pA.
+struct adex {
+    struct params {
+        double c_m_pf = 281;        ///< membrane capacitance [pF], > 0
+        double g_l_ns = 30;         ///< leak conductance [nS], > 0
+        double e_l_mv = -70.6;      ///< leak reversal potential [mV]
+        double v_t_mv = -50.4;      ///< exponential threshold V_T [mV]
+        double delta_t_mv = 2;      ///< slope factor Delta_T [mV], > 0
+        double a_ns = 4;            ///< subthreshold adaptation [nS]
+        double tau_w_ms = 144;      ///< adaptation time constant [ms], > 0
+        double b_pa = 80.5;         ///< spike-triggered adaptation [pA]
+        double v_reset_mv = -70.6;  ///< reset potential [mV], < v_peak_mv
+        double v_peak_mv = 0;       ///< spike cut-off [mV]
+        double t_ref_ms = 0;        ///< refractory period [ms], >= 0
+        double e_ex_mv = 0;         ///< excitatory reversal potential [mV]
+        double e_in_mv = -85;       ///< inhibitory reversal potential [mV]
+        double tau_syn_e_ms = 0.2;  ///< excitatory conductance time constant [ms], > 0
+        double tau_syn_i_ms = 2;    ///< inhibitory conductance time constant [ms], > 0
+        double i_e_pa = 0;          ///< constant bias current [pA]
+        friend bool operator==(const params&, const params&) = default;
+    };
+    params p;
+    /// The firing patterns of Naud et al. (2008), Table 1: "tonic" (Fig. 4a), "adapting"
+    /// (4b), "bursting" (regular bursting, 4d), "irregular" (4h), each with i_e_pa set to the
+    /// table's step current. Throws unknown_name for any other name.
+    static adex preset(const std::string& name);
+    friend bool operator==(const adex&, const adex&) = default;
+};
+
+/// Hodgkin-Huxley neuron with Traub-Miles kinetics and exponential conductance synapses, as in
+/// Brian2's COBAHH example (Brette et al. 2007, benchmark 3); defaults are that example's
+/// (membrane area 20000 um^2). A spike is an upward crossing of v_spike_mv; a new spike is not
+/// detected for t_ref_ms after one (v is never reset). Weights are conductance jumps [nS].
+struct hh {
+    struct params {
+        double c_m_pf = 200;        ///< membrane capacitance [pF], > 0
+        double g_l_ns = 10;         ///< leak conductance [nS], >= 0
+        double e_l_mv = -60;        ///< leak reversal potential [mV]
+        double g_na_ns = 20000;     ///< peak sodium conductance [nS], >= 0
+        double g_k_ns = 6000;       ///< peak delayed-rectifier potassium conductance [nS], >= 0
+        double e_na_mv = 50;        ///< sodium reversal potential [mV]
+        double e_k_mv = -90;        ///< potassium reversal potential [mV]
+        double v_t_mv = -63;        ///< offset V_T of the rate functions [mV]
+        double e_ex_mv = 0;         ///< excitatory reversal potential [mV]
+        double e_in_mv = -80;       ///< inhibitory reversal potential [mV]
+        double tau_syn_e_ms = 5;    ///< excitatory conductance time constant [ms], > 0
+        double tau_syn_i_ms = 10;   ///< inhibitory conductance time constant [ms], > 0
+        double v_spike_mv = -20;    ///< spike detection threshold [mV]
+        double t_ref_ms = 3;        ///< dead time of spike detection [ms], >= 0
+        double i_e_pa = 0;          ///< constant bias current [pA]
+        friend bool operator==(const params&, const params&) = default;
+    };
+    params p;
+    friend bool operator==(const hh&, const hh&) = default;
+};
+
 /// A population of independent Poisson spike sources, active on (start_ms, stop_ms].
 struct poisson_source {
     struct params {
@@ -126,8 +243,8 @@ struct analog_source {
 };
 
 /// Every neuron model the engine knows.
-using neuron_model =
-    std::variant<lif_delta, lif_exp, lif_alpha, poisson_source, spike_source, discrete_neuron, analog_source>;
+using neuron_model = std::variant<lif_delta, lif_exp, lif_alpha, poisson_source, spike_source, discrete_neuron,
+                                  analog_source, lif_cond_exp, lif_cond_alpha, izhikevich, adex, hh>;
 
 /// File names of the discrete_neuron enums: "to_v_reset"/"subtract", "euler"/"exact".
 std::string reset_mode_name(discrete_neuron::reset_mode m);
@@ -176,7 +293,15 @@ inline constexpr double max_analog_value = 1e6;
 /// invalid_parameter naming `object` and the element.
 void check_analog_values(const std::vector<std::vector<double>>& values, const std::string& object);
 
-/// Checks every parameter of the model, and v_reset < v_thresh; throws invalid_parameter.
+/// The backends that can run the model ("cpu"; the GPU backend is not built yet).
+std::span<const char* const> model_backends(const neuron_model& m);
+
+/// True for the models integrated with Boost.Odeint (lif_cond_exp, lif_cond_alpha,
+/// izhikevich, adex, hh): the CPU backend runs them in its ODE population.
+bool is_ode_model(const neuron_model& m);
+
+/// Checks every parameter of the model, and that the reset lies below the threshold
+/// (v_reset_mv < v_thresh_mv, c_mv < v_peak_mv, v_reset_mv < v_peak_mv); throws invalid_parameter.
 void validate_model(const neuron_model& m, const std::string& object);
 
 }  // namespace volley::snn

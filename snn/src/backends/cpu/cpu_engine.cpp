@@ -198,6 +198,9 @@ void cpu_engine::update_range(int t, std::int64_t s) {
         if (auto* lif = std::get_if<lif_population>(&pops_[p])) {
             if (s > 0 && lif->currents_change_at(s)) lif->apply_currents(s, lb, le);
             lif->update(s, lb, le, {cells, in, shift, scale_[p * 2], scale_[p * 2 + 1]}, out);
+        } else if (auto* ode = std::get_if<ode_population>(&pops_[p])) {
+            if (s > 0 && ode->currents_change_at(s)) ode->apply_currents(s, lb, le);
+            ode->update(s, lb, le, {cells, in, shift, scale_[p * 2], scale_[p * 2 + 1]}, out);
         } else if (auto* dn = std::get_if<discrete_population>(&pops_[p])) {
             dn->update(lb, le, {cells, scale_[p * 2], scale_[p * 2 + 1]}, out);
         } else if (const auto* an = std::get_if<analog_population>(&pops_[p])) {
@@ -292,9 +295,12 @@ void cpu_engine::record_spikes(std::int64_t s) {
 
 void cpu_engine::sample_state(const state_sink& sink) {
     auto& d = *sink.data;
-    const auto& column = std::holds_alternative<discrete_population>(pops_[sink.pop])
-                             ? std::get<discrete_population>(pops_[sink.pop]).state(d.variable)
-                             : std::get<lif_population>(pops_[sink.pop]).state(d.variable);
+    const auto& column = std::visit(
+        [&](const auto& pop) -> const std::vector<double>& {
+            if constexpr (requires { pop.state(d.variable); }) return pop.state(d.variable);
+            else throw internal_error("state sampled from a spike source");
+        },
+        pops_[sink.pop]);
     d.sample_steps.push_back(step_);
     for (std::uint32_t i : d.node_ids) d.values.push_back(column[i]);
 }
@@ -305,14 +311,15 @@ void cpu_engine::add_spike_recorder(std::shared_ptr<spike_data> data, std::vecto
 }
 
 void cpu_engine::add_state_recorder(std::shared_ptr<state_data> data, population_index pop) {
-    if (auto* dn = std::get_if<discrete_population>(&pops_[pop.value])) {
-        dn->state(data->variable);  // throws unknown_name
-    } else {
-        if (!std::holds_alternative<lif_population>(pops_[pop.value]))
-            throw unknown_name("state variable", data->variable,
-                               "population '" + data->population + "' (spike sources have no state)");
-        std::get<lif_population>(pops_[pop.value]).state(data->variable);  // throws unknown_name
-    }
+    if (std::holds_alternative<source_population>(pops_[pop.value]) ||
+        std::holds_alternative<analog_population>(pops_[pop.value]))
+        throw unknown_name("state variable", data->variable,
+                           "population '" + data->population + "' (spike sources have no state)");
+    std::visit(
+        [&](const auto& p) {
+            if constexpr (requires { p.state(data->variable); }) p.state(data->variable);  // throws unknown_name
+        },
+        pops_[pop.value]);
     state_sinks_.push_back({std::move(data), pop.value, step_});
     sample_state(state_sinks_.back());
 }

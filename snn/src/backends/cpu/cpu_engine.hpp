@@ -17,6 +17,7 @@
 #include "backends/cpu/analog_population.hpp"
 #include "backends/cpu/discrete_population.hpp"
 #include "backends/cpu/lif_population.hpp"
+#include "backends/cpu/ode_population.hpp"
 #include "backends/cpu/plastic_table.hpp"
 #include "backends/cpu/source_population.hpp"
 #include "backends/cpu/synapse_table.hpp"
@@ -74,7 +75,8 @@ private:
     int threads_;
     std::uint32_t n_ = 0, n_pops_ = 0;
     std::vector<std::uint32_t> first_;  ///< global id of each population's neuron 0, plus n_
-    std::vector<std::variant<lif_population, source_population, discrete_population, analog_population>> pops_;
+    std::vector<std::variant<lif_population, source_population, discrete_population, analog_population, ode_population>>
+        pops_;
     double dt_ms_ = 0;
     std::uint64_t seed_ = 0;
     std::vector<std::uint32_t> lo_;                   ///< thread t owns [lo_[t], lo_[t+1])

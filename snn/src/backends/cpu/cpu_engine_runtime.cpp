@@ -24,6 +24,8 @@ void cpu_engine::build_populations(const network& net) {
             pops_.emplace_back(std::in_place_type<discrete_population>, net, population_index{p}, dt_ms_, seed_);
         else if (is_source_model(model))
             pops_.emplace_back(std::in_place_type<source_population>, net, population_index{p}, dt_ms_, seed_);
+        else if (is_ode_model(model))
+            pops_.emplace_back(std::in_place_type<ode_population>, net, population_index{p}, dt_ms_, seed_);
         else
             pops_.emplace_back(std::in_place_type<lif_population>, net, population_index{p}, dt_ms_, seed_);
     }

@@ -1,0 +1,52 @@
+#pragma once
+// Right-hand side of the adaptive exponential integrate-and-fire model (Brette & Gerstner 2005)
+// with exponential conductance synapses (NEST aeif_cond_exp). Units: mV, nS, pF, pA, ms.
+//
+// Why v is capped at v_peak inside the exponential: the exponential term diverges in finite
+// time, and a trial step of the integrator can overshoot v_peak by far; the cap (as in NEST)
+// keeps every evaluation finite, and the spike is located where v crosses v_peak.
+
+#include <volley/snn/neuron_models.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+
+namespace volley::snn::detail {
+
+struct adex_dynamics {
+    using model = adex;
+    using params = adex::params;
+    static constexpr std::size_t dim = 4;
+    using state = std::array<double, dim>;  // (v [mV], w [pA], g_e [nS], g_i [nS])
+    static constexpr bool conductance_input = true;
+    static constexpr bool input_moves_v = false;
+    static constexpr bool clamp_when_refractory = true;
+    static constexpr double abs_tol = 1e-9, rel_tol = 1e-9;
+
+    static state initial(const params& p) { return {p.e_l_mv, 0, 0, 0}; }
+    static double spike_level(const params& p) { return p.v_peak_mv; }
+    static double refractory_ms(const params& p) { return p.t_ref_ms; }
+    static void reset(const params& p, state& x) {
+        x[0] = p.v_reset_mv;
+        x[1] += p.b_pa;
+    }
+    static void add_input(const params&, state& x, double w_e, double w_i) {
+        x[2] += w_e;
+        x[3] += w_i;
+    }
+    static void derivative(const params& p, double i_ext, bool clamped, const state& x,
+                           state& dxdt) {
+        const double v = clamped ? p.v_reset_mv : std::min(x[0], p.v_peak_mv);
+        const double spike = p.g_l_ns * p.delta_t_mv * std::exp((v - p.v_t_mv) / p.delta_t_mv);
+        const double i = -p.g_l_ns * (v - p.e_l_mv) + spike - x[1] - x[2] * (v - p.e_ex_mv) -
+                         x[3] * (v - p.e_in_mv) + p.i_e_pa + i_ext;
+        dxdt[0] = clamped ? 0.0 : i / p.c_m_pf;
+        dxdt[1] = (p.a_ns * (v - p.e_l_mv) - x[1]) / p.tau_w_ms;
+        dxdt[2] = -x[2] / p.tau_syn_e_ms;
+        dxdt[3] = -x[3] / p.tau_syn_i_ms;
+    }
+};
+
+}  // namespace volley::snn::detail

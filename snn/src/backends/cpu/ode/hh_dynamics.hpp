@@ -1,0 +1,74 @@
+#pragma once
+// Right-hand side of the Traub-Miles Hodgkin-Huxley neuron of Brian2's COBAHH example
+// (Brette et al. 2007, benchmark 3), with exponential conductance synapses. Units: mV, nS, pF,
+// pA, ms; rates in 1/ms. The rate functions of the form y / (exp(y/k) - 1) are written with
+// exprel(x) = (e^x - 1)/x, which is finite (1) at x = 0.
+
+#include <volley/snn/neuron_models.hpp>
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+
+namespace volley::snn::detail {
+
+struct hh_dynamics {
+    using model = hh;
+    using params = hh::params;
+    static constexpr std::size_t dim = 6;
+    using state = std::array<double, dim>;  // (v [mV], m, n, h, g_e [nS], g_i [nS])
+    static constexpr bool conductance_input = true;
+    static constexpr bool input_moves_v = false;
+    static constexpr bool clamp_when_refractory = false;  // t_ref only suppresses detection
+    static constexpr double abs_tol = 1e-5, rel_tol = 1e-5;
+
+    static double exprel(double x) { return std::abs(x) < 1e-6 ? 1 + x / 2 : std::expm1(x) / x; }
+    static double alpha_m(const params& p, double v) {
+        return 0.32 * 4 / exprel((13 - v + p.v_t_mv) / 4);
+    }
+    static double beta_m(const params& p, double v) {
+        return 0.28 * 5 / exprel((v - p.v_t_mv - 40) / 5);
+    }
+    static double alpha_h(const params& p, double v) {
+        return 0.128 * std::exp((17 - v + p.v_t_mv) / 18);
+    }
+    static double beta_h(const params& p, double v) {
+        return 4 / (1 + std::exp((40 - v + p.v_t_mv) / 5));
+    }
+    static double alpha_n(const params& p, double v) {
+        return 0.032 * 5 / exprel((15 - v + p.v_t_mv) / 5);
+    }
+    static double beta_n(const params& p, double v) {
+        return 0.5 * std::exp((10 - v + p.v_t_mv) / 40);
+    }
+
+    /// v = E_L with every gate at its steady state there.
+    static state initial(const params& p) {
+        const double v = p.e_l_mv;
+        const double am = alpha_m(p, v), bm = beta_m(p, v), an = alpha_n(p, v), bn = beta_n(p, v),
+                     ah = alpha_h(p, v), bh = beta_h(p, v);
+        return {v, am / (am + bm), an / (an + bn), ah / (ah + bh), 0, 0};
+    }
+    static double spike_level(const params& p) { return p.v_spike_mv; }
+    static double refractory_ms(const params& p) { return p.t_ref_ms; }
+    static void reset(const params&, state&) {}
+    static void add_input(const params&, state& x, double w_e, double w_i) {
+        x[4] += w_e;
+        x[5] += w_i;
+    }
+    static void derivative(const params& p, double i_ext, bool, const state& x, state& dxdt) {
+        const double v = x[0], m = x[1], n = x[2], h = x[3];
+        const double n2 = n * n;
+        const double i = p.g_l_ns * (p.e_l_mv - v) + x[4] * (p.e_ex_mv - v) +
+                         x[5] * (p.e_in_mv - v) - p.g_na_ns * m * m * m * h * (v - p.e_na_mv) -
+                         p.g_k_ns * n2 * n2 * (v - p.e_k_mv) + p.i_e_pa + i_ext;
+        dxdt[0] = i / p.c_m_pf;
+        dxdt[1] = alpha_m(p, v) * (1 - m) - beta_m(p, v) * m;
+        dxdt[2] = alpha_n(p, v) * (1 - n) - beta_n(p, v) * n;
+        dxdt[3] = alpha_h(p, v) * (1 - h) - beta_h(p, v) * h;
+        dxdt[4] = -x[4] / p.tau_syn_e_ms;
+        dxdt[5] = -x[5] / p.tau_syn_i_ms;
+    }
+};
+
+}  // namespace volley::snn::detail

@@ -1,0 +1,69 @@
+#pragma once
+// Runtime state of one population of a model integrated with Boost.Odeint (lif_cond_exp,
+// lif_cond_alpha, izhikevich, adex, hh), and its update. The model's right-hand side lives in
+// backends/cpu/ode/<model>_dynamics.hpp; the stepping, event location and input handling are
+// shared (ode_kernel.hpp), compiled once per model behind this facade, so the engine makes one
+// virtual call per population and step, never one per neuron.
+//
+// Order within step s (as for the LIF models, engine.md): integrate every neuron from s·dt to
+// (s+1)·dt, locating each threshold crossing inside the step, resetting there and integrating
+// the rest of the step from the reset state; then add the input that arrives at the step's end
+// (conductance jumps, or v jumps for izhikevich). A spike inside step s is stamped s + 1.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <volley/snn/network.hpp>
+
+namespace volley::snn::detail {
+
+class ode_population {
+  public:
+    /// Builds the state of population `pop` of `net` (whose model must satisfy is_ode_model)
+    /// at step `dt_ms`. Throws invalid_parameter for a bad per-neuron parameter or a negative
+    /// conductance weight onto a conductance-based population.
+    ode_population(const network& net, population_index pop, double dt_ms, std::uint64_t seed);
+    ~ode_population();
+    ode_population(ode_population&&) noexcept;
+    ode_population& operator=(ode_population&&) noexcept;
+
+    /// The input that arrives at the end of a step (the same layout as lif_population's).
+    struct step_input {
+        std::int64_t* cells =
+            nullptr;  ///< ring cells [neuron][receptor] of the population's neuron 0
+        std::span<const std::uint32_t> touched;  ///< neurons that may have input (repeats allowed)
+        std::int64_t shift = 0;                  ///< local index = touched[k] + shift
+        double scale_e = 0, scale_i = 0;         ///< fixed point -> weight units per receptor
+    };
+
+    /// Advances neurons [begin, end) over step `s`, adds their input (clearing its ring cells)
+    /// and appends the local index of every spike to `spikes`, in ascending order (a neuron
+    /// that fires twice in the step appears twice).
+    void update(std::int64_t s, std::uint32_t begin, std::uint32_t end, const step_input& in,
+                std::vector<std::uint32_t>& spikes);
+
+    /// Applies the current stimuli that change at `step_index` to neurons [begin, end).
+    void apply_currents(std::int64_t step_index, std::uint32_t begin, std::uint32_t end);
+
+    /// True when a current stimulus of this population changes at `step_index`.
+    bool currents_change_at(std::int64_t step_index) const;
+
+    /// The state column of a variable (model_state_variables); throws unknown_name.
+    const std::vector<double>& state(const std::string& variable) const;
+
+    /// The time [ms] of neuron i's latest spike, located inside its step (-inf before any).
+    double last_spike_time_ms(std::uint32_t i) const;
+
+    std::uint32_t size() const noexcept;
+
+    /// The per-model implementation (ode_kernel.hpp).
+    class kernel;
+
+  private:
+    std::unique_ptr<kernel> k_;
+};
+
+}  // namespace volley::snn::detail
