@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/check_convolution.hpp"
 #include "model/format_number.hpp"
 
 namespace volley::snn {
@@ -40,7 +41,7 @@ void check_delay(const value_spec& v, const std::string& object) {
 
 std::string connector_name(const connector& c) {
     static constexpr const char* names[] = {"all_to_all", "one_to_one", "fixed_probability",
-                                            "fixed_in_degree", "from_list"};
+                                            "fixed_in_degree", "from_list", "convolution"};
     return names[c.index()];
 }
 
@@ -144,6 +145,8 @@ std::size_t network::connect(population_index source, population_index target, c
                                         "out of range for '" + tgt.name + "' of size " + std::to_string(tgt.size));
         }
         synapse_count = fl->sources.size();
+    } else if (const auto* cv = std::get_if<convolution>(&rule)) {
+        detail::check_convolution(*cv, src, tgt, synapse, object);
     }
     check_finite(synapse.weight, object, "weight");
     check_delay(synapse.delay_ms, object);

@@ -93,6 +93,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
     parallel_for_threads(threads_, [&](int ti) {
         const auto t = static_cast<std::size_t>(ti);
         for (std::size_t q = 0; q < projs.size(); ++q) {
+            if (std::holds_alternative<convolution>(projs[q].rule)) continue;
             const std::uint32_t sp = projs[q].source.value, tp = projs[q].target.value;
             const auto [b, e] = target_range(t, tp);
             if (b >= e) continue;
@@ -111,8 +112,22 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
             }
         }
     });
-    // The fixed-point scale of each (target population, receptor) and the longest delay.
+    // Convolutions keep their kernel, not a table; their largest weight sets the scale too.
     std::uint32_t max_delay = 1;
+    std::vector<std::uint32_t> conv_delay(projs.size(), 0);
+    for (std::size_t q = 0; q < projs.size(); ++q) {
+        const auto* cv = std::get_if<convolution>(&projs[q].rule);
+        if (!cv) continue;
+        const std::string object = "projection " + std::to_string(q) + " ('" + net.at(projs[q].source).name +
+                                   "' -> '" + net.at(projs[q].target).name + "')";
+        conv_delay[q] = static_cast<std::uint32_t>(delay_steps(std::get<double>(projs[q].synapse.delay_ms), options.dt_ms, object));
+        max_delay = std::max(max_delay, conv_delay[q]);
+        double m = 0;
+        for (const double w : cv->kernel) m = std::max(m, std::abs(w));
+        double& mw = max_w[0][projs[q].target.value * 2 + static_cast<std::uint8_t>(projs[q].synapse.receptor)];
+        mw = std::max(mw, m);
+    }
+    // The fixed-point scale of each (target population, receptor) and the longest delay.
     std::vector<double> to_fixed(P * 2);
     scale_.resize(P * 2);
     for (std::size_t k = 0; k < P * 2; ++k) {
@@ -137,6 +152,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
             plan.row_sizes = {};
         }
         for (std::size_t q = 0; q < projs.size(); ++q) {
+            if (std::holds_alternative<convolution>(projs[q].rule)) continue;
             const std::uint32_t sp = projs[q].source.value, tp = projs[q].target.value;
             const auto [b, e] = target_range(t, tp);
             if (b >= e) continue;
@@ -154,6 +170,19 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
         }
         for (auto& table : tables_[t]) table.finish();
     });
+    convs_.resize(T);
+    for (std::size_t t = 0; t < T; ++t)
+        for (std::size_t q = 0; q < projs.size(); ++q) {
+            const auto* cv = std::get_if<convolution>(&projs[q].rule);
+            if (!cv) continue;
+            const std::uint32_t sp = projs[q].source.value, tp = projs[q].target.value;
+            const auto [b, e] = target_range(t, tp);
+            if (b >= e) continue;
+            const auto r = static_cast<std::uint8_t>(projs[q].synapse.receptor);
+            convs_[t].emplace_back(*cv, sp, tp, r, conv_delay[q], to_fixed[tp * 2 + r], b, e);
+            table_bytes_ += convs_[t].back().bytes();
+            synapse_count_ += convs_[t].back().synapses();
+        }
     for (const auto& per_thread : tables_)
         for (const auto& tab : per_thread) {
             synapse_count_ += tab.synapses();
@@ -225,6 +254,12 @@ void cpu_engine::deliver(int t, std::int64_t s) {
                     }
             }
         }
+    }
+    for (auto& conv : convs_[static_cast<std::size_t>(t)]) {
+        for (int u = 0; u < threads_; ++u) events += conv.add_spikes(spikes_of(s, u, conv.source()));
+        const std::int64_t slot = (s + conv.delay()) & slot_mask_;
+        conv.flush(ring + (static_cast<std::size_t>(slot) * n + first_[conv.target()]) * 2 + conv.receptor(),
+                   std::int64_t{first_[conv.target()]} - static_cast<std::int64_t>(lo), touched(t, conv.target(), slot));
     }
     counters_[static_cast<std::size_t>(t)].events += events;
 }

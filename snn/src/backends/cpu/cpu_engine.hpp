@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "backends/cpu/conv_projection.hpp"
 #include "backends/cpu/lif_population.hpp"
 #include "backends/cpu/source_population.hpp"
 #include "backends/cpu/synapse_table.hpp"
@@ -66,6 +67,7 @@ private:
     std::vector<std::variant<lif_population, source_population>> pops_;
     std::vector<std::uint32_t> lo_;                   ///< thread t owns [lo_[t], lo_[t+1])
     std::vector<std::vector<synapse_table>> tables_;  ///< [thread][source population * n_pops_ + target population]
+    std::vector<std::vector<conv_projection>> convs_;  ///< [thread]: convolution projections (no tables)
     std::vector<double> scale_;                       ///< [pop * 2 + receptor]: fixed point -> mV
     std::vector<std::int64_t> ring_;                  ///< [slot][neuron][receptor]
     std::int64_t slot_mask_ = 0;

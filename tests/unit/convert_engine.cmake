@@ -1,0 +1,2 @@
+# Tests of the convolution projection and of the CNN-to-SNN conversion on the engine.
+volley_test(test_convolution unit/test_convolution.cpp LIBS volley::snn)
