@@ -94,6 +94,36 @@ bool simulation::run(double duration_ms) {
     return impl_->engine->run(steps, impl_->progress, impl_->progress_interval) == steps;
 }
 
+void simulation::reset() { impl_->engine->reset(impl_->net); }
+
+void simulation::set_bias(population_index pop, std::span<const double> per_neuron) {
+    const auto& p = impl_->net.at(pop);
+    if (!std::holds_alternative<discrete_neuron>(p.model))
+        throw unsupported_model(model_name(p.model), "set_bias of population '" + p.name +
+                                                         "': only a discrete_neuron population has i_bias");
+    std::vector<double> values(per_neuron.begin(), per_neuron.end());
+    impl_->engine->set_bias(pop, per_neuron);  // checks the size and the values
+    impl_->net.set_parameter(pop, "i_bias", std::move(values));
+}
+
+void simulation::set_analog_input(population_index pop, std::vector<std::vector<double>> values) {
+    const auto& p = impl_->net.at(pop);
+    if (!std::holds_alternative<analog_source>(p.model))
+        throw unsupported_model(model_name(p.model), "set_analog_input of population '" + p.name +
+                                                         "': only an analog_source population has an input table");
+    const std::string object = "population '" + p.name + "'";
+    for (std::size_t s = 0; s < values.size(); ++s)
+        if (values[s].size() != p.size)
+            throw invalid_parameter(object, "values[" + std::to_string(s) + "]",
+                                    "a row of " + std::to_string(values[s].size()) + " values",
+                                    "expected one value per neuron (" + std::to_string(p.size) + ")");
+    check_analog_values(values, object);
+    impl_->engine->set_analog_input(pop, values);
+    // The simulation's own copy of the network keeps the table too, so that reset() rebuilds
+    // the source from it (the copy is not const; network has no mutable accessor).
+    std::get<analog_source>(const_cast<population&>(impl_->net.at(pop)).model).values = std::move(values);
+}
+
 double simulation::time_ms() const noexcept {
     return static_cast<double>(impl_->engine->current_step()) * impl_->options.dt_ms;
 }

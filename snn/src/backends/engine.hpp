@@ -2,6 +2,7 @@
 // The interface every backend implements. Calls cross it per run, never per neuron or synapse.
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include <volley/snn/simulation.hpp>
@@ -21,6 +22,13 @@ public:
     virtual std::int64_t run(std::int64_t steps, const progress_callback& progress,
                              std::int64_t progress_interval) = 0;
     virtual std::int64_t current_step() const = 0;
+    /// Back to step 0 with the state built from `net` (which carries any set_bias and
+    /// set_analog_input changes), pending input cleared and recorders emptied.
+    virtual void reset(const network& net) = 0;
+    /// Sets i_bias of a discrete_neuron population (checked by the caller).
+    virtual void set_bias(population_index pop, std::span<const double> per_neuron) = 0;
+    /// Replaces an analog_source population's table (checked by the caller).
+    virtual void set_analog_input(population_index pop, std::vector<std::vector<double>> values) = 0;
     virtual simulation_stats stats() const = 0;
 };
 

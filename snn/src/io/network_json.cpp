@@ -141,7 +141,8 @@ population_index population_ref(const network& net, const node& n) {
 }
 
 void read_population(network& net, const node& p) {
-    p.only_keys({"name", "size", "model", "params", "per_neuron", "initial", "spike_times_ms"});
+    p.only_keys({"name", "size", "model", "params", "per_neuron", "initial", "spike_times_ms", "reset", "integration",
+                 "values"});
     const auto name = p.at("name").string();
     const auto size = static_cast<std::uint32_t>(p.at("size").unsigned_int(std::numeric_limits<std::uint32_t>::max()));
     const auto model_node = p.at("model");
@@ -152,7 +153,11 @@ void read_population(network& net, const node& p) {
         for (const auto& item : params.raw().items()) {
             const auto& key = item.key();
             const auto x = params.at(key);
-            at_node(x, [&] { set_parameter(model, key, x.number()); return 0; });
+            // JSON has no infinity: "inf" stands for it (a discrete_neuron that never fires).
+            const double value = x.raw().is_string() && x.raw().get<std::string>() == "inf"
+                                     ? std::numeric_limits<double>::infinity()
+                                     : x.number();
+            at_node(x, [&] { set_parameter(model, key, value); return 0; });
         }
     }
     if (p.has("spike_times_ms")) {
@@ -160,6 +165,23 @@ void read_population(network& net, const node& p) {
         const auto st = p.at("spike_times_ms");
         if (!src) st.fail("only a spike_source population has spike_times_ms");
         for (std::size_t i = 0; i < st.array().size(); ++i) src->spike_times_ms.push_back(st.at(i).numbers());
+    }
+    auto* discrete = std::get_if<discrete_neuron>(&model);
+    for (const char* key : {"reset", "integration"}) {
+        if (!p.has(key)) continue;
+        const auto x = p.at(key);
+        if (!discrete) x.fail(std::string("only a discrete_neuron population has '") + key + "'");
+        at_node(x, [&] {
+            if (std::string_view(key) == "reset") discrete->reset = reset_mode_from_name(x.string(), "population '" + name + "'");
+            else discrete->method = integration_from_name(x.string(), "population '" + name + "'");
+            return 0;
+        });
+    }
+    if (p.has("values")) {
+        auto* src = std::get_if<analog_source>(&model);
+        const auto vals = p.at("values");
+        if (!src) vals.fail("only an analog_source population has values");
+        for (std::size_t i = 0; i < vals.array().size(); ++i) src->values.push_back(vals.at(i).numbers());
     }
     const auto pop = at_node(p, [&] { return net.add_population(name, size, std::move(model)); });
     for (const char* section : {"per_neuron", "initial"}) {
@@ -332,10 +354,16 @@ std::string to_network_json(const network& net, const run_settings& run) {
         ojson params = ojson::object();
         for (const auto& info : model_parameters(p.model)) {
             const double v = get_parameter(p.model, info.name);
-            if (std::isfinite(v)) params[info.name] = v;  // an infinite stop_ms is the default
+            if (std::isfinite(v)) params[info.name] = v;
+            else if (v != get_parameter(model_from_name(model_name(p.model)), info.name)) params[info.name] = "inf";
         }
         if (!params.empty()) jp["params"] = params;
         if (const auto* s = std::get_if<spike_source>(&p.model)) jp["spike_times_ms"] = s->spike_times_ms;
+        if (const auto* d = std::get_if<discrete_neuron>(&p.model)) {
+            jp["reset"] = reset_mode_name(d->reset);
+            jp["integration"] = integration_name(d->method);
+        }
+        if (const auto* a = std::get_if<analog_source>(&p.model)) jp["values"] = a->values;
         for (const auto& [section, list] : {std::pair{"per_neuron", &p.parameters}, std::pair{"initial", &p.initial_values}}) {
             if (list->empty()) continue;
             ojson sec = ojson::object();

@@ -67,6 +67,12 @@ population_index network::add_population(std::string name, std::uint32_t size, n
                                     "a list of " + std::to_string(s->spike_times_ms.size()) + " trains",
                                     "expected one spike train per neuron (" + std::to_string(size) + ")");
     }
+    if (const auto* a = std::get_if<analog_source>(&model))
+        for (std::size_t s = 0; s < a->values.size(); ++s)
+            if (a->values[s].size() != size)
+                throw invalid_parameter(object, "values[" + std::to_string(s) + "]",
+                                        "a row of " + std::to_string(a->values[s].size()) + " values",
+                                        "expected one value per neuron (" + std::to_string(size) + ")");
     populations_.push_back({std::move(name), size, std::move(model), {}, {}});
     return {static_cast<std::uint32_t>(populations_.size() - 1)};
 }

@@ -80,6 +80,34 @@ struct model_traits<spike_source> {
     static constexpr std::array<const char*, 0> state{};
 };
 
+template <>
+struct model_traits<discrete_neuron> {
+    using P = discrete_neuron::params;
+    static constexpr const char* name = "discrete_neuron";
+    static constexpr std::array fields{field<P>{{"tau_mem_ms", "ms", 0, true}, &P::tau_mem_ms},
+                                       field<P>{{"tau_syn_ms", "ms", 0, false}, &P::tau_syn_ms},
+                                       field<P>{{"r", "1", unbounded, false}, &P::r},
+                                       field<P>{{"v_leak", "1", unbounded, false}, &P::v_leak},
+                                       field<P>{{"v_threshold", "1", unbounded, false}, &P::v_threshold},
+                                       field<P>{{"v_reset", "1", unbounded, false}, &P::v_reset},
+                                       field<P>{{"w_in", "1", unbounded, false}, &P::w_in},
+                                       field<P>{{"i_bias", "1", unbounded, false}, &P::i_bias}};
+    static constexpr std::array<const char*, 2> state{"v", "i_syn"};
+};
+
+template <>
+struct model_traits<analog_source> {
+    static constexpr const char* name = "analog_source";
+    static constexpr std::array<field<lif_delta::params>, 0> fields{};
+    static constexpr std::array<const char*, 0> state{};
+};
+
+/// Parameters that may be +inf: a Poisson source that never stops, a neuron without leak or
+/// without threshold.
+bool may_be_infinite(const std::string& name) {
+    return name == "stop_ms" || name == "tau_mem_ms" || name == "v_threshold";
+}
+
 template <class M>
 constexpr std::array<parameter_info, model_traits<M>::fields.size()> infos() {
     std::array<parameter_info, model_traits<M>::fields.size()> out{};
@@ -117,8 +145,30 @@ neuron_model model_from_name(const std::string& name) {
     if (name == "lif_alpha") return lif_alpha{};
     if (name == "poisson_source") return poisson_source{};
     if (name == "spike_source") return spike_source{};
+    if (name == "discrete_neuron") return discrete_neuron{};
+    if (name == "analog_source") return analog_source{};
     throw unsupported_model(name, "unknown neuron model (known: lif_delta, lif_exp, lif_alpha, "
-                                  "poisson_source, spike_source)");
+                                  "poisson_source, spike_source, discrete_neuron, analog_source)");
+}
+
+std::string reset_mode_name(discrete_neuron::reset_mode m) {
+    return m == discrete_neuron::reset_mode::subtract ? "subtract" : "to_v_reset";
+}
+
+std::string integration_name(discrete_neuron::integration m) {
+    return m == discrete_neuron::integration::exact ? "exact" : "euler";
+}
+
+discrete_neuron::reset_mode reset_mode_from_name(const std::string& name, const std::string& object) {
+    if (name == "to_v_reset") return discrete_neuron::reset_mode::to_v_reset;
+    if (name == "subtract") return discrete_neuron::reset_mode::subtract;
+    throw invalid_parameter(object, "reset", name, "expected to_v_reset or subtract");
+}
+
+discrete_neuron::integration integration_from_name(const std::string& name, const std::string& object) {
+    if (name == "euler") return discrete_neuron::integration::euler;
+    if (name == "exact") return discrete_neuron::integration::exact;
+    throw invalid_parameter(object, "integration", name, "expected euler or exact");
 }
 
 std::span<const parameter_info> model_parameters(const neuron_model& m) {
@@ -152,14 +202,15 @@ void set_parameter(neuron_model& m, const std::string& name, double value) {
 }
 
 bool is_source_model(const neuron_model& m) {
-    return std::holds_alternative<poisson_source>(m) || std::holds_alternative<spike_source>(m);
+    return std::holds_alternative<poisson_source>(m) || std::holds_alternative<spike_source>(m) ||
+           std::holds_alternative<analog_source>(m);
 }
 
 void check_parameter(const neuron_model& m, const std::string& name, double value,
                      const std::string& object) {
     for (const auto& info : model_parameters(m)) {
         if (name != info.name) continue;
-        const bool inf_ok = name == "stop_ms" && value == std::numeric_limits<double>::infinity();
+        const bool inf_ok = may_be_infinite(name) && value == std::numeric_limits<double>::infinity();
         if (!std::isfinite(value) && !inf_ok)
             throw invalid_parameter(object, name, format_number(value), "must be finite");
         if (info.lower_strict ? !(value > info.lower_bound) : !(value >= info.lower_bound))
@@ -171,9 +222,24 @@ void check_parameter(const neuron_model& m, const std::string& name, double valu
     throw unknown_name("parameter", name, object + " (model '" + model_name(m) + "')");
 }
 
+void check_analog_values(const std::vector<std::vector<double>>& values, const std::string& object) {
+    for (std::size_t s = 0; s < values.size(); ++s)
+        for (std::size_t i = 0; i < values[s].size(); ++i)
+            if (!(std::abs(values[s][i]) <= max_analog_value))
+                throw invalid_parameter(object, "values[" + std::to_string(s) + "][" + std::to_string(i) + "]",
+                                        format_number(values[s][i]),
+                                        "must be finite with magnitude <= 1e6 (the fixed-point range)");
+}
+
 void validate_model(const neuron_model& m, const std::string& object) {
     for (const auto& info : model_parameters(m)) check_parameter(m, info.name, get_parameter(m, info.name), object);
-    if (!is_source_model(m)) {
+    if (const auto* d = std::get_if<discrete_neuron>(&m)) {
+        if (!(d->p.v_reset < d->p.v_threshold))
+            throw invalid_parameter(object, "v_reset", format_number(d->p.v_reset),
+                                    "must be below v_threshold (" + format_number(d->p.v_threshold) + ")");
+    } else if (const auto* a = std::get_if<analog_source>(&m)) {
+        check_analog_values(a->values, object);
+    } else if (!is_source_model(m)) {
         const double reset = get_parameter(m, "v_reset_mv");
         const double thresh = get_parameter(m, "v_thresh_mv");
         if (!(reset < thresh))

@@ -6,6 +6,7 @@
 // CUBA example: a current is given as R·I in mV, so a synaptic weight of 1.62 raises the
 // synaptic current variable by 1.62 mV and a DC current of 15 mV drives v towards v_rest + 15.
 
+#include <cstdint>
 #include <limits>
 #include <span>
 #include <string>
@@ -85,8 +86,55 @@ struct spike_source {
     friend bool operator==(const spike_source&, const spike_source&) = default;
 };
 
+/// The discrete-time neuron of NIR (I, IF, LI, LIF, CubaLI, CubaLIF) and of CNN conversion.
+/// Dimensionless voltages; time constants in ms. One step of length dt, with `in` the weighted
+/// sum of the spikes and analog values arriving this step and u = w_in·(in + i_bias):
+///   synaptic stage (tau_syn_ms > 0): euler i += dt/tau_syn·(u - i);  exact i = u + (i - u)·e^{-dt/tau_syn}
+///                                    drive = i (the new value);  without it drive = u;
+///   membrane, leaky (tau_mem_ms finite): euler v += dt/tau_mem·(v_leak - v + r·drive);
+///                                    exact: the exact solution over the step with u held constant;
+///   membrane, no leak (tau_mem_ms = inf): v += r·drive (both modes; I and IF count in steps).
+/// Then a spike when v > v_threshold, and v = v_reset (to_v_reset) or v -= v_threshold
+/// (subtract). The initial v is v_leak unless set with network::initialise(pop, "v", ...).
+/// See docs/nir.md.
+struct discrete_neuron {
+    enum class reset_mode : std::uint8_t { to_v_reset, subtract };
+    enum class integration : std::uint8_t { euler, exact };
+    struct params {
+        double tau_mem_ms = std::numeric_limits<double>::infinity();  ///< [ms] > 0; inf: no leak (I, IF)
+        double tau_syn_ms = 0;  ///< [ms] >= 0; 0: no synaptic-current stage
+        double r = 1;           ///< input resistance (dimensionless)
+        double v_leak = 0;      ///< resting potential
+        double v_threshold = 1; ///< spike when v > v_threshold; inf: never spikes (I, LI, CubaLI)
+        double v_reset = 0;     ///< v after a spike (to_v_reset)
+        double w_in = 1;        ///< input weight
+        double i_bias = 0;      ///< constant input every step (per-neuron overridable)
+        friend bool operator==(const params&, const params&) = default;
+    };
+    params p;
+    reset_mode reset = reset_mode::to_v_reset;
+    integration method = integration::euler;
+    friend bool operator==(const discrete_neuron&, const discrete_neuron&) = default;
+};
+
+/// A population of analog sources: each step every neuron with a non-zero value delivers it
+/// like a spike whose synaptic weights are multiplied by the value. values[step][neuron];
+/// zero after the table ends. |values| <= 1e6 (the fixed-point range of the ring buffer).
+struct analog_source {
+    std::vector<std::vector<double>> values;
+    friend bool operator==(const analog_source&, const analog_source&) = default;
+};
+
 /// Every neuron model the engine knows.
-using neuron_model = std::variant<lif_delta, lif_exp, lif_alpha, poisson_source, spike_source>;
+using neuron_model =
+    std::variant<lif_delta, lif_exp, lif_alpha, poisson_source, spike_source, discrete_neuron, analog_source>;
+
+/// File names of the discrete_neuron enums: "to_v_reset"/"subtract", "euler"/"exact".
+std::string reset_mode_name(discrete_neuron::reset_mode m);
+std::string integration_name(discrete_neuron::integration m);
+/// Parses the names above; throws invalid_parameter naming `object` otherwise.
+discrete_neuron::reset_mode reset_mode_from_name(const std::string& name, const std::string& object);
+discrete_neuron::integration integration_from_name(const std::string& name, const std::string& object);
 
 /// Description of one model parameter, for validation, files and docs.
 struct parameter_info {
@@ -114,12 +162,19 @@ double get_parameter(const neuron_model& m, const std::string& name);
 /// Sets a scalar parameter by name; throws unknown_name when the model has none of that name.
 void set_parameter(neuron_model& m, const std::string& name, double value);
 
-/// True for models that only emit spikes (Poisson and spike arrays): they cannot be targets.
+/// True for models that only emit spikes (Poisson, spike arrays, analog): they cannot be targets.
 bool is_source_model(const neuron_model& m);
 
 /// Checks one parameter value against its bounds; throws invalid_parameter naming `object`.
 void check_parameter(const neuron_model& m, const std::string& name, double value,
                      const std::string& object);
+
+/// The largest magnitude of an analog_source value.
+inline constexpr double max_analog_value = 1e6;
+
+/// Checks an analog_source table (finite, |value| <= max_analog_value); throws
+/// invalid_parameter naming `object` and the element.
+void check_analog_values(const std::vector<std::vector<double>>& values, const std::string& object);
 
 /// Checks every parameter of the model, and v_reset < v_thresh; throws invalid_parameter.
 void validate_model(const neuron_model& m, const std::string& object);

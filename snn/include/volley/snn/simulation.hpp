@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,21 @@ public:
     /// Advances the simulation by `duration_ms` (rounded to whole steps). Can be called again
     /// to continue. Returns false when the progress callback stopped it early.
     bool run(double duration_ms);
+
+    /// Back to step 0 with the state as built (the same initial values), all pending input
+    /// cleared, sources restarted and the recorders' data cleared (they stay attached). Biases
+    /// set with set_bias and tables set with set_analog_input are kept.
+    void reset();
+
+    /// Sets i_bias of each neuron of a discrete_neuron population, from the next step on.
+    /// Throws unsupported_model for another model, invalid_parameter on a size mismatch or a
+    /// non-finite value.
+    void set_bias(population_index pop, std::span<const double> per_neuron);
+
+    /// Replaces an analog_source population's table, values[step][neuron], indexed from step 0
+    /// (call it before run() or after reset()). Throws unsupported_model for another model,
+    /// invalid_parameter for a row of the wrong size or a value out of range.
+    void set_analog_input(population_index pop, std::vector<std::vector<double>> values);
 
     /// The current time [ms] and step.
     double time_ms() const noexcept;

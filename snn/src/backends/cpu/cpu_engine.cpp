@@ -54,14 +54,12 @@ cpu_engine::cpu_engine(const network& net, int threads, const simulation_options
     if (net.neuron_count() >= (std::uint64_t{1} << 32) - 1)
         throw invalid_parameter("network", "neurons", std::to_string(net.neuron_count()), "more than 2^32 - 2 neurons");
     n_ = static_cast<std::uint32_t>(net.neuron_count());
-    for (std::uint32_t p = 0; p < net.populations().size(); ++p) {
+    dt_ms_ = options.dt_ms;
+    seed_ = options.seed;
+    for (std::uint32_t p = 0; p < net.populations().size(); ++p)
         first_.push_back(p == 0 ? 0 : first_.back() + net.populations()[p - 1].size);
-        if (is_source_model(net.populations()[p].model))
-            pops_.emplace_back(std::in_place_type<source_population>, net, population_index{p}, options.dt_ms, options.seed);
-        else
-            pops_.emplace_back(std::in_place_type<lif_population>, net, population_index{p}, options.dt_ms, options.seed);
-    }
     first_.push_back(n_);
+    build_populations(net);
     for (int t = 0; t <= threads_; ++t)
         lo_.push_back(static_cast<std::uint32_t>(std::uint64_t{n_} * static_cast<std::uint64_t>(t) /
                                                  static_cast<std::uint64_t>(threads_)));
@@ -207,6 +205,11 @@ void cpu_engine::update_range(int t, std::int64_t s) {
         if (auto* lif = std::get_if<lif_population>(&pops_[p])) {
             if (s > 0 && lif->currents_change_at(s)) lif->apply_currents(s, lb, le);
             lif->update(s, lb, le, {cells, in, shift, scale_[p * 2], scale_[p * 2 + 1]}, out);
+        } else if (auto* dn = std::get_if<discrete_population>(&pops_[p])) {
+            dn->update(lb, le, {cells, scale_[p * 2], scale_[p * 2 + 1]}, out);
+        } else if (const auto* an = std::get_if<analog_population>(&pops_[p])) {
+            for (std::uint32_t k : in) cells[2 * (k + shift)] = cells[2 * (k + shift) + 1] = 0;  // sources take no input
+            an->update(s, lb, le, out);
         } else {
             for (std::uint32_t k : in) cells[2 * (k + shift)] = cells[2 * (k + shift) + 1] = 0;  // sources take no input
             std::get<source_population>(pops_[p]).update(s, lb, le, 0, out);
@@ -225,7 +228,9 @@ void cpu_engine::deliver(int t, std::int64_t s) {
         for (std::uint32_t tp = 0; tp < n_pops_; ++tp) {
             const auto& table = tables[sp * n_pops_ + tp];
             if (table.synapses() == 0) continue;
-            if (table.uniform()) {
+            if (std::holds_alternative<analog_population>(pops_[sp])) {
+                events += deliver_analog(t, s, sp, tp, table);
+            } else if (table.uniform()) {
                 // One receptor, delay and weight: add the weight at each target and list the
                 // row as touched, in one pass over it.
                 const std::int64_t slot = (s + table.delay()) & slot_mask_;
@@ -281,7 +286,9 @@ void cpu_engine::record_spikes(std::int64_t s) {
 
 void cpu_engine::sample_state(const state_sink& sink) {
     auto& d = *sink.data;
-    const auto& column = std::get<lif_population>(pops_[sink.pop]).state(d.variable);
+    const auto& column = std::holds_alternative<discrete_population>(pops_[sink.pop])
+                             ? std::get<discrete_population>(pops_[sink.pop]).state(d.variable)
+                             : std::get<lif_population>(pops_[sink.pop]).state(d.variable);
     d.sample_steps.push_back(step_);
     for (std::uint32_t i : d.node_ids) d.values.push_back(column[i]);
 }
@@ -292,10 +299,14 @@ void cpu_engine::add_spike_recorder(std::shared_ptr<spike_data> data, std::vecto
 }
 
 void cpu_engine::add_state_recorder(std::shared_ptr<state_data> data, population_index pop) {
-    if (!std::holds_alternative<lif_population>(pops_[pop.value]))
-        throw unknown_name("state variable", data->variable,
-                           "population '" + data->population + "' (spike sources have no state)");
-    std::get<lif_population>(pops_[pop.value]).state(data->variable);  // throws unknown_name
+    if (auto* dn = std::get_if<discrete_population>(&pops_[pop.value])) {
+        dn->state(data->variable);  // throws unknown_name
+    } else {
+        if (!std::holds_alternative<lif_population>(pops_[pop.value]))
+            throw unknown_name("state variable", data->variable,
+                               "population '" + data->population + "' (spike sources have no state)");
+        std::get<lif_population>(pops_[pop.value]).state(data->variable);  // throws unknown_name
+    }
     state_sinks_.push_back({std::move(data), pop.value, step_});
     sample_state(state_sinks_.back());
 }

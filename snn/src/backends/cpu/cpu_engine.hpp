@@ -14,7 +14,9 @@
 #include <variant>
 #include <vector>
 
+#include "backends/cpu/analog_population.hpp"
 #include "backends/cpu/conv_projection.hpp"
+#include "backends/cpu/discrete_population.hpp"
 #include "backends/cpu/lif_population.hpp"
 #include "backends/cpu/source_population.hpp"
 #include "backends/cpu/synapse_table.hpp"
@@ -30,6 +32,9 @@ public:
     void add_state_recorder(std::shared_ptr<state_data> data, population_index pop) override;
     std::int64_t run(std::int64_t steps, const progress_callback& progress, std::int64_t progress_interval) override;
     std::int64_t current_step() const override { return step_; }
+    void reset(const network& net) override;
+    void set_bias(population_index pop, std::span<const double> per_neuron) override;
+    void set_analog_input(population_index pop, std::vector<std::vector<double>> values) override;
     simulation_stats stats() const override;
 
 private:
@@ -57,6 +62,9 @@ private:
     }
     void update_range(int t, std::int64_t s);
     void deliver(int t, std::int64_t s);
+    /// Delivers the values of analog source population `sp` through `table` (cpu_engine_analog.cpp).
+    std::uint64_t deliver_analog(int t, std::int64_t s, std::uint32_t sp, std::uint32_t tp, const synapse_table& table);
+    void build_populations(const network& net);
     void record_spikes(std::int64_t s);
     void sample_state(const state_sink& sink);
     std::int64_t run_one_thread(std::int64_t steps, const progress_callback& progress, std::int64_t interval);
@@ -64,7 +72,9 @@ private:
     int threads_;
     std::uint32_t n_ = 0, n_pops_ = 0;
     std::vector<std::uint32_t> first_;  ///< global id of each population's neuron 0, plus n_
-    std::vector<std::variant<lif_population, source_population>> pops_;
+    std::vector<std::variant<lif_population, source_population, discrete_population, analog_population>> pops_;
+    double dt_ms_ = 0;
+    std::uint64_t seed_ = 0;
     std::vector<std::uint32_t> lo_;                   ///< thread t owns [lo_[t], lo_[t+1])
     std::vector<std::vector<synapse_table>> tables_;  ///< [thread][source population * n_pops_ + target population]
     std::vector<std::vector<conv_projection>> convs_;  ///< [thread]: convolution projections (no tables)

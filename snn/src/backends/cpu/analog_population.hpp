@@ -1,0 +1,36 @@
+#pragma once
+// Runtime state of one analog_source population: a table of values per step. Each step the
+// neurons with a non-zero value are listed like spikes, and the delivery multiplies each
+// synapse's fixed-point weight by the value (cpu_engine::deliver), so the input goes through
+// the same integer ring buffer as spikes and sums identically on any number of threads.
+
+#include <cstdint>
+#include <vector>
+
+#include <volley/snn/network.hpp>
+
+namespace volley::snn::detail {
+
+class analog_population {
+public:
+    analog_population(const network& net, population_index pop);
+
+    /// Appends the local indices of neurons [begin, end) whose value at step `s` is non-zero.
+    void update(std::int64_t s, std::uint32_t begin, std::uint32_t end, std::vector<std::uint32_t>& spikes) const;
+
+    /// The value of neuron `i` at step `s` (0 after the table ends).
+    double value(std::int64_t s, std::uint32_t i) const noexcept {
+        return s >= 0 && static_cast<std::size_t>(s) < values_.size() ? values_[static_cast<std::size_t>(s)][i] : 0.0;
+    }
+
+    /// Replaces the table (already validated against the population).
+    void set_values(std::vector<std::vector<double>> values) { values_ = std::move(values); }
+
+    std::uint32_t size() const noexcept { return n_; }
+
+private:
+    std::uint32_t n_ = 0;
+    std::vector<std::vector<double>> values_;
+};
+
+}  // namespace volley::snn::detail

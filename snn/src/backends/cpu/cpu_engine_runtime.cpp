@@ -1,0 +1,94 @@
+// The CPU backend's population construction, run-time changes (reset, set_bias,
+// set_analog_input) and the delivery of analog values (see cpu_engine.hpp).
+//
+// An analog value x reaches a synapse of fixed-point weight w as round(w·x), an integer, so
+// analog input sums in the same int64 ring buffer as spikes and is independent of the thread
+// count and of the order of additions. |x| <= 1e6 and |w| <= 2^30 keep every term below 2^50.
+
+#include <volley/error.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "backends/cpu/cpu_engine.hpp"
+
+namespace volley::snn::detail {
+
+void cpu_engine::build_populations(const network& net) {
+    pops_.clear();
+    for (std::uint32_t p = 0; p < net.populations().size(); ++p) {
+        const auto& model = net.populations()[p].model;
+        if (std::holds_alternative<analog_source>(model))
+            pops_.emplace_back(std::in_place_type<analog_population>, net, population_index{p});
+        else if (std::holds_alternative<discrete_neuron>(model))
+            pops_.emplace_back(std::in_place_type<discrete_population>, net, population_index{p}, dt_ms_, seed_);
+        else if (is_source_model(model))
+            pops_.emplace_back(std::in_place_type<source_population>, net, population_index{p}, dt_ms_, seed_);
+        else
+            pops_.emplace_back(std::in_place_type<lif_population>, net, population_index{p}, dt_ms_, seed_);
+    }
+}
+
+std::uint64_t cpu_engine::deliver_analog(int t, std::int64_t s, std::uint32_t sp, std::uint32_t tp,
+                                         const synapse_table& table) {
+    const auto& source = std::get<analog_population>(pops_[sp]);
+    const std::size_t lo = lo_[t], n = n_;
+    std::uint64_t events = 0;
+    for (int u = 0; u < threads_; ++u)
+        for (const std::uint32_t g : spikes_of(s, u, sp)) {
+            const double x = source.value(s, g);
+            const auto row = table.row(g);
+            events += row.size();
+            if (table.uniform()) {
+                const std::int64_t slot = (s + table.delay()) & slot_mask_;
+                const std::int64_t w = std::llround(static_cast<double>(table.weight()) * x);
+                std::int64_t* cells = ring_.data() + (static_cast<std::size_t>(slot) * n + lo) * 2 + table.receptor();
+                for (const std::uint32_t off : row) cells[2 * std::size_t{off}] += w;
+                auto& hit = touched(t, tp, slot);
+                hit.insert(hit.end(), row.begin(), row.end());
+            } else {
+                const std::int32_t* weights = table.row_weights(g);
+                for (std::size_t k = 0; k < row.size(); ++k) {
+                    const std::uint32_t word = row[k], off = table.target_of(word);
+                    const std::int64_t slot = (s + table.delay_of(word)) & slot_mask_;
+                    ring_[(static_cast<std::size_t>(slot) * n + lo + off) * 2 + table.receptor_of(word)] +=
+                        std::llround(static_cast<double>(weights[k]) * x);
+                    touched(t, tp, slot).push_back(off);
+                }
+            }
+        }
+    return events;
+}
+
+void cpu_engine::reset(const network& net) {
+    build_populations(net);
+    std::fill(ring_.begin(), ring_.end(), 0);
+    for (auto& list : touched_) list.clear();
+    for (auto& buffer : spikes_)
+        for (auto& list : buffer) list.clear();
+    for (auto& c : counters_) c.events = 0;
+    step_ = 0;
+    spike_count_ = 0;
+    sim_s_ = 0;
+    for (auto& sink : spike_sinks_) {
+        sink.data->node_ids.clear();
+        sink.data->steps.clear();
+        sink.data->steps_recorded = 0;
+    }
+    for (auto& sink : state_sinks_) {
+        sink.data->sample_steps.clear();
+        sink.data->values.clear();
+        sink.start = 0;
+        sample_state(sink);
+    }
+}
+
+void cpu_engine::set_bias(population_index pop, std::span<const double> per_neuron) {
+    std::get<discrete_population>(pops_[pop.value]).set_bias(per_neuron);
+}
+
+void cpu_engine::set_analog_input(population_index pop, std::vector<std::vector<double>> values) {
+    std::get<analog_population>(pops_[pop.value]).set_values(std::move(values));
+}
+
+}  // namespace volley::snn::detail

@@ -1,0 +1,56 @@
+#pragma once
+// Runtime state of one discrete_neuron population (the NIR neuron family and the IF neuron of
+// CNN conversion) as structure of arrays, with its Euler or exact step (neuron_models.hpp).
+// Every parameter is kept per neuron: these populations are small next to their synapses, and
+// set_bias changes i_bias per neuron at run time.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <volley/snn/network.hpp>
+
+namespace volley::snn::detail {
+
+class discrete_population {
+public:
+    /// Builds state and step coefficients for population `pop` of `net` at step `dt_ms`.
+    discrete_population(const network& net, population_index pop, double dt_ms, std::uint64_t seed);
+
+    /// The input that arrives this step: the population's ring cells [neuron][receptor] in fixed
+    /// point, and the scale of each receptor. Both receptors add to the same input.
+    struct step_input {
+        std::int64_t* cells = nullptr;
+        double scale_e = 0, scale_i = 0;
+    };
+
+    /// Advances neurons [begin, end) (local indices) over step `s`, reading and clearing their
+    /// ring cells, and appends the local indices of neurons that fire to `spikes`.
+    void update(std::uint32_t begin, std::uint32_t end, const step_input& in, std::vector<std::uint32_t>& spikes);
+
+    /// Sets i_bias per neuron; throws invalid_parameter on a size mismatch or a non-finite value.
+    void set_bias(std::span<const double> per_neuron);
+
+    /// The state column of a variable ("v", "i_syn").
+    const std::vector<double>& state(const std::string& variable) const;
+
+    std::uint32_t size() const noexcept { return n_; }
+
+private:
+    std::uint32_t n_ = 0;
+    std::string name_;
+    bool subtract_ = false;
+    // State.
+    std::vector<double> v_, i_syn_;
+    // Per-neuron parameters and step coefficients (see the constructor).
+    std::vector<double> v_leak_, v_threshold_, v_reset_, w_in_, i_bias_, r_;
+    std::vector<std::uint8_t> has_syn_;
+    std::vector<std::uint8_t> drive_from_i_;  ///< the membrane sees the new i (else u, exact case)
+    std::vector<double> syn_keep_;  ///< i = u + (i - u)·syn_keep_
+    std::vector<double> mem_keep_;  ///< leaky: v - v_leak decays by mem_keep_ over the step
+    std::vector<double> mem_gain_;  ///< leaky: weight of r·drive held over the step
+    std::vector<double> cross_;     ///< exact with synaptic stage: weight of r·(i_old - u)
+};
+
+}  // namespace volley::snn::detail

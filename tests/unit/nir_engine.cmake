@@ -1,0 +1,4 @@
+# The engine side of NIR: the discrete_neuron model, analog sources, the npz reader, mapping
+# NIR graphs onto the engine and their validation against the NIR paper's data.
+volley_test(test_discrete_neuron unit/test_discrete_neuron.cpp LIBS volley::snn)
+volley_test(test_npz_file unit/test_npz_file.cpp LIBS volley::snn ZLIB::ZLIB)
