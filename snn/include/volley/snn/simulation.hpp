@@ -27,6 +27,7 @@ struct simulation_stats {
     std::uint64_t synapses = 0;
     std::uint64_t synapse_table_bytes = 0;  ///< bytes of synapse storage (targets, weights, rows)
     std::uint64_t spikes = 0;               ///< every spike emitted, sources included
+    std::vector<std::uint64_t> population_spikes;  ///< spikes emitted per population, in network order
     std::uint64_t synaptic_events = 0;      ///< spike deliveries to synapses
     std::int64_t steps = 0;                 ///< steps simulated
     double build_s = 0;                     ///< wall time of the construction [s]

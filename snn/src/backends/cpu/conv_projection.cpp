@@ -14,6 +14,11 @@ inline void add_slice(std::int64_t* __restrict acc, const std::int64_t* __restri
     for (std::uint32_t q = 0; q < n; ++q) acc[q] += k[q];
 }
 
+/// acc[q] += round(k[q] * x): an analog value times a fixed-point weight, rounded per term.
+inline void add_scaled_slice(std::int64_t* __restrict acc, const std::int64_t* __restrict k, std::uint32_t n, double x) {
+    for (std::uint32_t q = 0; q < n; ++q) acc[q] += std::llround(static_cast<double>(k[q]) * x);
+}
+
 }  // namespace
 
 conv_projection::conv_projection(const convolution& c, std::uint32_t source_pop, std::uint32_t target_pop,
@@ -77,11 +82,12 @@ conv_projection::conv_projection(const convolution& c, std::uint32_t source_pop,
     acc_.assign(std::size_t{out_hw_} * n_ch_, 0);
 }
 
-std::uint64_t conv_projection::add_spikes(std::span<const std::uint32_t> spikes) {
+std::uint64_t conv_projection::add_spikes(std::span<const std::uint32_t> spikes, const double* values) {
     if (empty() || spikes.empty()) return 0;
     std::uint64_t events = 0;
     std::int64_t* acc = acc_.data();
-    for (const std::uint32_t i : spikes) {
+    for (std::size_t k = 0; k < spikes.size(); ++k) {
+        const std::uint32_t i = spikes[k];
         const std::uint32_t ch = i / in_hw_, iy = i % in_hw_ / in_w_, ix = i % in_w_;
         const std::uint32_t n = ch_count_[ch];
         if (n == 0) continue;
@@ -92,8 +98,10 @@ std::uint64_t conv_projection::add_spikes(std::span<const std::uint32_t> spikes)
             const tap rt = row_taps_[r];
             for (std::uint32_t q = col_tap_begin_[ix]; q < col_tap_begin_[ix + 1]; ++q) {
                 const tap ct = col_taps_[q];
-                add_slice(out + (std::size_t{rt.out} * out_w_ + ct.out) * n_ch_,
-                          slices + (std::size_t{rt.k} * kw_ + ct.k) * n, n);
+                std::int64_t* a = out + (std::size_t{rt.out} * out_w_ + ct.out) * n_ch_;
+                const std::int64_t* w = slices + (std::size_t{rt.k} * kw_ + ct.k) * n;
+                if (values) add_scaled_slice(a, w, n, values[k]);
+                else add_slice(a, w, n);
             }
         }
     }

@@ -25,8 +25,10 @@ public:
                     std::uint32_t delay, double to_fixed, std::uint32_t own_begin, std::uint32_t own_end);
 
     /// Adds the input of the given source spikes (local indices) to the accumulator and
-    /// returns the number of synaptic events they cause on the owned targets.
-    std::uint64_t add_spikes(std::span<const std::uint32_t> spikes);
+    /// returns the number of synaptic events they cause on the owned targets. With `values`
+    /// (an analog source), spike k carries values[k]: each kernel term w becomes round(w·x),
+    /// as the synapse tables deliver analog values.
+    std::uint64_t add_spikes(std::span<const std::uint32_t> spikes, const double* values = nullptr);
 
     /// Moves the accumulator into ring cells and clears it: `cells` points at the cell of
     /// target neuron 0 for this projection's receptor (stride 2 per neuron); `touched` gets

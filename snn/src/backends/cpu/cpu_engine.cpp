@@ -68,6 +68,7 @@ cpu_engine::cpu_engine(const network& net, int threads, const simulation_options
     for (auto& buffer : spikes_) buffer.resize(static_cast<std::size_t>(threads_) * n_pops_);
     touched_.resize(static_cast<std::size_t>(threads_) * n_pops_ * slots_);
     counters_.resize(static_cast<std::size_t>(threads_));
+    population_spikes_.assign(n_pops_, 0);
     build_s_ = seconds_since(t0);
 }
 
@@ -169,6 +170,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
         for (auto& table : tables_[t]) table.finish();
     });
     convs_.resize(T);
+    conv_values_.resize(T);
     for (std::size_t t = 0; t < T; ++t)
         for (std::size_t q = 0; q < projs.size(); ++q) {
             const auto* cv = std::get_if<convolution>(&projs[q].rule);
@@ -261,7 +263,18 @@ void cpu_engine::deliver(int t, std::int64_t s) {
         }
     }
     for (auto& conv : convs_[static_cast<std::size_t>(t)]) {
-        for (int u = 0; u < threads_; ++u) events += conv.add_spikes(spikes_of(s, u, conv.source()));
+        const auto* analog = std::get_if<analog_population>(&pops_[conv.source()]);
+        for (int u = 0; u < threads_; ++u) {
+            const auto& spikes = spikes_of(s, u, conv.source());
+            if (!analog) {
+                events += conv.add_spikes(spikes);
+                continue;
+            }
+            auto& values = conv_values_[static_cast<std::size_t>(t)];
+            values.clear();
+            for (const std::uint32_t g : spikes) values.push_back(analog->value(s, g));
+            events += conv.add_spikes(spikes, values.data());
+        }
         const std::int64_t slot = (s + conv.delay()) & slot_mask_;
         conv.flush(ring + (static_cast<std::size_t>(slot) * n + first_[conv.target()]) * 2 + conv.receptor(),
                    std::int64_t{first_[conv.target()]} - static_cast<std::int64_t>(lo), touched(t, conv.target(), slot));
@@ -271,7 +284,10 @@ void cpu_engine::deliver(int t, std::int64_t s) {
 
 void cpu_engine::record_spikes(std::int64_t s) {
     for (int t = 0; t < threads_; ++t)
-        for (std::uint32_t p = 0; p < n_pops_; ++p) spike_count_ += spikes_of(s, t, p).size();
+        for (std::uint32_t p = 0; p < n_pops_; ++p) {
+            spike_count_ += spikes_of(s, t, p).size();
+            population_spikes_[p] += spikes_of(s, t, p).size();
+        }
     for (auto& sink : spike_sinks_) {
         auto& d = *sink.data;
         // Threads own ascending ranges, so the ids come out ascending, as from one thread.
@@ -399,6 +415,7 @@ simulation_stats cpu_engine::stats() const {
     st.synapses = synapse_count_;
     st.synapse_table_bytes = table_bytes_;
     st.spikes = spike_count_;
+    st.population_spikes = population_spikes_;
     for (const auto& c : counters_) st.synaptic_events += c.events;
     st.steps = step_;
     st.build_s = build_s_;

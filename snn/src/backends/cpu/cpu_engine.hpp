@@ -78,6 +78,7 @@ private:
     std::vector<std::uint32_t> lo_;                   ///< thread t owns [lo_[t], lo_[t+1])
     std::vector<std::vector<synapse_table>> tables_;  ///< [thread][source population * n_pops_ + target population]
     std::vector<std::vector<conv_projection>> convs_;  ///< [thread]: convolution projections (no tables)
+    std::vector<std::vector<double>> conv_values_;     ///< [thread]: analog values of a step's events
     std::vector<double> scale_;                       ///< [pop * 2 + receptor]: fixed point -> mV
     std::vector<std::int64_t> ring_;                  ///< [slot][neuron][receptor]
     std::int64_t slot_mask_ = 0;
@@ -91,6 +92,7 @@ private:
     std::vector<thread_counters> counters_;
     std::int64_t step_ = 0;
     std::uint64_t spike_count_ = 0, synapse_count_ = 0, table_bytes_ = 0;
+    std::vector<std::uint64_t> population_spikes_;  ///< [population]
     double build_s_ = 0, sim_s_ = 0;
 };
 
