@@ -192,7 +192,9 @@ TEST(convolution, analog_values_scale_the_kernel_as_they_scale_listed_synapses) 
                     // (below threshold: no reset yet for most targets, so check only those).
                     const auto y = direct_convolution(c, table[0]);
                     for (std::size_t j = 0; j < y.size(); ++j) {
-                        if (y[j] <= 1) EXPECT_NEAR(v.at(2, j), y[j], 1e-6) << "target " << j;
+                        if (y[j] <= 1) {
+                            EXPECT_NEAR(v.at(2, j), y[j], 1e-6) << "target " << j;
+                        }
                     }
                 } else {
                     EXPECT_EQ(v.data().values, reference) << (as_kernel ? "kernel" : "list") << ", threads " << threads;
