@@ -10,7 +10,7 @@
 // linear interpolation needs (ranks floor(r) and floor(r) + 1, r = (n − 1)·p/100). The second
 // pass counts the lower 16 bits of the values in those buckets only, which pins both order
 // statistics exactly. The result is numpy's np.percentile(values, p) on the float32 activations,
-// in 1 MiB per node and thread, for any set size.
+// in about 1.3 MiB per node (shared by the threads under a per-node lock), for any set size.
 
 #include <volley/convert/analog_forward.hpp>
 
