@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
     volley::cli::register_risp(app, ctx);
     volley::cli::register_danna(app, ctx);
     volley::cli::register_train(app, ctx);
+    volley::cli::register_convert(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -44,11 +44,22 @@ public:
     /// The synapses the kernel stands for, onto the owned targets.
     std::uint64_t synapses() const noexcept { return synapses_; }
 
-private:
-    /// An input row (or column) reaches output row y through kernel row ky.
+    /// An input row (or column) reaches output row `out` through kernel row `k`.
     struct tap {
         std::uint32_t k, out;
     };
+    /// The arrays of the delivery loop, for the kernel compiled per instruction set.
+    struct view {
+        std::uint32_t in_hw, in_w, out_w, kw, n_ch;
+        const std::uint32_t *ch_count, *ch_first;
+        const std::uint64_t* slice_begin;
+        const std::uint32_t *fanout, *row_tap_begin, *col_tap_begin;
+        const tap *row_taps, *col_taps;
+        const std::int64_t* slices;
+        std::int64_t* acc;
+    };
+
+private:
     std::uint32_t source_, target_, delay_;
     std::uint8_t receptor_;
     std::uint32_t in_hw_, in_w_, out_hw_, out_w_, kh_, kw_;
