@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace volley::snn::detail {
 
@@ -45,17 +46,24 @@ conv_projection::conv_projection(const convolution& c, std::uint32_t source_pop,
     const std::uint32_t cg = c.in_channels / c.groups, og = c.out_channels / c.groups;
     ch_first_.resize(c.in_channels);
     ch_count_.resize(c.in_channels);
-    slice_begin_.resize(c.in_channels);
+    slice_of_.resize(std::size_t{c.in_channels} * kh_ * kw_);
     for (std::uint32_t ch = 0; ch < c.in_channels; ++ch) {
         const std::uint32_t g = ch / cg, ci = ch % cg;
         const std::uint32_t a = std::max(g * og, o_lo_), b = std::min((g + 1) * og, o_lo_ + n_ch_);
         ch_first_[ch] = a < b ? a - o_lo_ : 0;
         ch_count_[ch] = a < b ? b - a : 0;
-        slice_begin_[ch] = slices_.size();
+        // Identical slices are stored once: a pool folded into a kernel repeats each weight
+        // pool_h x pool_w times, and the kernel then stays in cache.
+        std::map<std::vector<std::int64_t>, std::uint64_t> seen;
+        std::vector<std::int64_t> slice(ch_count_[ch]);
         for (std::uint32_t ky = 0; ky < kh_; ++ky)
-            for (std::uint32_t kx = 0; kx < kw_; ++kx)
+            for (std::uint32_t kx = 0; kx < kw_; ++kx) {
                 for (std::uint32_t o = a; o < b; ++o)
-                    slices_.push_back(std::llround(c.kernel[((std::size_t{o} * cg + ci) * kh_ + ky) * kw_ + kx] * to_fixed));
+                    slice[o - a] = std::llround(c.kernel[((std::size_t{o} * cg + ci) * kh_ + ky) * kw_ + kx] * to_fixed);
+                const auto [it, fresh] = seen.try_emplace(slice, slices_.size());
+                if (fresh) slices_.insert(slices_.end(), slice.begin(), slice.end());
+                slice_of_[(std::size_t{ch} * kh_ + ky) * kw_ + kx] = it->second;
+            }
     }
     // Synaptic events per source spike: the owned targets it reaches.
     fanout_.assign(std::size_t{c.in_channels} * in_hw_, 0);
@@ -91,14 +99,14 @@ std::uint64_t conv_spike_kernel(const conv_projection::view& v, const std::uint3
         const std::uint32_t n = v.ch_count[ch];
         if (n == 0) continue;
         events += v.fanout[i];
-        const std::int64_t* slices = v.slices + v.slice_begin[ch];
+        const std::uint64_t* slice_of = v.slice_of + std::size_t{ch} * v.kh * v.kw;
         std::int64_t* out = v.acc + v.ch_first[ch];
         for (std::uint32_t r = v.row_tap_begin[iy]; r < v.row_tap_begin[iy + 1]; ++r) {
             const auto rt = v.row_taps[r];
             for (std::uint32_t q = v.col_tap_begin[ix]; q < v.col_tap_begin[ix + 1]; ++q) {
                 const auto ct = v.col_taps[q];
                 std::int64_t* __restrict a = out + (std::size_t{rt.out} * v.out_w + ct.out) * v.n_ch;
-                const std::int64_t* __restrict w = slices + (std::size_t{rt.k} * v.kw + ct.k) * n;
+                const std::int64_t* __restrict w = v.slices + slice_of[std::size_t{rt.k} * v.kw + ct.k];
                 for (std::uint32_t c = 0; c < n; ++c) a[c] += w[c];
             }
         }
@@ -109,7 +117,7 @@ std::uint64_t conv_spike_kernel(const conv_projection::view& v, const std::uint3
 std::uint64_t conv_projection::add_spikes(std::span<const std::uint32_t> spikes, const double* values) {
     if (empty() || spikes.empty()) return 0;
     dirty_ = true;
-    const view v{in_hw_, in_w_, out_w_, kw_, n_ch_, ch_count_.data(), ch_first_.data(), slice_begin_.data(),
+    const view v{in_hw_, in_w_, out_w_, kh_, kw_, n_ch_, ch_count_.data(), ch_first_.data(), slice_of_.data(),
                  fanout_.data(), row_tap_begin_.data(), col_tap_begin_.data(), row_taps_.data(), col_taps_.data(),
                  slices_.data(), acc_.data()};
     if (!values) return conv_spike_kernel(v, spikes.data(), spikes.size());
@@ -120,21 +128,21 @@ std::uint64_t conv_projection::add_spikes(std::span<const std::uint32_t> spikes,
         const std::uint32_t n = ch_count_[ch];
         if (n == 0) continue;
         events += fanout_[i];
-        const std::int64_t* slices = slices_.data() + slice_begin_[ch];
+        const std::uint64_t* slice_of = slice_of_.data() + std::size_t{ch} * kh_ * kw_;
         std::int64_t* out = acc_.data() + ch_first_[ch];
         for (std::uint32_t r = row_tap_begin_[iy]; r < row_tap_begin_[iy + 1]; ++r) {
             const tap rt = row_taps_[r];
             for (std::uint32_t q = col_tap_begin_[ix]; q < col_tap_begin_[ix + 1]; ++q) {
                 const tap ct = col_taps_[q];
                 add_scaled_slice(out + (std::size_t{rt.out} * out_w_ + ct.out) * n_ch_,
-                                 slices + (std::size_t{rt.k} * kw_ + ct.k) * n, n, values[k]);
+                                 slices_.data() + slice_of[std::size_t{rt.k} * kw_ + ct.k], n, values[k]);
             }
         }
     }
     return events;
 }
 
-void conv_projection::flush(std::int64_t* cells, std::int64_t offset, std::vector<std::uint32_t>& touched) {
+void conv_projection::flush(std::int64_t* cells, std::int64_t offset, std::vector<std::uint32_t>* touched) {
     if (!dirty_) return;
     dirty_ = false;
     for (std::uint32_t k = 0; k < n_ch_; ++k) {
@@ -142,12 +150,16 @@ void conv_projection::flush(std::int64_t* cells, std::int64_t offset, std::vecto
         const std::uint32_t p0 = std::max(own_begin_, o * out_hw_) - o * out_hw_;
         const std::uint32_t p1 = std::min(own_end_, (o + 1) * out_hw_) - o * out_hw_;
         const std::int64_t* column = acc_.data() + k;
+        std::int64_t* target = cells + 2 * std::size_t{o} * out_hw_;
+        if (!touched) {
+            for (std::uint32_t p = p0; p < p1; ++p) target[2 * std::size_t{p}] += column[std::size_t{p} * n_ch_];
+            continue;
+        }
         for (std::uint32_t p = p0; p < p1; ++p) {
             const std::int64_t v = column[std::size_t{p} * n_ch_];
             if (v == 0) continue;
-            const std::uint32_t j = o * out_hw_ + p;
-            cells[2 * std::size_t{j}] += v;
-            touched.push_back(static_cast<std::uint32_t>(j + offset));
+            target[2 * std::size_t{p}] += v;
+            touched->push_back(static_cast<std::uint32_t>(o * out_hw_ + p + offset));
         }
     }
     std::fill(acc_.begin(), acc_.end(), 0);
@@ -156,7 +168,7 @@ void conv_projection::flush(std::int64_t* cells, std::int64_t offset, std::vecto
 std::uint64_t conv_projection::bytes() const noexcept {
     return 8 * (slices_.size() + acc_.size()) + 4 * (fanout_.size() + ch_first_.size() * 2 + row_tap_begin_.size() +
                                                      col_tap_begin_.size()) +
-           8 * (row_taps_.size() + col_taps_.size() + slice_begin_.size());
+           8 * (row_taps_.size() + col_taps_.size() + slice_of_.size());
 }
 
 }  // namespace volley::snn::detail

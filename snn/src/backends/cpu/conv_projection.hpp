@@ -31,9 +31,10 @@ public:
     std::uint64_t add_spikes(std::span<const std::uint32_t> spikes, const double* values = nullptr);
 
     /// Moves the accumulator into ring cells and clears it: `cells` points at the cell of
-    /// target neuron 0 for this projection's receptor (stride 2 per neuron); `touched` gets
-    /// each owned target with input, as its local index plus `offset`. No-op after no spikes.
-    void flush(std::int64_t* cells, std::int64_t offset, std::vector<std::uint32_t>& touched);
+    /// target neuron 0 for this projection's receptor (stride 2 per neuron); `touched`, unless
+    /// null (targets that read every cell), gets each owned target with input, as its local
+    /// index plus `offset`. No-op after no spikes.
+    void flush(std::int64_t* cells, std::int64_t offset, std::vector<std::uint32_t>* touched);
 
     std::uint32_t source() const noexcept { return source_; }
     std::uint32_t target() const noexcept { return target_; }
@@ -50,9 +51,9 @@ public:
     };
     /// The arrays of the delivery loop, for the kernel compiled per instruction set.
     struct view {
-        std::uint32_t in_hw, in_w, out_w, kw, n_ch;
+        std::uint32_t in_hw, in_w, out_w, kh, kw, n_ch;
         const std::uint32_t *ch_count, *ch_first;
-        const std::uint64_t* slice_begin;
+        const std::uint64_t* slice_of;
         const std::uint32_t *fanout, *row_tap_begin, *col_tap_begin;
         const tap *row_taps, *col_taps;
         const std::int64_t* slices;
@@ -68,8 +69,8 @@ private:
     std::vector<std::uint32_t> row_tap_begin_, col_tap_begin_;  ///< per input row / column
     std::vector<tap> row_taps_, col_taps_;
     std::vector<std::uint32_t> ch_first_, ch_count_;  ///< per input channel: its group's accumulator channels
-    std::vector<std::uint64_t> slice_begin_;          ///< per input channel: its kernel slices [ky][kx][channel]
-    std::vector<std::int64_t> slices_;
+    std::vector<std::uint64_t> slice_of_;  ///< [input channel][ky][kx]: offset of its slice in slices_
+    std::vector<std::int64_t> slices_;     ///< distinct kernel slices, each over the accumulator channels
     std::vector<std::uint32_t> fanout_;  ///< owned targets reached from each source neuron
     std::vector<std::int64_t> acc_;      ///< [y][x][channel - o_lo_]
     std::uint64_t synapses_ = 0;

@@ -247,6 +247,8 @@ void cpu_engine::deliver(int t, std::int64_t s) {
                         hit.insert(hit.end(), row.begin(), row.end());
                     }
             } else {
+                // Discrete populations read every ring cell: no touched list to keep.
+                const bool listed = std::holds_alternative<lif_population>(pops_[tp]);
                 for (int u = 0; u < threads_; ++u)
                     for (const std::uint32_t g : spikes_of(s, u, sp)) {
                         const auto row = table.row(g);
@@ -256,7 +258,7 @@ void cpu_engine::deliver(int t, std::int64_t s) {
                             const std::uint32_t word = row[k], off = table.target_of(word);
                             const std::int64_t slot = (s + table.delay_of(word)) & slot_mask_;
                             ring[(static_cast<std::size_t>(slot) * n + lo + off) * 2 + table.receptor_of(word)] += weights[k];
-                            touched(t, tp, slot).push_back(off);
+                            if (listed) touched(t, tp, slot).push_back(off);
                         }
                     }
             }
@@ -276,8 +278,11 @@ void cpu_engine::deliver(int t, std::int64_t s) {
             events += conv.add_spikes(spikes, values.data());
         }
         const std::int64_t slot = (s + conv.delay()) & slot_mask_;
+        // Discrete populations read every ring cell; only LIF populations follow the touched list.
+        const bool listed = std::holds_alternative<lif_population>(pops_[conv.target()]);
         conv.flush(ring + (static_cast<std::size_t>(slot) * n + first_[conv.target()]) * 2 + conv.receptor(),
-                   std::int64_t{first_[conv.target()]} - static_cast<std::int64_t>(lo), touched(t, conv.target(), slot));
+                   std::int64_t{first_[conv.target()]} - static_cast<std::int64_t>(lo),
+                   listed ? &touched(t, conv.target(), slot) : nullptr);
     }
     counters_[static_cast<std::size_t>(t)].events += events;
 }
