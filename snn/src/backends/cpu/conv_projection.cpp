@@ -93,22 +93,35 @@ conv_projection::conv_projection(const convolution& c, std::uint32_t source_pop,
 #endif
 std::uint64_t conv_spike_kernel(const conv_projection::view& v, const std::uint32_t* spikes, std::size_t count) {
     std::uint64_t events = 0;
-    for (std::size_t k = 0; k < count; ++k) {
-        const std::uint32_t i = spikes[k];
+    // A slice of a compile-time width N (0: the run-time width n) is a fixed number of vector
+    // additions, without the loop and remainder handling of a run-time count.
+    auto deliver = [&]<std::uint32_t N>(std::uint32_t i) {
         const std::uint32_t ch = i / v.in_hw, iy = i % v.in_hw / v.in_w, ix = i % v.in_w;
-        const std::uint32_t n = v.ch_count[ch];
-        if (n == 0) continue;
+        const std::uint32_t n = N == 0 ? v.ch_count[ch] : N;
         events += v.fanout[i];
         const std::uint64_t* slice_of = v.slice_of + std::size_t{ch} * v.kh * v.kw;
         std::int64_t* out = v.acc + v.ch_first[ch];
         for (std::uint32_t r = v.row_tap_begin[iy]; r < v.row_tap_begin[iy + 1]; ++r) {
             const auto rt = v.row_taps[r];
+            std::int64_t* row = out + std::size_t{rt.out} * v.out_w * v.n_ch;
+            const std::uint64_t* row_slices = slice_of + std::size_t{rt.k} * v.kw;
             for (std::uint32_t q = v.col_tap_begin[ix]; q < v.col_tap_begin[ix + 1]; ++q) {
                 const auto ct = v.col_taps[q];
-                std::int64_t* __restrict a = out + (std::size_t{rt.out} * v.out_w + ct.out) * v.n_ch;
-                const std::int64_t* __restrict w = v.slices + slice_of[std::size_t{rt.k} * v.kw + ct.k];
+                std::int64_t* __restrict a = row + std::size_t{ct.out} * v.n_ch;
+                const std::int64_t* __restrict w = v.slices + row_slices[ct.k];
                 for (std::uint32_t c = 0; c < n; ++c) a[c] += w[c];
             }
+        }
+    };
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::uint32_t i = spikes[k];
+        switch (v.ch_count[i / v.in_hw]) {
+            case 0: break;
+            case 8: deliver.template operator()<8>(i); break;
+            case 16: deliver.template operator()<16>(i); break;
+            case 32: deliver.template operator()<32>(i); break;
+            case 64: deliver.template operator()<64>(i); break;
+            default: deliver.template operator()<0>(i); break;
         }
     }
     return events;

@@ -31,8 +31,12 @@ struct if_columns {
     double *v;
     const double *r, *w_in, *i_bias, *threshold, *reset;
     bool subtract;
+    /// r = w_in = 1 and one threshold and reset for all: multiplying by 1 is exact, so the
+    /// step reads only the ring cells, i_bias and v.
+    bool unit = false;
 };
 
+template <bool Unit>
 [[gnu::always_inline]] inline void if_block_body(const if_columns& c, std::uint32_t b0, std::uint32_t b1, std::uint8_t* __restrict flag) {
     std::int64_t* __restrict cells = c.cells + 2 * std::size_t{b0};
     double* __restrict v_col = c.v + b0;
@@ -41,31 +45,34 @@ struct if_columns {
     const double* __restrict bias = c.i_bias + b0;
     const double* __restrict thr = c.threshold + b0;
     const double* __restrict reset = c.reset + b0;
-    const double se = c.scale_e, si = c.scale_i;
+    const double se = c.scale_e, si = c.scale_i, thr0 = c.threshold[b0], reset0 = c.reset[b0];
     const std::uint64_t subtract = c.subtract ? ~std::uint64_t{0} : 0;
     const int n = static_cast<int>(b1 - b0);
     for (int i = 0; i < n; ++i) {
         const double x = static_cast<double>(cells[2 * i]) * se + static_cast<double>(cells[2 * i + 1]) * si;
         cells[2 * i] = 0;
         cells[2 * i + 1] = 0;
-        const double u = w_in[i] * (x + bias[i]);
-        const double v = v_col[i] + r[i] * u;
-        const std::uint64_t spike = -static_cast<std::uint64_t>(v > thr[i]);
-        const double after = select(subtract, v - thr[i], reset[i]);
+        const double u = Unit ? x + bias[i] : w_in[i] * (x + bias[i]);
+        const double v = Unit ? v_col[i] + u : v_col[i] + r[i] * u;
+        const double t = Unit ? thr0 : thr[i];
+        const std::uint64_t spike = -static_cast<std::uint64_t>(v > t);
+        const double after = select(subtract, v - t, Unit ? reset0 : reset[i]);
         v_col[i] = select(spike, after, v);
         flag[i] = static_cast<std::uint8_t>(spike & 1);
     }
 }
 
 void if_block_baseline(const if_columns& c, std::uint32_t b0, std::uint32_t b1, std::uint8_t* flag) {
-    if_block_body(c, b0, b1, flag);
+    if (c.unit) if_block_body<true>(c, b0, b1, flag);
+    else if_block_body<false>(c, b0, b1, flag);
 }
 
 #if defined(__GNUC__) && defined(__x86_64__)
 // AVX-512DQ converts int64 to double in vectors; without it the loop stays scalar.
 [[gnu::target("avx512f,avx512dq,avx512vl,prefer-vector-width=512")]]
 void if_block_avx512(const if_columns& c, std::uint32_t b0, std::uint32_t b1, std::uint8_t* flag) {
-    if_block_body(c, b0, b1, flag);
+    if (c.unit) if_block_body<true>(c, b0, b1, flag);
+    else if_block_body<false>(c, b0, b1, flag);
 }
 #endif
 
@@ -90,7 +97,7 @@ void discrete_population::update_plain_if(std::uint32_t begin, std::uint32_t end
     static const if_block_fn if_block = choose_if_block();
     alignas(64) std::uint8_t flag[block];
     const if_columns c{in.cells, in.scale_e, in.scale_i, v_.data(), r_.data(), w_in_.data(), i_bias_.data(),
-                       v_threshold_.data(), v_reset_.data(), subtract_};
+                       v_threshold_.data(), v_reset_.data(), subtract_, unit_if_};
     for (std::uint32_t b0 = begin; b0 < end; b0 += block) {
         const std::uint32_t b1 = std::min(end, b0 + block);
         if_block(c, b0, b1, flag);
