@@ -153,7 +153,7 @@ TEST(convolution, raster_equals_the_same_synapses_as_a_list_for_any_thread_count
                 simulation sim(net, context{.threads = threads}, {.dt_ms = dt, .seed = 5});
                 auto in_spikes = sim.record_spikes(src);
                 auto out_spikes = sim.record_spikes(out);
-                sim.run(100);
+                sim.run(40);
                 const auto r = raster({&in_spikes, &out_spikes});
                 ASSERT_GT(out_spikes.size(), 50u);
                 if (reference.empty()) reference = r;
