@@ -1,6 +1,7 @@
 // The `volley` command-line tool: one binary, one subcommand per job.
 
 #include "cli_common.hpp"
+#include "cmd_nir.hpp"
 
 #include <volley/error.hpp>
 
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
     volley::cli::register_danna(app, ctx);
     volley::cli::register_train(app, ctx);
     volley::cli::register_convert(app, ctx);
+    volley::cli::register_nir(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

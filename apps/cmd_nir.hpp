@@ -1,0 +1,35 @@
+#pragma once
+// `volley nir info FILE.nir` and the NIR branch of `volley run FILE.nir --input ...`.
+
+#include "cli_common.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace volley::cli {
+
+/// The options of `volley run` that apply to a NIR file.
+struct nir_run_options {
+    std::string file;
+    std::string input;                  ///< CSV (one row per step) or .npz (array x)
+    std::optional<double> dt_s;         ///< default 1e-4 s
+    std::optional<std::int64_t> steps;  ///< default: the input's rows
+    std::string discretisation = "euler";
+    std::string reset = "to-v-reset";
+    std::string out;                    ///< SONATA spikes .h5, optional
+    int threads = 0;                    ///< 0: the OpenMP default
+    bool json = false;
+};
+
+/// True for a path that names a NIR file (extension .nir).
+bool is_nir_file(const std::string& path);
+
+/// Runs a NIR file and prints the options used and the spikes per node (and, with --json, each
+/// Output node's spike steps when there are at most 100,000).
+void run_nir_file(const nir_run_options& o);
+
+/// Adds `volley nir` (subcommand `info`).
+void register_nir(CLI::App& app, command_context& ctx);
+
+}  // namespace volley::cli

@@ -1,0 +1,2 @@
+# NIR graphs on the engine, validated on the NIR paper's data (../shared/data/nir).
+volley_test(test_nir_engine validation/test_nir_engine.cpp LIBS volley::snn)
