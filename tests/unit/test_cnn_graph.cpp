@@ -31,8 +31,8 @@ vc::layer_node conv_node(const vc::conv2d_spec& spec) {
 }
 
 /// Cross-correlation by the definition, in double.
-std::vector<double> direct_conv(const vc::conv2d_spec& c, const std::vector<float>& x, std::size_t h,
-                                std::size_t w, std::size_t& oh, std::size_t& ow) {
+std::vector<double> direct_conv(const vc::conv2d_spec& c, const std::vector<float>& x,
+                                std::size_t h, std::size_t w, std::size_t& oh, std::size_t& ow) {
     oh = (h + c.pad_top + c.pad_bottom - c.dilation_h * (c.kernel_h - 1) - 1) / c.stride_h + 1;
     ow = (w + c.pad_left + c.pad_right - c.dilation_w * (c.kernel_w - 1) - 1) / c.stride_w + 1;
     const std::size_t ig = c.in_channels / c.groups, og = c.out_channels / c.groups;
@@ -44,11 +44,14 @@ std::vector<double> direct_conv(const vc::conv2d_spec& c, const std::vector<floa
                 for (std::size_t i = 0; i < ig; ++i)
                     for (std::size_t ky = 0; ky < c.kernel_h; ++ky)
                         for (std::size_t kx = 0; kx < c.kernel_w; ++kx) {
-                            const long yy = long(r * c.stride_h + ky * c.dilation_h) - long(c.pad_top);
-                            const long xx = long(q * c.stride_w + kx * c.dilation_w) - long(c.pad_left);
+                            const long yy =
+                                long(r * c.stride_h + ky * c.dilation_h) - long(c.pad_top);
+                            const long xx =
+                                long(q * c.stride_w + kx * c.dilation_w) - long(c.pad_left);
                             if (yy < 0 || xx < 0 || yy >= long(h) || xx >= long(w)) continue;
                             const std::size_t ch = (o / og) * ig + i;
-                            s += double(c.kernel[((o * ig + i) * c.kernel_h + ky) * c.kernel_w + kx]) *
+                            s += double(
+                                     c.kernel[((o * ig + i) * c.kernel_h + ky) * c.kernel_w + kx]) *
                                  x[(ch * h + std::size_t(yy)) * w + std::size_t(xx)];
                         }
                 y[(o * oh + r) * ow + q] = s;
@@ -62,7 +65,8 @@ TEST(CnnGraph, GeneralConvolutionMatchesDirectLoop) {
     std::mt19937 rng(7);
     vc::conv2d_spec c;
     c.in_channels = 4, c.out_channels = 6, c.kernel_h = 3, c.kernel_w = 2;
-    c.stride_h = 2, c.stride_w = 1, c.pad_top = 1, c.pad_bottom = 0, c.pad_left = 2, c.pad_right = 1;
+    c.stride_h = 2, c.stride_w = 1, c.pad_top = 1, c.pad_bottom = 0, c.pad_left = 2,
+    c.pad_right = 1;
     c.dilation_h = 1, c.dilation_w = 2, c.groups = 2;
     c.kernel = random_values(6 * 2 * 3 * 2, rng);
     c.bias = random_values(6, rng);
@@ -85,7 +89,8 @@ TEST(CnnGraph, GeneralConvolutionMatchesDirectLoop) {
 TEST(CnnGraph, BatchNormFoldEqualsUnfoldedBatchNorm) {
     std::mt19937 rng(11);
     vc::conv2d_spec c;
-    c.in_channels = 3, c.out_channels = 5, c.kernel_h = c.kernel_w = 3, c.pad_top = c.pad_bottom = 1;
+    c.in_channels = 3, c.out_channels = 5, c.kernel_h = c.kernel_w = 3,
+    c.pad_top = c.pad_bottom = 1;
     c.pad_left = c.pad_right = 1;
     c.kernel = random_values(5 * 3 * 9, rng);
     c.bias = random_values(5, rng);
@@ -105,7 +110,8 @@ TEST(CnnGraph, BatchNormFoldEqualsUnfoldedBatchNorm) {
     const auto y = vc::analog_forward_one(g, x);
     for (std::size_t o = 0; o < 5; ++o)
         for (std::size_t k = 0; k < oh * ow; ++k) {
-            const double bn = gamma[o] * (raw[o * oh * ow + k] - mean[o]) / std::sqrt(var[o] + eps) + beta[o];
+            const double bn =
+                gamma[o] * (raw[o * oh * ow + k] - mean[o]) / std::sqrt(var[o] + eps) + beta[o];
             EXPECT_NEAR(y[o * oh * ow + k], bn, 1e-5 * std::max(1.0, std::abs(bn)));
         }
 }
@@ -115,7 +121,8 @@ TEST(CnnGraph, BatchNormFoldIntoDense) {
     n.name = "fc";
     n.kind = vc::layer_kind::dense;
     n.dense = {2, 2, {1, 2, 3, 4}, {0.5f, -1}};
-    // y = W x + b with x = (1, 1): (3.5, 6); BN with γ = (2, 1), β = (0, 1), μ = (1, 2), v = (3, 0), ε = 1
+    // y = W x + b with x = (1, 1): (3.5, 6); BN with γ = (2, 1), β = (0, 1), μ = (1, 2), v = (3,
+    // 0), ε = 1
     vc::fold_batch_norm(n, {2, 1}, {0, 1}, {1, 2}, {3, 0}, 1.0);
     vc::cnn_graph g;
     g.source_file = "test";

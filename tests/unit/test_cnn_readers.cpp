@@ -3,15 +3,22 @@
 // Keras (tests/data/keras/make_fixtures.py) with Keras's own logits.
 
 #include <volley/convert/analog_forward.hpp>
+#include <volley/convert/batch_norm.hpp>
 #include <volley/convert/cnn_readers.hpp>
+#include <volley/convert/model_writers.hpp>
+#include <volley/convert/sequential_model.hpp>
 #include <volley/error.hpp>
 
 #include <gtest/gtest.h>
 
 #include <hdf5.h>
 
+#include "io_test_dir.hpp"
+
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <random>
 #include <string>
 
 namespace vc = volley::convert;
@@ -197,7 +204,8 @@ TEST(CnnReaders, ImageSizeMismatchIsInvalidParameter) {
 }
 
 TEST(CnnReaders, NotAModelFileIsFormatError) {
-    EXPECT_THROW(vc::detect_cnn_format(keras_dir + "weights_only.ref.h5"), volley::file_format_error);
+    EXPECT_THROW(vc::detect_cnn_format(keras_dir + "weights_only.ref.h5"),
+                 volley::file_format_error);
     EXPECT_THROW(vc::read_cnn(keras_dir + "no_such_file.h5"), volley::io_error);
 }
 
@@ -205,5 +213,139 @@ TEST(CnnReaders, AnalogForwardIsIdenticalForAnyThreadCount) {
     const auto g = vc::read_cnn(shared_dir + "fmnist_small_torch.h5");
     const auto ref = vc::read_stored_reference(shared_dir + "fmnist_small_torch.h5", g.input_shape);
     const auto one = vc::analog_forward(g, ref->x, {1});
-    for (int threads : {2, 3}) EXPECT_EQ(vc::analog_forward(g, ref->x, {threads}).values, one.values);
+    for (int threads : {2, 3})
+        EXPECT_EQ(vc::analog_forward(g, ref->x, {threads}).values, one.values);
+}
+
+namespace {
+
+/// The "reference" architecture (Conv-BN-ReLU-MaxPool ×2, Dense-ReLU, Dropout, Dense) with
+/// non-trivial BatchNorm statistics, and 8 random images.
+struct trained_like {
+    vc::sequential_model<float> model = vc::make_model("reference", 5);
+    vc::reference_batch batch;
+    trained_like() {
+        std::mt19937 rng(3);
+        std::uniform_real_distribution<float> u(0, 1);
+        for (std::size_t i = 0; i < model.size(); ++i)
+            if (auto* bn = dynamic_cast<vc::batch_norm<float>*>(&model.at(i))) {
+                for (auto& m : bn->moving_mean()) m = u(rng) - 0.5f;
+                for (auto& v : bn->moving_variance()) v = 0.2f + 2 * u(rng);
+                for (auto& p : bn->parameters())
+                    for (auto& v : p.values) v = 0.5f + u(rng);
+            }
+        vc::image_dataset data;
+        data.pixels.resize(8 * 784);
+        for (auto& p : data.pixels) p = u(rng);
+        data.labels.assign(8, 0);
+        batch = vc::make_reference_batch(model, data, 8);
+    }
+};
+
+using CnnReadersRoundTrip = volley::test::io_test;
+
+}  // namespace
+
+TEST_F(CnnReadersRoundTrip, VolleyTrainModelsReadBackWithTheTrainersLogits) {
+    // The trainer's own layers (im2col + BatchNorm in inference) are the independent reference.
+    trained_like t;
+    vc::write_keras_h5(t.model, dir / "model_keras.h5", t.batch, {});
+    vc::write_volley_h5(t.model, dir / "model_volley.h5", t.batch, {});
+    for (const char* name : {"model_keras.h5", "model_volley.h5"}) {
+        const auto g = vc::read_cnn(dir / name);
+        for (const auto& n : g.nodes) EXPECT_NE(n.source_type, "BatchNormalization") << name;
+        EXPECT_EQ(g.removed_layers.size(), 1u) << name;  // the Dropout
+        const auto logits = vc::analog_forward(g, t.batch.x);
+        expect_logits_close(logits, t.batch.logits.values, 10, 2e-5);
+        const auto stored = vc::read_stored_reference(dir / name, g.input_shape);
+        ASSERT_TRUE(stored.has_value());
+        EXPECT_EQ(stored->x.values, t.batch.x.values) << name;  // NHWC in the Keras file
+    }
+}
+
+TEST(CnnReaders, TorchExporterFileMatchesPyTorchLogits) {
+    // Written by convert/tools/export_torch.py from a real PyTorch model
+    // (tests/data/torch/make_fixtures.py): 'same' padding with an even kernel, dilation, groups,
+    // BatchNorm2d/1d, MaxPool2d, asymmetric ZeroPad2d, nested Sequential, final Softmax.
+    const std::string file = std::string(VOLLEY_TEST_DATA_DIR) + "/torch/torch_export.h5";
+    const auto g = vc::read_cnn(file);
+    EXPECT_EQ(g.format, "volley");
+    const auto ref = vc::read_stored_reference(file, g.input_shape);
+    ASSERT_TRUE(ref.has_value());
+    expect_logits_close(vc::analog_forward(g, ref->x), ref->logits.values, 3);
+}
+
+TEST(CnnReaders, Keras3LegacyH5WithoutColonZeroWeightNames) {
+    const auto g = vc::read_cnn(keras_dir + "keras3_functional.h5");
+    EXPECT_TRUE(g.removed_softmax);
+    check_keras_fixture("keras3_functional", g);
+}
+
+TEST(CnnReaders, Keras22StyleModelWithFixedLengthStringsAndSplitAttributes) {
+    // h5py imitation of Keras 2.2.4 (see make_fixtures.py), weights of weights_only.h5.
+    const auto g = vc::read_cnn(keras_dir + "keras22_style.h5");
+    check_keras_fixture("weights_only", g);
+}
+
+namespace {
+
+/// Replaces the string attribute `name` of `object` in `file` (variable-length UTF-8).
+void set_string_attribute(const std::filesystem::path& file, const std::string& object,
+                          const char* name, const std::string& value) {
+    hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t o = H5Oopen(f, object.c_str(), H5P_DEFAULT);
+    H5Adelete(o, name);
+    hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, H5T_VARIABLE);
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(o, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+    const char* text = value.c_str();
+    H5Awrite(a, type, &text);
+    H5Aclose(a), H5Sclose(space), H5Tclose(type), H5Oclose(o), H5Fclose(f);
+}
+
+}  // namespace
+
+TEST_F(CnnReadersRoundTrip, VolleyLayoutUnsupportedTypeAndActivationAreNamed) {
+    trained_like t;
+    const auto file = dir / "model.h5";
+    vc::write_volley_h5(t.model, file, t.batch, {});
+    const auto g = vc::read_cnn(file);
+    const std::string conv = g.nodes.front().name;
+    set_string_attribute(file, "/layers/" + conv, "activation", "sigmoid");
+    try {
+        vc::read_cnn(file);
+        FAIL() << "no error";
+    } catch (const volley::unsupported_model& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("'" + conv + "'"), std::string::npos) << m;
+        EXPECT_NE(m.find("sigmoid"), std::string::npos) << m;
+        EXPECT_NE(m.find("'relu'"), std::string::npos) << m;
+    }
+    set_string_attribute(file, "/layers/" + conv, "activation", "linear");  // BN follows
+    // softmax on the output layer is removed, and the logits stay the same
+    set_string_attribute(file, "/layers/" + g.nodes.back().name, "activation", "softmax");
+    const auto with_softmax = vc::read_cnn(file);
+    EXPECT_TRUE(with_softmax.removed_softmax);
+    expect_logits_close(vc::analog_forward(with_softmax, t.batch.x), t.batch.logits.values, 10,
+                        2e-5);
+    set_string_attribute(file, "/layers/" + conv, "type", "deform_conv2d");
+    try {
+        vc::read_cnn(file);
+        FAIL() << "no error";
+    } catch (const volley::unsupported_model& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("deform_conv2d"), std::string::npos) << m;
+        EXPECT_NE(m.find("use Conv2D"), std::string::npos) << m;
+    }
+}
+
+TEST(CnnReaders, KerasDepthwiseAndSeparableConvolutionsBecomeGroupedConvolutions) {
+    const auto g = vc::read_cnn(keras_dir + "depthwise_separable.h5");
+    ASSERT_GE(g.nodes.size(), 3u);
+    EXPECT_EQ(g.nodes[0].conv.groups, 3u);  // depthwise, multiplier 2
+    EXPECT_EQ(g.nodes[0].conv.out_channels, 6u);
+    EXPECT_EQ(g.nodes[1].name, "sep/depthwise");
+    EXPECT_EQ(g.nodes[1].conv.groups, 6u);
+    check_keras_fixture("depthwise_separable", g);
 }

@@ -20,7 +20,8 @@ namespace vc = volley::convert;
 
 namespace {
 
-const std::string torch_file = std::string(VOLLEY_SHARED_DIR) + "/data/convert/fmnist_small_torch.h5";
+const std::string torch_file =
+    std::string(VOLLEY_SHARED_DIR) + "/data/convert/fmnist_small_torch.h5";
 
 std::vector<double> read_double_attr(hid_t obj, const char* name) {
     hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
@@ -62,12 +63,32 @@ TEST(LayerNormalization, StreamingSelectEqualsSortingAllActivations) {
         for (std::size_t i = 0; i < g.nodes.size(); ++i) {
             if (!s.measured[i]) continue;
             EXPECT_EQ(s.positive_count[i], all[i].size());
-            EXPECT_DOUBLE_EQ(s.lambda[i], vc::percentile_linear(all[i], p)) << "node " << i << " p " << p;
+            EXPECT_DOUBLE_EQ(s.lambda[i], vc::percentile_linear(all[i], p))
+                << "node " << i << " p " << p;
         }
         // pooling and flatten inherit the λ of the ReLU layer before them
         EXPECT_EQ(s.lambda[1], s.lambda[0]);
         EXPECT_FALSE(s.measured[1]);
         EXPECT_TRUE(s.measured[g.output()]);
+    }
+    // max_images: the first 4 images only, against a set that holds just those 4
+    vc::tensor<float> four(ref->x.shape.with_batch(4));
+    std::copy(ref->x.values.begin(),
+              ref->x.values.begin() + static_cast<std::ptrdiff_t>(four.values.size()),
+              four.values.begin());
+    vc::normalization_options limited;
+    limited.max_images = 4;
+    const auto a = vc::compute_layer_scales(g, ref->x, limited);
+    const auto b = vc::compute_layer_scales(g, four);
+    EXPECT_EQ(a.images, 4u);
+    EXPECT_EQ(a.lambda, b.lambda);
+    EXPECT_NE(a.lambda, vc::compute_layer_scales(g, ref->x).lambda);
+    // the same λ for any thread count
+    for (int threads : {1, 3}) {
+        vc::normalization_options o;
+        o.forward.threads = threads;
+        EXPECT_EQ(vc::compute_layer_scales(g, ref->x, o).lambda,
+                  vc::compute_layer_scales(g, ref->x).lambda);
     }
     vc::normalization_options bad;
     bad.percentile = 0;
@@ -92,7 +113,8 @@ TEST(LayerNormalization, LambdaMatchesStoredNumpyValuesOnStoredTrainingImages) {
     const auto train = vc::load_fashion_mnist(data, "train");
     vc::tensor<float> x(vc::shape4{indices.size(), 1, 28, 28});
     for (std::size_t i = 0; i < indices.size(); ++i)
-        std::copy(train.image(std::size_t(indices[i])), train.image(std::size_t(indices[i])) + 784, x.image(i));
+        std::copy(train.image(std::size_t(indices[i])), train.image(std::size_t(indices[i])) + 784,
+                  x.image(i));
     const std::size_t measured[] = {0, 2, 5};  // conv1, conv2, fc (max(logits, 0))
     for (const auto& [p, want] : {std::pair{99.9, p999}, std::pair{100.0, p100}}) {
         vc::normalization_options o;

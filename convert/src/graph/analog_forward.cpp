@@ -32,8 +32,9 @@ void im2col_general(const float* image, const shape4& in, const conv2d_spec& c, 
             for (std::size_t kx = 0; kx < c.kernel_w; ++kx) {
                 float* row = columns + ((ch * c.kernel_h + ky) * c.kernel_w + kx) * plane;
                 for (std::size_t oy = 0; oy < oh; ++oy) {
-                    const auto y = static_cast<std::ptrdiff_t>(oy * c.stride_h + ky * c.dilation_h) -
-                                   static_cast<std::ptrdiff_t>(c.pad_top);
+                    const auto y =
+                        static_cast<std::ptrdiff_t>(oy * c.stride_h + ky * c.dilation_h) -
+                        static_cast<std::ptrdiff_t>(c.pad_top);
                     float* out = row + oy * ow;
                     if (y < 0 || y >= static_cast<std::ptrdiff_t>(in.h)) {
                         std::fill(out, out + ow, 0.0f);
@@ -41,8 +42,9 @@ void im2col_general(const float* image, const shape4& in, const conv2d_spec& c, 
                     }
                     const float* line = src + static_cast<std::size_t>(y) * in.w;
                     for (std::size_t ox = 0; ox < ow; ++ox) {
-                        const auto x = static_cast<std::ptrdiff_t>(ox * c.stride_w + kx * c.dilation_w) -
-                                       static_cast<std::ptrdiff_t>(c.pad_left);
+                        const auto x =
+                            static_cast<std::ptrdiff_t>(ox * c.stride_w + kx * c.dilation_w) -
+                            static_cast<std::ptrdiff_t>(c.pad_left);
                         out[ox] = (x < 0 || x >= static_cast<std::ptrdiff_t>(in.w))
                                       ? 0.0f
                                       : line[static_cast<std::size_t>(x)];
@@ -62,10 +64,9 @@ void run_conv(const layer_node& n, const shape4& in, const float* x, float* y,
     columns.resize(rows * plane);
     for (std::size_t gr = 0; gr < c.groups; ++gr) {
         im2col_general(x, in, c, gr * in_per_group, in_per_group, out.h, out.w, columns.data());
-        detail::gemm(detail::gemm_operands<float>{false, false, out_per_group, plane, rows,
-                                                  c.kernel.data() + gr * out_per_group * rows,
-                                                  rows, columns.data(), plane,
-                                                  y + gr * out_per_group * plane, plane, false});
+        detail::gemm(detail::gemm_operands<float>{
+            false, false, out_per_group, plane, rows, c.kernel.data() + gr * out_per_group * rows,
+            rows, columns.data(), plane, y + gr * out_per_group * plane, plane, false});
     }
     for (std::size_t o = 0; o < c.out_channels; ++o)
         for (std::size_t k = 0; k < plane; ++k) y[o * plane + k] += c.bias[o];
@@ -119,13 +120,22 @@ void run_image(const cnn_graph& g, const float* image, image_scratch& s, std::si
         auto& y = s.outputs[i];
         y.resize(n.output_shape.per_image());
         const float* x = n.inputs.empty() ? image : s.outputs[n.inputs.front()].data();
-        const shape4& in = n.inputs.empty() ? g.input_shape : g.nodes[n.inputs.front()].output_shape;
+        const shape4& in =
+            n.inputs.empty() ? g.input_shape : g.nodes[n.inputs.front()].output_shape;
         switch (n.kind) {
-            case layer_kind::conv2d: run_conv(n, in, x, y.data(), s.columns); break;
-            case layer_kind::dense: run_dense(n, x, y.data()); break;
+            case layer_kind::conv2d:
+                run_conv(n, in, x, y.data(), s.columns);
+                break;
+            case layer_kind::dense:
+                run_dense(n, x, y.data());
+                break;
             case layer_kind::avg_pool:
-            case layer_kind::max_pool: run_pool(n, in, x, y.data()); break;
-            case layer_kind::zero_pad: run_zero_pad(n, in, x, y.data()); break;
+            case layer_kind::max_pool:
+                run_pool(n, in, x, y.data());
+                break;
+            case layer_kind::zero_pad:
+                run_zero_pad(n, in, x, y.data());
+                break;
             case layer_kind::flatten:
             case layer_kind::reshape:
                 if (n.permutation.empty())
@@ -134,7 +144,9 @@ void run_image(const cnn_graph& g, const float* image, image_scratch& s, std::si
                     for (std::size_t k = 0; k < y.size(); ++k) y[k] = x[n.permutation[k]];
                 break;
             case layer_kind::relu:
-            case layer_kind::identity: std::copy(x, x + y.size(), y.data()); break;
+            case layer_kind::identity:
+                std::copy(x, x + y.size(), y.data());
+                break;
             case layer_kind::add:
                 std::copy(x, x + y.size(), y.data());
                 for (std::size_t k = 1; k < n.inputs.size(); ++k) {
@@ -146,7 +158,8 @@ void run_image(const cnn_graph& g, const float* image, image_scratch& s, std::si
                 std::size_t at = 0;
                 for (auto j : n.inputs) {
                     const auto& part = s.outputs[j];
-                    std::copy(part.begin(), part.end(), y.begin() + static_cast<std::ptrdiff_t>(at));
+                    std::copy(part.begin(), part.end(),
+                              y.begin() + static_cast<std::ptrdiff_t>(at));
                     at += part.size();
                 }
                 break;
@@ -166,7 +179,8 @@ tensor<float> analog_forward(const cnn_graph& graph, const tensor<float>& images
     if (!(images.shape == want))
         throw invalid_parameter(graph.source_file, "image shape", to_string(images.shape),
                                 "the model expects " + to_string(want));
-    if (graph.nodes.empty()) throw invalid_parameter(graph.source_file, "layers", "0", "empty model");
+    if (graph.nodes.empty())
+        throw invalid_parameter(graph.source_file, "layers", "0", "empty model");
     const std::size_t n = images.shape.n, classes = graph.classes();
     tensor<float> logits(shape4{n, classes, 1, 1});
     const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();

@@ -29,9 +29,9 @@ void check_finite(const cnn_graph& g, const layer_node& n, const char* what,
                   const std::vector<float>& v) {
     for (std::size_t i = 0; i < v.size(); ++i)
         if (!std::isfinite(v[i]))
-            throw file_format_error(g.source_file, "layer '" + n.name + "' " + what,
-                                    "non-finite weight " + std::to_string(v[i]) + " at index " +
-                                        std::to_string(i));
+            throw file_format_error(
+                g.source_file, "layer '" + n.name + "' " + what,
+                "non-finite weight " + std::to_string(v[i]) + " at index " + std::to_string(i));
 }
 
 void check_size(const cnn_graph& g, const layer_node& n, const char* what,
@@ -55,9 +55,9 @@ shape4 infer(const cnn_graph& g, const layer_node& n, const std::vector<shape4>&
             positive("dilation_h", c.dilation_h), positive("dilation_w", c.dilation_w);
             positive("groups", c.groups), positive("out_channels", c.out_channels);
             if (in.c != c.in_channels)
-                throw invalid_parameter(where(g, n), "input channels", std::to_string(in.c),
-                                        "shape mismatch: the kernel expects " +
-                                            std::to_string(c.in_channels));
+                throw invalid_parameter(
+                    where(g, n), "input channels", std::to_string(in.c),
+                    "shape mismatch: the kernel expects " + std::to_string(c.in_channels));
             if (c.in_channels % c.groups || c.out_channels % c.groups)
                 throw invalid_parameter(where(g, n), "groups", std::to_string(c.groups),
                                         "must divide in and out channels");
@@ -69,16 +69,15 @@ shape4 infer(const cnn_graph& g, const layer_node& n, const std::vector<shape4>&
             return {1, c.out_channels,
                     window_out(g, n, "height", in.h, c.pad_top, c.pad_bottom, c.kernel_h,
                                c.stride_h, c.dilation_h),
-                    window_out(g, n, "width", in.w, c.pad_left, c.pad_right, c.kernel_w,
-                               c.stride_w, c.dilation_w)};
+                    window_out(g, n, "width", in.w, c.pad_left, c.pad_right, c.kernel_w, c.stride_w,
+                               c.dilation_w)};
         }
         case layer_kind::dense: {
             const auto& d = n.dense;
             if (in.per_image() != d.in_features)
-                throw invalid_parameter(where(g, n), "input features",
-                                        std::to_string(in.per_image()),
-                                        "shape mismatch: the kernel expects " +
-                                            std::to_string(d.in_features));
+                throw invalid_parameter(
+                    where(g, n), "input features", std::to_string(in.per_image()),
+                    "shape mismatch: the kernel expects " + std::to_string(d.in_features));
             check_size(g, n, "kernel", d.kernel, d.in_features * d.out_features);
             check_size(g, n, "bias", d.bias, d.out_features);
             check_finite(g, n, "kernel", d.kernel);
@@ -99,9 +98,9 @@ shape4 infer(const cnn_graph& g, const layer_node& n, const std::vector<shape4>&
             return {1, in.per_image(), 1, 1};
         case layer_kind::reshape:
             if (n.output_shape.per_image() != in.per_image())
-                throw invalid_parameter(where(g, n), "target shape", to_string(n.output_shape),
-                                        "holds a different number of values than the input " +
-                                            to_string(in));
+                throw invalid_parameter(
+                    where(g, n), "target shape", to_string(n.output_shape),
+                    "holds a different number of values than the input " + to_string(in));
             return n.output_shape;
         case layer_kind::zero_pad:
             return {1, in.c, in.h + n.pad.top + n.pad.bottom, in.w + n.pad.left + n.pad.right};
@@ -133,17 +132,28 @@ shape4 infer(const cnn_graph& g, const layer_node& n, const std::vector<shape4>&
 
 std::string_view to_string(layer_kind kind) noexcept {
     switch (kind) {
-        case layer_kind::conv2d: return "conv2d";
-        case layer_kind::dense: return "dense";
-        case layer_kind::avg_pool: return "avg_pool";
-        case layer_kind::max_pool: return "max_pool";
-        case layer_kind::flatten: return "flatten";
-        case layer_kind::reshape: return "reshape";
-        case layer_kind::zero_pad: return "zero_pad";
-        case layer_kind::relu: return "relu";
-        case layer_kind::add: return "add";
-        case layer_kind::concatenate: return "concatenate";
-        case layer_kind::identity: return "identity";
+        case layer_kind::conv2d:
+            return "conv2d";
+        case layer_kind::dense:
+            return "dense";
+        case layer_kind::avg_pool:
+            return "avg_pool";
+        case layer_kind::max_pool:
+            return "max_pool";
+        case layer_kind::flatten:
+            return "flatten";
+        case layer_kind::reshape:
+            return "reshape";
+        case layer_kind::zero_pad:
+            return "zero_pad";
+        case layer_kind::relu:
+            return "relu";
+        case layer_kind::add:
+            return "add";
+        case layer_kind::concatenate:
+            return "concatenate";
+        case layer_kind::identity:
+            return "identity";
     }
     return "?";
 }
@@ -166,8 +176,8 @@ std::size_t cnn_graph::parameter_count() const {
 void cnn_graph::validate() {
     if (nodes.empty()) throw file_format_error(source_file, "", "the model has no layers");
     if (input_shape.per_image() == 0)
-        throw file_format_error(source_file, "", "the input shape " + to_string(input_shape) +
-                                                     " is empty");
+        throw file_format_error(source_file, "",
+                                "the input shape " + to_string(input_shape) + " is empty");
     input_shape = input_shape.with_batch(1);
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         auto& n = nodes[i];

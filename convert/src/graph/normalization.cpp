@@ -21,15 +21,16 @@ constexpr std::size_t low_buckets = 1u << 16;
 /// The order statistic with 0-based `rank` among the positive values: where pass 1 found it.
 struct rank_target {
     std::size_t rank = 0;
-    std::uint32_t high = 0;         ///< upper 16 bits of its pattern
-    std::size_t rank_in_bucket = 0; ///< its rank among the values of that bucket
+    std::uint32_t high = 0;          ///< upper 16 bits of its pattern
+    std::size_t rank_in_bucket = 0;  ///< its rank among the values of that bucket
     float value = 0;
 };
 
 struct node_histogram {
     std::mutex lock;
-    std::vector<std::uint64_t> high;        // pass 1
-    std::vector<std::uint64_t> low_a, low_b; // pass 2, for targets a and b
+    std::vector<std::uint64_t> high;          // pass 1
+    float max = 0;                            // pass 1: the largest value (p = 100 needs no pass 2)
+    std::vector<std::uint64_t> low_a, low_b;  // pass 2, for targets a and b
     rank_target a, b;
     bool need_b = false;
     double fraction = 0;
@@ -115,7 +116,10 @@ layer_scales compute_layer_scales(const cnn_graph& graph, const tensor<float>& i
                        auto& h = *hist[node];
                        std::lock_guard guard(h.lock);
                        for (float x : v)
-                           if (x > 0) ++h.high[std::bit_cast<std::uint32_t>(x) >> 16];
+                           if (x > 0) {
+                               ++h.high[std::bit_cast<std::uint32_t>(x) >> 16];
+                               h.max = std::max(h.max, x);
+                           }
                    });
     layer_scales out;
     out.input_scale = options.input_scale;
@@ -134,6 +138,7 @@ layer_scales compute_layer_scales(const cnn_graph& graph, const tensor<float>& i
         h.a.rank = static_cast<std::size_t>(std::floor(r));
         h.fraction = r - static_cast<double>(h.a.rank);
         h.need_b = h.a.rank + 1 < n && h.fraction > 0;
+        if (h.a.rank + 1 == n) continue;  // the maximum, known from pass 1
         locate(h.a, h.high);
         h.low_a.assign(low_buckets, 0);
         if (h.need_b) {
@@ -161,13 +166,18 @@ layer_scales compute_layer_scales(const cnn_graph& graph, const tensor<float>& i
     for (std::size_t i = 0; i < nodes; ++i) {
         auto& h = *hist[i];
         if (out.positive_count[i] == 0) continue;
+        if (h.low_a.empty()) {
+            measured_value[i] = h.max;
+            continue;
+        }
         const double a = pin(h.a, h.low_a);
         measured_value[i] = h.need_b ? lerp(a, pin(h.b, h.low_b), h.fraction) : a;
     }
     for (std::size_t i = 0; i < nodes; ++i) {
         const auto& n = graph.nodes[i];
         const bool relu = n.relu || n.kind == layer_kind::relu;
-        const double input_lambda = n.inputs.empty() ? options.input_scale : out.lambda[n.inputs.front()];
+        const double input_lambda =
+            n.inputs.empty() ? options.input_scale : out.lambda[n.inputs.front()];
         bool inherit = !relu && i != graph.output() && is_pass_through(n.kind);
         if (!relu && i != graph.output() && n.kind == layer_kind::concatenate) {
             inherit = true;

@@ -13,7 +13,8 @@ cnn_file_format detect_cnn_format(const std::filesystem::path& path) {
     const std::string file = path.string();
     snn::detail::hdf5_quiet quiet;
     auto h5 = snn::detail::open_hdf5_file(path, false);
-    if (H5Aexists(h5.get(), "model_config") > 0 || snn::detail::has_link(h5.get(), "model_weights") ||
+    if (H5Aexists(h5.get(), "model_config") > 0 ||
+        snn::detail::has_link(h5.get(), "model_weights") ||
         H5Aexists(h5.get(), "layer_names") > 0 || H5Aexists(h5.get(), "layer_names0") > 0)
         return cnn_file_format::keras;
     if (snn::detail::has_link(h5.get(), "layers") &&
@@ -43,9 +44,10 @@ std::optional<stored_reference> read_stored_reference(const std::filesystem::pat
     auto logits = detail::read_float_array(ref.get(), "logits", file, "/reference/logits");
     const std::size_t c = input_shape.c, h = input_shape.h, w = input_shape.w;
     if (x.shape.empty() || x.values.size() != x.shape[0] * c * h * w)
-        throw file_format_error(file, "/reference/x",
-                                "shape " + detail::shape_text(x.shape) + " does not hold images of " +
-                                    to_string(input_shape.with_batch(x.shape.empty() ? 0 : x.shape[0])));
+        throw file_format_error(
+            file, "/reference/x",
+            "shape " + detail::shape_text(x.shape) + " does not hold images of " +
+                to_string(input_shape.with_batch(x.shape.empty() ? 0 : x.shape[0])));
     const std::size_t n = x.shape[0];
     stored_reference out;
     out.x = tensor<float>(shape4{n, c, h, w});

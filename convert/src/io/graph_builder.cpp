@@ -14,7 +14,9 @@ graph_builder::graph_builder(std::string file, std::string format) {
     graph_.format = std::move(format);
 }
 
-void graph_builder::name_input(const std::string& name) { names_[name] = model_input; }
+void graph_builder::name_input(const std::string& name) {
+    names_[name] = model_input;
+}
 
 std::size_t graph_builder::resolve(const std::string& name, const std::string& reader) const {
     if (auto f = folded_.find(name); f != folded_.end())
@@ -55,7 +57,9 @@ std::size_t graph_builder::add(layer_node node, const std::vector<std::size_t>& 
     return index;
 }
 
-void graph_builder::alias(const std::string& name, std::size_t target) { names_[name] = target; }
+void graph_builder::alias(const std::string& name, std::size_t target) {
+    names_[name] = target;
+}
 
 void graph_builder::fold_batch_norm(const std::string& name, const std::string& type,
                                     std::size_t target, const std::vector<float>& gamma,
@@ -96,8 +100,8 @@ cnn_graph graph_builder::finish() {
         const auto readers = count_readers();
         for (std::size_t i = 0; i < nodes.size() && !changed; ++i) {
             const auto& n = nodes[i];
-            const bool is_relu = n.kind == layer_kind::relu ||
-                                 (n.kind == layer_kind::identity && n.relu);
+            const bool is_relu =
+                n.kind == layer_kind::relu || (n.kind == layer_kind::identity && n.relu);
             if (n.inputs.size() != 1 || (!is_relu && n.kind != layer_kind::identity)) continue;
             const std::size_t p = n.inputs.front();
             const bool last = i + 1 == nodes.size();
@@ -151,19 +155,17 @@ std::string suggest_alternative(const std::string& type) {
     std::string t;
     for (char c : type) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     auto has = [&](const char* s) { return t.find(s) != std::string::npos; };
-    if (has("leaky") || has("prelu") || has("elu") || has("gelu") || has("swish") ||
-        has("silu") || has("sigmoid") || has("tanh") || has("relu6") || has("softplus") ||
-        has("hard") || has("mish") || has("thresholded"))
+    if (has("leaky") || has("prelu") || has("elu") || has("gelu") || has("swish") || has("silu") ||
+        has("sigmoid") || has("tanh") || has("relu6") || has("softplus") || has("hard") ||
+        has("mish") || has("thresholded"))
         return "the closest supported activation is 'relu' (retrain with ReLU)";
     if (has("softmax")) return "softmax is only supported on the output layer, where it is removed";
     if (has("globalmax")) return "use GlobalAveragePooling2D or AveragePooling2D";
     if (has("maxpool") || has("max_pool")) return "use MaxPooling2D with 'valid' padding";
-    if (has("depthwise") || has("separable"))
-        return "use Conv2D with groups (depthwise: groups = in channels) followed by a 1x1 Conv2D";
     if (has("transpose")) return "use UpSampling by a strided Conv2D is not supported; use Conv2D";
     if (has("upsampling") || has("cropping")) return "use ZeroPadding2D/Conv2D geometry instead";
-    if (has("multiply") || has("subtract") || has("average") || has("maximum") ||
-        has("minimum") || has("dot"))
+    if (has("multiply") || has("subtract") || has("average") || has("maximum") || has("minimum") ||
+        has("dot"))
         return "the supported merge layers are Add and Concatenate";
     if (has("lstm") || has("gru") || has("rnn") || has("attention"))
         return "recurrent and attention layers cannot be rate-converted; use Conv2D/Dense";

@@ -17,7 +17,7 @@ namespace volley::convert::detail {
 inline constexpr std::size_t model_input = static_cast<std::size_t>(-1);
 
 class graph_builder {
-public:
+  public:
     graph_builder(std::string file, std::string format);
 
     cnn_graph& graph() noexcept { return graph_; }
@@ -33,15 +33,17 @@ public:
     /// Makes `name` refer to `target` (a removed layer passes its input through).
     void alias(const std::string& name, std::size_t target);
     /// Folds a BatchNorm called `name` into node `target` (a Conv2D or Dense with no ReLU and no
-    /// other reader); `name` then refers to `target`, and `target`'s own name may no longer be read.
+    /// other reader); `name` then refers to `target`, and `target`'s own name may no longer be
+    /// read.
     void fold_batch_norm(const std::string& name, const std::string& type, std::size_t target,
                          const std::vector<float>& gamma, const std::vector<float>& beta,
                          const std::vector<float>& mean, const std::vector<float>& variance,
                          double epsilon);
-    /// Merges ReLUs, folds Flatten permutations into Dense layers, validates, and returns the graph.
+    /// Merges ReLUs, folds Flatten permutations into Dense layers, validates, and returns the
+    /// graph.
     cnn_graph finish();
 
-private:
+  private:
     cnn_graph graph_;
     std::map<std::string, std::size_t> names_;
     std::map<std::string, std::string> folded_;  // pre-BatchNorm layer name -> BatchNorm name

@@ -84,7 +84,8 @@ float_array read_float_array(hid_t parent, const std::string& name, const std::s
         n *= static_cast<std::size_t>(d);
     }
     out.values.resize(n);
-    if (n) snn::detail::read_whole_dataset(ds.get(), H5T_NATIVE_FLOAT, out.values.data(), file, path);
+    if (n)
+        snn::detail::read_whole_dataset(ds.get(), H5T_NATIVE_FLOAT, out.values.data(), file, path);
     return out;
 }
 
@@ -119,8 +120,8 @@ std::optional<std::string> read_text_attribute(hid_t object, const std::string& 
     auto list = read_one(object, name, file);
     if (!list) return std::nullopt;
     if (list->size() != 1)
-        throw file_format_error(file, name, "expected one string, found " +
-                                                std::to_string(list->size()));
+        throw file_format_error(file, name,
+                                "expected one string, found " + std::to_string(list->size()));
     return list->front();
 }
 

@@ -21,15 +21,15 @@ namespace volley::convert {
 
 namespace {
 
-using nlohmann::json;
 using detail::hdf5_id;
+using nlohmann::json;
 
 /// How a Keras tensor's values are laid out in Keras's memory.
 enum class keras_layout { channels_last, channels_first, flat };
 
 struct keras_context {
     detail::graph_builder& b;
-    hid_t weights_root;   // model_weights (model.save) or the root (save_weights)
+    hid_t weights_root;  // model_weights (model.save) or the root (save_weights)
     std::string weights_path;
     std::vector<keras_layout> layouts;  // per graph node
     keras_layout input_layout = keras_layout::channels_last;
@@ -48,8 +48,10 @@ std::pair<std::size_t, std::size_t> pair_of(const json& cfg, const char* key, st
     if (!cfg.contains(key) || cfg[key].is_null()) return {fallback, fallback};
     const auto& v = cfg[key];
     const std::string where = "layer '" + layer + "' config '" + key + "'";
-    if (v.is_array() && v.size() == 2) return {as_size(v[0], file, where), as_size(v[1], file, where)};
-    if (v.is_array() && v.size() == 1) return {as_size(v[0], file, where), as_size(v[0], file, where)};
+    if (v.is_array() && v.size() == 2)
+        return {as_size(v[0], file, where), as_size(v[1], file, where)};
+    if (v.is_array() && v.size() == 1)
+        return {as_size(v[0], file, where), as_size(v[0], file, where)};
     const auto n = as_size(v, file, where);
     return {n, n};
 }
@@ -80,9 +82,17 @@ std::map<std::string, detail::float_array> layer_weights(const keras_context& k,
     const std::string path = k.weights_path + layer;
     if (!g.valid()) return out;
     auto names = detail::read_string_list_attribute(g.get(), "weight_names", k.file());
-    if (!names) return out;
+    if (!names) {  // no weight_names attribute: take the datasets under <layer>/<layer>/
+        names.emplace();
+        auto inner = snn::detail::open_group_if_present(g.get(), layer);
+        if (inner.valid())
+            for (const auto& child :
+                 snn::detail::child_names(inner.get(), k.file(), path + "/" + layer))
+                names->push_back(layer + "/" + child);
+    }
     for (const auto& full : *names) {
-        std::string role = full.substr(full.rfind('/') == std::string::npos ? 0 : full.rfind('/') + 1);
+        std::string role =
+            full.substr(full.rfind('/') == std::string::npos ? 0 : full.rfind('/') + 1);
         if (auto colon = role.find(':'); colon != std::string::npos) role.resize(colon);
         out[role] = detail::read_float_array(g.get(), full, k.file(), path);
     }
@@ -117,8 +127,9 @@ bool activation(const keras_context& k, const json& cfg, const std::string& laye
         k.b.graph().removed_softmax = true;
         return false;
     }
-    detail::throw_unsupported(k.file(), layer, type + " with activation '" + a + "'",
-                              a == "softmax" ? "softmax is only supported on the output layer" : "");
+    detail::throw_unsupported(
+        k.file(), layer, type + " with activation '" + a + "'",
+        a == "softmax" ? "softmax is only supported on the output layer" : "");
 }
 
 /// Keras 'same' padding: total = max((ceil(in/s) − 1)·s + (k − 1)·d + 1 − in, 0), the extra
@@ -138,7 +149,8 @@ std::vector<std::uint32_t> keras_order(keras_layout l, const shape4& s) {
         for (std::size_t y = 0; y < s.h; ++y)
             for (std::size_t x = 0; x < s.w; ++x) {
                 const std::size_t chw = (c * s.h + y) * s.w + x;
-                const std::size_t mem = l == keras_layout::channels_last ? (y * s.w + x) * s.c + c : chw;
+                const std::size_t mem =
+                    l == keras_layout::channels_last ? (y * s.w + x) * s.c + c : chw;
                 order[mem] = static_cast<std::uint32_t>(chw);
             }
     return order;
@@ -190,43 +202,91 @@ void add_layer(keras_context& k, const std::string& type, const json& cfg, const
                                               ") needs an image (c, h, w) input, but its input is "
                                               "a flat vector; add a Reshape before it");
     };
-    if (type == "Conv2D" || type == "Convolution2D") {
+    if (type == "Conv2D" || type == "Convolution2D" || type == "DepthwiseConv2D" ||
+        type == "SeparableConv2D") {
+        // DepthwiseConv2D is a Conv2D with groups = in channels; SeparableConv2D is a depthwise
+        // node (named "<layer>/depthwise", no bias) followed by a 1x1 Conv2D.
         check_image();
+        const bool depthwise = type == "DepthwiseConv2D" || type == "SeparableConv2D";
+        const bool separable = type == "SeparableConv2D";
         const auto w = layer_weights(k, name);
-        const auto& kernel = need(w, "kernel", k, name);
+        const auto& kernel = need(w, depthwise ? "depthwise_kernel" : "kernel", k, name);
         const shape4 s = node_shape(k, in);
         auto& c = n.conv;
         n.kind = layer_kind::conv2d;
-        c.groups = cfg.contains("groups") ? as_size(cfg["groups"], file, name + " groups") : 1;
         c.in_channels = s.c;
-        c.out_channels = as_size(cfg.value("filters", json(0)), file, "layer '" + name + "' filters");
         std::tie(c.kernel_h, c.kernel_w) = pair_of(cfg, "kernel_size", 1, file, name);
         std::tie(c.stride_h, c.stride_w) = pair_of(cfg, "strides", 1, file, name);
         std::tie(c.dilation_h, c.dilation_w) = pair_of(cfg, "dilation_rate", 1, file, name);
-        if (c.groups == 0 || s.c % c.groups)
-            throw file_format_error(file, "layer '" + name + "'", "groups = " + std::to_string(c.groups) +
-                                                                     " does not divide " + std::to_string(s.c) + " channels");
-        expect_shape(k, name, "kernel", kernel, {c.kernel_h, c.kernel_w, s.c / c.groups, c.out_channels});
-        c.kernel = hwio_to_oihw(kernel.values, c.out_channels, s.c / c.groups, c.kernel_h, c.kernel_w);
-        if (cfg.value("use_bias", true)) {
-            const auto& bias = need(w, "bias", k, name);
-            expect_shape(k, name, "bias", bias, {c.out_channels});
-            c.bias = bias.values;
+        if (depthwise) {
+            const std::size_t mult = as_size(cfg.value("depth_multiplier", json(1)), file,
+                                             "layer '" + name + "' depth_multiplier");
+            c.groups = s.c;
+            c.out_channels = s.c * mult;
+            expect_shape(k, name, "depthwise_kernel", kernel, {c.kernel_h, c.kernel_w, s.c, mult});
+            // (kh, kw, in, mult) has the memory order of HWIO (kh, kw, 1, in·mult)
+            c.kernel = hwio_to_oihw(kernel.values, c.out_channels, 1, c.kernel_h, c.kernel_w);
         } else {
-            c.bias.assign(c.out_channels, 0.0f);
+            c.groups = cfg.contains("groups") ? as_size(cfg["groups"], file, name + " groups") : 1;
+            c.out_channels =
+                as_size(cfg.value("filters", json(0)), file, "layer '" + name + "' filters");
+            if (c.groups == 0 || s.c % c.groups)
+                throw file_format_error(file, "layer '" + name + "'",
+                                        "groups = " + std::to_string(c.groups) +
+                                            " does not divide " + std::to_string(s.c) +
+                                            " channels");
+            expect_shape(k, name, "kernel", kernel,
+                         {c.kernel_h, c.kernel_w, s.c / c.groups, c.out_channels});
+            c.kernel =
+                hwio_to_oihw(kernel.values, c.out_channels, s.c / c.groups, c.kernel_h, c.kernel_w);
+        }
+        const std::size_t bias_size =
+            separable ? as_size(cfg.value("filters", json(0)), file, "layer '" + name + "' filters")
+                      : c.out_channels;
+        std::vector<float> bias(bias_size, 0.0f);
+        if (cfg.value("use_bias", true)) {
+            const auto& b_values = need(w, "bias", k, name);
+            expect_shape(k, name, "bias", b_values, {bias_size});
+            bias = b_values.values;
         }
         const auto padding = text(cfg, "padding", "valid");
         if (padding == "same") {
-            std::tie(c.pad_top, c.pad_bottom) = same_padding(s.h, c.kernel_h, c.stride_h, c.dilation_h);
-            std::tie(c.pad_left, c.pad_right) = same_padding(s.w, c.kernel_w, c.stride_w, c.dilation_w);
+            std::tie(c.pad_top, c.pad_bottom) =
+                same_padding(s.h, c.kernel_h, c.stride_h, c.dilation_h);
+            std::tie(c.pad_left, c.pad_right) =
+                same_padding(s.w, c.kernel_w, c.stride_w, c.dilation_w);
         } else if (padding != "valid") {
             detail::throw_unsupported(file, name, type + " with padding '" + padding + "'",
                                       "use padding 'valid' or 'same'");
         }
-        n.relu = activation(k, cfg, name, type, is_output);
         out_layout = data_format(cfg, in_layout);
         if (out_layout != in_layout)
             throw unsupported_model(file, "layer '" + name + "' changes data_format mid-model");
+        const bool relu = activation(k, cfg, name, type, is_output);
+        if (separable) {
+            c.bias.assign(c.out_channels, 0.0f);
+            layer_node pw;
+            pw.name = name;
+            pw.source_type = type;
+            pw.kind = layer_kind::conv2d;
+            pw.relu = relu;
+            pw.conv.in_channels = c.out_channels;
+            pw.conv.out_channels = bias_size;
+            const auto& pk = need(w, "pointwise_kernel", k, name);
+            expect_shape(k, name, "pointwise_kernel", pk, {1, 1, c.out_channels, bias_size});
+            pw.conv.kernel = hwio_to_oihw(pk.values, bias_size, c.out_channels, 1, 1);
+            pw.conv.bias = std::move(bias);
+            n.name = name + "/depthwise";
+            const auto di = b.add(std::move(n), inputs);
+            k.layouts.resize(di + 1);
+            k.layouts[di] = out_layout;
+            const auto index = b.add(std::move(pw), {di});
+            k.layouts.resize(index + 1);
+            k.layouts[index] = out_layout;
+            return;
+        }
+        c.bias = std::move(bias);
+        n.relu = relu;
     } else if (type == "Dense") {
         const auto w = layer_weights(k, name);
         const auto& kernel = need(w, "kernel", k, name);
@@ -236,11 +296,13 @@ void add_layer(keras_context& k, const std::string& type, const json& cfg, const
                                               to_string(s) + "; add a Flatten before it");
         n.kind = layer_kind::dense;
         n.dense.in_features = s.per_image();
-        n.dense.out_features = as_size(cfg.value("units", json(0)), file, "layer '" + name + "' units");
+        n.dense.out_features =
+            as_size(cfg.value("units", json(0)), file, "layer '" + name + "' units");
         expect_shape(k, name, "kernel", kernel, {n.dense.in_features, n.dense.out_features});
         // (in, out) over the input's flat order, which is the graph's CHW-flat order for a flat
         // tensor (a Flatten's permutation is folded into this kernel by graph_builder::finish).
-        n.dense.kernel = dense_from_keras(kernel.values, n.dense.out_features, n.dense.in_features, 1, 1);
+        n.dense.kernel =
+            dense_from_keras(kernel.values, n.dense.out_features, n.dense.in_features, 1, 1);
         if (cfg.value("use_bias", true)) {
             const auto& bias = need(w, "bias", k, name);
             expect_shape(k, name, "bias", bias, {n.dense.out_features});
@@ -267,8 +329,9 @@ void add_layer(keras_context& k, const std::string& type, const json& cfg, const
             const bool non_negative = in != detail::model_input && k.b.graph().nodes[in].relu;
             if (t + bo + l + r > 0) {
                 if (!is_max || !non_negative)
-                    detail::throw_unsupported(file, name, type + " with padding 'same'",
-                                              is_max ? "its input may be negative" : "average pooling over padding");
+                    detail::throw_unsupported(
+                        file, name, type + " with padding 'same'",
+                        is_max ? "its input may be negative" : "average pooling over padding");
                 layer_node pad;
                 pad.name = name + "/same_padding";
                 pad.source_type = type;
@@ -308,18 +371,21 @@ void add_layer(keras_context& k, const std::string& type, const json& cfg, const
         const shape4 s = node_shape(k, in);
         const auto& target = cfg.value("target_shape", json::array());
         std::vector<std::size_t> t;
-        for (const auto& v : target) t.push_back(as_size(v, file, "layer '" + name + "' target_shape"));
+        for (const auto& v : target)
+            t.push_back(as_size(v, file, "layer '" + name + "' target_shape"));
         n.kind = layer_kind::reshape;
         // In Keras memory order the reshape is free; map graph CHW → Keras memory → target.
-        const auto from = in_layout == keras_layout::flat ? keras_order(keras_layout::channels_first, s)
-                                                          : keras_order(in_layout, s);
+        const auto from = in_layout == keras_layout::flat
+                              ? keras_order(keras_layout::channels_first, s)
+                              : keras_order(in_layout, s);
         shape4 out;
         keras_layout target_layout;
         if (t.size() == 1) {
             out = {1, t[0], 1, 1}, target_layout = keras_layout::flat;
         } else if (t.size() == 3) {
-            target_layout = k.input_layout == keras_layout::channels_first ? keras_layout::channels_first
-                                                                           : keras_layout::channels_last;
+            target_layout = k.input_layout == keras_layout::channels_first
+                                ? keras_layout::channels_first
+                                : keras_layout::channels_last;
             out = target_layout == keras_layout::channels_last ? shape4{1, t[2], t[0], t[1]}
                                                                : shape4{1, t[0], t[1], t[2]};
         } else if (t.size() == 2) {
@@ -329,9 +395,12 @@ void add_layer(keras_context& k, const std::string& type, const json& cfg, const
         }
         if (out.per_image() != s.per_image())
             throw file_format_error(file, "layer '" + name + "'",
-                                    "shape mismatch: target_shape holds " + std::to_string(out.per_image()) +
-                                        " values, the input " + std::to_string(s.per_image()));
-        const auto to = keras_order(target_layout == keras_layout::flat ? keras_layout::channels_first : target_layout, out);
+                                    "shape mismatch: target_shape holds " +
+                                        std::to_string(out.per_image()) + " values, the input " +
+                                        std::to_string(s.per_image()));
+        const auto to = keras_order(
+            target_layout == keras_layout::flat ? keras_layout::channels_first : target_layout,
+            out);
         // out CHW index to[m] takes the value at input CHW index from[m]
         n.permutation.assign(out.per_image(), 0);
         bool identity = true;
@@ -362,7 +431,8 @@ void add_layer(keras_context& k, const std::string& type, const json& cfg, const
             return;
         }
     } else if (type == "ReLU") {
-        const double slope = cfg.value("negative_slope", 0.0), threshold = cfg.value("threshold", 0.0);
+        const double slope = cfg.value("negative_slope", 0.0),
+                     threshold = cfg.value("threshold", 0.0);
         if (cfg.contains("max_value") && !cfg["max_value"].is_null())
             detail::throw_unsupported(file, name, "ReLU with max_value " + cfg["max_value"].dump(),
                                       "a clipped ReLU; retrain with plain ReLU (the conversion's "
@@ -383,7 +453,9 @@ void add_layer(keras_context& k, const std::string& type, const json& cfg, const
         b.graph().removed_layers.push_back(name);
         return;
     } else if (type == "BatchNormalization") {
-        const auto axis = cfg.contains("axis") ? (cfg["axis"].is_array() ? cfg["axis"][0] : cfg["axis"]) : json(-1);
+        const auto axis = cfg.contains("axis")
+                              ? (cfg["axis"].is_array() ? cfg["axis"][0] : cfg["axis"])
+                              : json(-1);
         if (!axis.is_number_integer() || !is_channel_axis(axis.get<long>(), in_layout))
             detail::throw_unsupported(file, name, type + " over axis " + axis.dump(),
                                       "normalise the channel axis");
@@ -423,8 +495,9 @@ void set_input(keras_context& k, const json& shape, keras_layout format) {
     auto& g = k.b.graph();
     if (dims.size() == 3) {
         k.input_layout = format;
-        g.input_shape = format == keras_layout::channels_last ? shape4{1, dims[2], dims[0], dims[1]}
-                                                              : shape4{1, dims[0], dims[1], dims[2]};
+        g.input_shape = format == keras_layout::channels_last
+                            ? shape4{1, dims[2], dims[0], dims[1]}
+                            : shape4{1, dims[0], dims[1], dims[2]};
     } else if (dims.size() == 2) {
         k.input_layout = keras_layout::channels_first;
         g.input_shape = {1, 1, dims[0], dims[1]};
@@ -432,7 +505,8 @@ void set_input(keras_context& k, const json& shape, keras_layout format) {
         k.input_layout = keras_layout::flat;
         g.input_shape = {1, dims[0], 1, 1};
     } else {
-        throw unsupported_model(k.file(), "input shape " + shape.dump() + " is not an image or vector");
+        throw unsupported_model(k.file(),
+                                "input shape " + shape.dump() + " is not an image or vector");
     }
 }
 
@@ -464,7 +538,8 @@ void collect_inbound(const json& v, std::vector<std::string>& out) {
         return;
     }
     if (!v.is_array()) return;
-    if (!v.empty() && v[0].is_string() && v.size() >= 3 && v[1].is_number()) {  // [name, node, tensor, kwargs]
+    if (!v.empty() && v[0].is_string() && v.size() >= 3 &&
+        v[1].is_number()) {  // [name, node, tensor, kwargs]
         out.push_back(v[0].get<std::string>());
         return;
     }
@@ -492,18 +567,21 @@ cnn_graph build(const json& model, detail::graph_builder& b, hid_t weights_root,
             if (!have_input) {
                 const json* shape = input_shape_of(cfg);
                 if (!shape)
-                    throw file_format_error(file, "model_config", "the first layer '" + name +
-                                                                      "' has no batch_input_shape");
+                    throw file_format_error(
+                        file, "model_config",
+                        "the first layer '" + name + "' has no batch_input_shape");
                 set_input(k, *shape, data_format(cfg, format));
                 have_input = true;
             }
             if (type == "Sequential" || type == "Functional" || type == "Model")
-                detail::throw_unsupported(file, name, type, "nested models; flatten the model first");
+                detail::throw_unsupported(file, name, type,
+                                          "nested models; flatten the model first");
             bool is_output = true;  // output: no later layer other than removable ones
             for (std::size_t j = i + 1; j < layers.size(); ++j) {
                 const auto t = layers[j].value("class_name", std::string());
                 if (t != "Dropout" && t != "Softmax" && t != "Activation") is_output = false;
-                if (t == "Activation" && text(layers[j].value("config", json::object()), "activation", "") != "softmax")
+                if (t == "Activation" &&
+                    text(layers[j].value("config", json::object()), "activation", "") != "softmax")
                     is_output = false;
             }
             add_layer(k, type, cfg, name, {previous}, is_output);
@@ -532,15 +610,19 @@ cnn_graph build(const json& model, detail::graph_builder& b, hid_t weights_root,
             }
             if (type == "InputLayer" || name == in_names.front()) {
                 const json* shape = input_shape_of(cfg);
-                if (!shape) throw file_format_error(file, "model_config", "input layer '" + name + "' has no shape");
+                if (!shape)
+                    throw file_format_error(file, "model_config",
+                                            "input layer '" + name + "' has no shape");
                 set_input(k, *shape, format);
                 b.name_input(name);
                 continue;
             }
             if (type == "Sequential" || type == "Functional" || type == "Model")
-                detail::throw_unsupported(file, name, type, "nested models; flatten the model first");
+                detail::throw_unsupported(file, name, type,
+                                          "nested models; flatten the model first");
             if (inbound.empty())
-                throw file_format_error(file, "model_config", "layer '" + name + "' has no inbound nodes");
+                throw file_format_error(file, "model_config",
+                                        "layer '" + name + "' has no inbound nodes");
             std::vector<std::size_t> ins;
             for (const auto& s : inbound) ins.push_back(b.resolve(s, name));
             add_layer(k, type, cfg, name, ins, name == out_names.front());
@@ -550,7 +632,8 @@ cnn_graph build(const json& model, detail::graph_builder& b, hid_t weights_root,
             throw unsupported_model(file, "the output layer '" + out_names.front() +
                                               "' is not the last layer of the graph");
     } else {
-        throw unsupported_model(file, "model class '" + cls + "' (expected Sequential, Functional or Model)");
+        throw unsupported_model(
+            file, "model class '" + cls + "' (expected Sequential, Functional or Model)");
     }
     return b.finish();
 }

@@ -20,6 +20,8 @@ struct layer_reader {
     const std::string& file;
     hid_t group;
     std::string name, type, path;
+    bool last = false;  ///< the output layer (a softmax activation is removed there)
+    bool* removed_softmax = nullptr;
 
     std::optional<std::vector<std::int64_t>> ints(const char* attr) const {
         return detail::read_int_list_attribute(group, attr, file, path);
@@ -32,8 +34,10 @@ struct layer_reader {
             if (x < 0)
                 throw file_format_error(file, path + " attribute '" + attr + "'",
                                         "negative value " + std::to_string(x));
-        if (v->size() == 1) return {static_cast<std::size_t>((*v)[0]), static_cast<std::size_t>((*v)[0])};
-        if (v->size() == 2) return {static_cast<std::size_t>((*v)[0]), static_cast<std::size_t>((*v)[1])};
+        if (v->size() == 1)
+            return {static_cast<std::size_t>((*v)[0]), static_cast<std::size_t>((*v)[0])};
+        if (v->size() == 2)
+            return {static_cast<std::size_t>((*v)[0]), static_cast<std::size_t>((*v)[1])};
         throw file_format_error(file, path + " attribute '" + attr + "'",
                                 "expected 1 or 2 values, found " + std::to_string(v->size()));
     }
@@ -58,7 +62,13 @@ bool read_activation(const layer_reader& r) {
     const auto a = detail::read_text_attribute(r.group, "activation", r.file);
     if (!a || *a == "linear" || *a == "none" || a->empty()) return false;
     if (*a == "relu") return true;
-    detail::throw_unsupported(r.file, r.name, r.type + " with activation '" + *a + "'");
+    if (*a == "softmax" && r.last) {
+        *r.removed_softmax = true;
+        return false;
+    }
+    detail::throw_unsupported(
+        r.file, r.name, r.type + " with activation '" + *a + "'",
+        *a == "softmax" ? "softmax is only supported on the output layer" : "");
 }
 
 layer_node read_conv(const layer_reader& r) {
@@ -66,14 +76,15 @@ layer_node read_conv(const layer_reader& r) {
     n.kind = layer_kind::conv2d;
     auto w = r.weight("weight");
     if (w.shape.size() != 4)
-        throw file_format_error(r.file, r.path + "/weight",
-                                "shape mismatch: " + detail::shape_text(w.shape) +
-                                    ", expected 4-D OIHW");
+        throw file_format_error(
+            r.file, r.path + "/weight",
+            "shape mismatch: " + detail::shape_text(w.shape) + ", expected 4-D OIHW");
     auto& c = n.conv;
     c.groups = r.pair("groups", 1).first;
     c.out_channels = w.shape[0];
     c.in_channels = w.shape[1] * c.groups;
-    if (auto ic = r.ints("in_channels"); ic && static_cast<std::size_t>(ic->front()) != c.in_channels)
+    if (auto ic = r.ints("in_channels");
+        ic && static_cast<std::size_t>(ic->front()) != c.in_channels)
         throw file_format_error(r.file, r.path + "/weight",
                                 "shape mismatch: " + detail::shape_text(w.shape) +
                                     " does not match in_channels = " + std::to_string(ic->front()));
@@ -82,8 +93,10 @@ layer_node read_conv(const layer_reader& r) {
     std::tie(c.dilation_h, c.dilation_w) = r.pair("dilation", 1);
     auto pad = r.ints("padding");
     if (pad && pad->size() == 4) {  // top, bottom, left, right
-        c.pad_top = static_cast<std::size_t>((*pad)[0]), c.pad_bottom = static_cast<std::size_t>((*pad)[1]);
-        c.pad_left = static_cast<std::size_t>((*pad)[2]), c.pad_right = static_cast<std::size_t>((*pad)[3]);
+        c.pad_top = static_cast<std::size_t>((*pad)[0]),
+        c.pad_bottom = static_cast<std::size_t>((*pad)[1]);
+        c.pad_left = static_cast<std::size_t>((*pad)[2]),
+        c.pad_right = static_cast<std::size_t>((*pad)[3]);
     } else {
         const auto [ph, pw] = r.pair("padding", 0);
         c.pad_top = c.pad_bottom = ph;
@@ -105,9 +118,9 @@ layer_node read_dense(const layer_reader& r) {
     n.kind = layer_kind::dense;
     auto w = r.weight("weight");
     if (w.shape.size() != 2)
-        throw file_format_error(r.file, r.path + "/weight",
-                                "shape mismatch: " + detail::shape_text(w.shape) +
-                                    ", expected (out, in)");
+        throw file_format_error(
+            r.file, r.path + "/weight",
+            "shape mismatch: " + detail::shape_text(w.shape) + ", expected (out, in)");
     n.dense.out_features = w.shape[0];
     n.dense.in_features = w.shape[1];
     n.dense.kernel = std::move(w.values);
@@ -127,7 +140,8 @@ layer_node read_pool(const layer_reader& r, layer_kind kind) {
     std::tie(n.pool.pool_h, n.pool.pool_w) = r.pair("kernel", 2);
     std::tie(n.pool.stride_h, n.pool.stride_w) = r.pair("stride", n.pool.pool_h);
     if (!r.ints("stride")) n.pool.stride_w = n.pool.pool_w;
-    if (auto p = r.ints("padding"); p && std::any_of(p->begin(), p->end(), [](auto v) { return v != 0; }))
+    if (auto p = r.ints("padding");
+        p && std::any_of(p->begin(), p->end(), [](auto v) { return v != 0; }))
         detail::throw_unsupported(r.file, r.name, r.type + " with padding",
                                   "pooling with padding; add a zero_pad layer before it");
     return n;
@@ -156,7 +170,13 @@ cnn_graph read_volley_h5(const std::filesystem::path& path) {
         auto g = snn::detail::open_group_if_present(layers.get(), name);
         if (!g.valid())
             throw file_format_error(file, "/layers/" + name, "layer_order names a missing group");
-        layer_reader r{file, g.get(), name, "", "/layers/" + name};
+        layer_reader r{file,
+                       g.get(),
+                       name,
+                       "",
+                       "/layers/" + name,
+                       li + 1 == order->size(),
+                       &b.graph().removed_softmax};
         const auto type = detail::read_text_attribute(g.get(), "type", file);
         if (!type) throw file_format_error(file, r.path, "missing attribute 'type'");
         r.type = *type;
@@ -179,7 +199,9 @@ cnn_graph read_volley_h5(const std::filesystem::path& path) {
         } else if (t == "flatten") {
             n.kind = layer_kind::flatten;
             if (auto o = detail::read_text_attribute(g.get(), "order", file); o && *o != "CHW")
-                throw file_format_error(file, r.path, "flatten order '" + *o + "': only CHW is part of the Volley layout");
+                throw file_format_error(
+                    file, r.path,
+                    "flatten order '" + *o + "': only CHW is part of the Volley layout");
         } else if (t == "relu") {
             n.kind = layer_kind::relu;
         } else if (t == "identity") {
@@ -194,7 +216,8 @@ cnn_graph read_volley_h5(const std::filesystem::path& path) {
             n.kind = layer_kind::zero_pad;
             auto p = r.ints("padding");
             if (!p || p->size() != 4)
-                throw file_format_error(file, r.path, "zero_pad needs 'padding' = (top, bottom, left, right)");
+                throw file_format_error(file, r.path,
+                                        "zero_pad needs 'padding' = (top, bottom, left, right)");
             n.pad = {static_cast<std::size_t>((*p)[0]), static_cast<std::size_t>((*p)[1]),
                      static_cast<std::size_t>((*p)[2]), static_cast<std::size_t>((*p)[3])};
         } else if (t == "reshape") {
@@ -202,8 +225,8 @@ cnn_graph read_volley_h5(const std::filesystem::path& path) {
             auto s = r.ints("shape_chw");
             if (!s || s->size() != 3)
                 throw file_format_error(file, r.path, "reshape needs 'shape_chw' = (c, h, w)");
-            n.output_shape = {1, static_cast<std::size_t>((*s)[0]), static_cast<std::size_t>((*s)[1]),
-                              static_cast<std::size_t>((*s)[2])};
+            n.output_shape = {1, static_cast<std::size_t>((*s)[0]),
+                              static_cast<std::size_t>((*s)[1]), static_cast<std::size_t>((*s)[2])};
         } else if (t == "dropout") {
             b.alias(name, inputs.front());
             b.graph().removed_layers.push_back(name);
@@ -222,7 +245,8 @@ cnn_graph read_volley_h5(const std::filesystem::path& path) {
             if (!gamma) throw file_format_error(file, r.path, "missing weight dataset 'gamma'");
             if (!beta) throw file_format_error(file, r.path, "missing weight dataset 'beta'");
             const auto mean = r.weight("running_mean"), var = r.weight("running_var");
-            const double eps = detail::read_double_attribute(g.get(), "epsilon", file, r.path).value_or(1e-5);
+            const double eps =
+                detail::read_double_attribute(g.get(), "epsilon", file, r.path).value_or(1e-5);
             b.fold_batch_norm(name, t, inputs.front(), gamma->values, beta->values, mean.values,
                               var.values, eps);
             previous = inputs.front();

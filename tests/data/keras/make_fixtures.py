@@ -29,7 +29,7 @@ def randomise(model, scale=0.5):
             continue
         new = []
         for w, v in zip(layer.weights, ws):
-            name = w.name.split("/")[-1].split(":")[0]
+            name = (w.path if hasattr(w, "path") else w.name).split("/")[-1].split(":")[0]
             if name == "moving_variance":
                 new.append(rng.uniform(0.5, 2.0, v.shape).astype("float32"))
             elif name == "gamma":
@@ -137,6 +137,81 @@ def save_weights_with_json():
     write_reference("weights_only", np.transpose(x, (0, 3, 1, 2)), m.predict(x, verbose=0))
 
 
+def depthwise_separable():
+    """DepthwiseConv2D (depth_multiplier 2) and SeparableConv2D, tf.keras 2.x."""
+    m = keras.Sequential([
+        keras.layers.InputLayer(input_shape=(9, 9, 3)),
+        keras.layers.DepthwiseConv2D(3, depth_multiplier=2, padding="same", activation="relu", name="dw"),
+        keras.layers.SeparableConv2D(5, 3, strides=2, activation="relu", name="sep"),
+        keras.layers.Flatten(name="flatten"),
+        keras.layers.Dense(3, name="out"),
+    ])
+    randomise(m)
+    m.save(os.path.join(HERE, "depthwise_separable.h5"))
+    x = rng.uniform(0, 1, (4, 9, 9, 3)).astype("float32")
+    write_reference("depthwise_separable", np.transpose(x, (0, 3, 1, 2)), m.predict(x, verbose=0))
+
+
+def keras3_functional():
+    """Keras 3 (the `keras` package), its legacy .h5 format: weight names without ':0',
+    Keras 3 inbound_nodes, InputLayer batch_shape; BatchNorm after a 1x1 conv inside a residual."""
+    import keras as keras3
+    keras3.utils.set_random_seed(5)
+    inp = keras3.Input((8, 8, 2), name="image")
+    c = keras3.layers.Conv2D(3, 3, padding="same", activation="relu", name="c1")(inp)
+    b = keras3.layers.BatchNormalization(name="bn")(keras3.layers.Conv2D(3, 1, name="c2")(c))
+    a = keras3.layers.Add(name="add")([c, b])
+    r = keras3.layers.ReLU(name="relu")(a)
+    f = keras3.layers.Flatten(name="flat")(keras3.layers.MaxPooling2D(2, name="pool")(r))
+    out = keras3.layers.Dense(4, activation="softmax", name="out")(f)
+    m = keras3.Model(inp, out)
+    randomise(m)
+    m.save(os.path.join(HERE, "keras3_functional.h5"))
+    x = rng.uniform(0, 1, (4, 8, 8, 2)).astype("float32")
+    features = np.asarray(keras3.Model(inp, f).predict(x, verbose=0), "float64")
+    w, bias = m.get_layer("out").get_weights()
+    write_reference("keras3_functional", np.transpose(x, (0, 3, 1, 2)), features @ w + bias)
+
+
+def keras22_style_imitation():
+    """NOT written by Keras: Keras 2.2.x itself needs TensorFlow 1.x and Python <= 3.7, which pip
+    cannot install here. This h5py file imitates what Keras 2.2.4 writes, using the weights of
+    the real tf.keras file weights_only.h5 (so weights_only.ref.h5 holds its Keras logits):
+    root `model_config` as a fixed-length byte string with class_name "Model" and 2.2-style
+    inbound_nodes [[["name", 0, 0, {}]]], `layer_names` split into `layer_names0`/`layer_names1`
+    (as Keras does for attributes over 64 KiB), fixed-length `weight_names` with ':0'."""
+    with open(os.path.join(HERE, "weights_only.json")) as f:
+        seq = json.load(f)
+    layers, previous = [], None
+    for layer in seq["config"]["layers"]:
+        cfg = dict(layer["config"])
+        name = cfg["name"]
+        entry = {"name": name, "class_name": layer["class_name"], "config": cfg,
+                 "inbound_nodes": [] if previous is None else [[[previous, 0, 0, {}]]]}
+        layers.append(entry)
+        previous = name
+    model = {"class_name": "Model", "config": {"name": "model_1", "layers": layers,
+             "input_layers": [[layers[0]["name"], 0, 0]], "output_layers": [[previous, 0, 0]]}}
+    src = h5py.File(os.path.join(HERE, "weights_only.h5"), "r")
+    with h5py.File(os.path.join(HERE, "keras22_style.h5"), "w") as f:
+        f.attrs["keras_version"] = np.bytes_("2.2.4")
+        f.attrs["backend"] = np.bytes_("tensorflow")
+        f.attrs["model_config"] = np.bytes_(json.dumps(model).encode("utf8"))
+        g = f.create_group("model_weights")
+        names = [l["name"] for l in layers]
+        g.attrs["layer_names0"] = np.array([n.encode() for n in names[:3]])
+        g.attrs["layer_names1"] = np.array([n.encode() for n in names[3:]])
+        for n in names:
+            lg = g.create_group(n)
+            if n not in src:
+                lg.attrs["weight_names"] = np.array([], dtype="S1")
+                continue
+            wn = [w.decode() if isinstance(w, bytes) else w for w in src[n].attrs["weight_names"]]
+            lg.attrs["weight_names"] = np.array([w.encode() for w in wn])
+            for w in wn:
+                lg[w] = src[n][w][...]
+
+
 def unsupported_layer():
     m = keras.Sequential([
         keras.layers.InputLayer(input_shape=(6, 6, 1)),
@@ -176,6 +251,9 @@ if __name__ == "__main__":
     channels_last_batchnorm()
     functional_residual()
     save_weights_with_json()
+    keras3_functional()
+    keras22_style_imitation()
     unsupported_layer()
     altered_copies()
+    depthwise_separable()
     print("keras", keras.__version__)

@@ -72,18 +72,18 @@ struct zero_pad_spec {
 
 /// One node of the graph.
 struct layer_node {
-    std::string name;        ///< the layer's name in the file (unique within the graph)
-    std::string source_type; ///< the layer's class/type in the file, e.g. "Conv2D", "conv2d"
+    std::string name;         ///< the layer's name in the file (unique within the graph)
+    std::string source_type;  ///< the layer's class/type in the file, e.g. "Conv2D", "conv2d"
     layer_kind kind = layer_kind::identity;
     /// Indices of the nodes this one reads, all smaller than its own index; the empty list means
     /// the model input. add/concatenate have two or more, every other kind exactly one (or none).
     std::vector<std::size_t> inputs;
-    shape4 output_shape;     ///< (1, c, h, w); dense and flatten give (1, features, 1, 1)
-    bool relu = false;       ///< a ReLU is applied to the output of the operation
-    conv2d_spec conv;        ///< kind == conv2d
-    dense_spec dense;        ///< kind == dense
-    pool_spec pool;          ///< kind == avg_pool or max_pool
-    zero_pad_spec pad;       ///< kind == zero_pad
+    shape4 output_shape;  ///< (1, c, h, w); dense and flatten give (1, features, 1, 1)
+    bool relu = false;    ///< a ReLU is applied to the output of the operation
+    conv2d_spec conv;     ///< kind == conv2d
+    dense_spec dense;     ///< kind == dense
+    pool_spec pool;       ///< kind == avg_pool or max_pool
+    zero_pad_spec pad;    ///< kind == zero_pad
     /// kind == flatten or reshape: out[i] = in[permutation[i]] over the CHW-flattened values;
     /// empty means the identity (a pure relabelling). Readers fold permutations into a following
     /// Dense wherever they can, so a non-empty one only remains where no Dense follows.

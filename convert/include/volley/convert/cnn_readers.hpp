@@ -52,9 +52,9 @@ cnn_graph read_cnn(const std::filesystem::path& file,
 /// A reference batch stored in a model file (`/reference/{x, y, logits}` as written by the Volley
 /// writers, the exporter and the shared fixtures), converted to NCHW.
 struct stored_reference {
-    tensor<float> x;               ///< (n, c, h, w)
-    std::vector<std::int32_t> y;   ///< labels (empty when absent)
-    tensor<float> logits;          ///< (n, classes, 1, 1)
+    tensor<float> x;              ///< (n, c, h, w)
+    std::vector<std::int32_t> y;  ///< labels (empty when absent)
+    tensor<float> logits;         ///< (n, classes, 1, 1)
 };
 
 /// The reference batch of `file`, or nullopt if it has none. An NHWC `x` (Keras layout files) is

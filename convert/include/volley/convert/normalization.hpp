@@ -38,7 +38,7 @@ struct layer_scales {
     /// inputs share one λ), the λ of its input; for other linear nodes, the percentile of their
     /// positive outputs. 1 where there is no positive value at all.
     std::vector<double> lambda;
-    /// For each node, true when its λ was measured (ReLU nodes and the output).
+    /// For each node, true when its λ was measured rather than inherited from its input.
     std::vector<bool> measured;
     /// For each node, the number of non-zero (positive) values seen.
     std::vector<std::size_t> positive_count;
