@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
     volley::cli::register_risp(app, ctx);
     volley::cli::register_danna(app, ctx);
     volley::cli::register_train(app, ctx);
+    volley::cli::register_convert(app, ctx);
     volley::cli::register_nir(app, ctx);
     try {
         app.parse(argc, argv);

@@ -64,6 +64,27 @@ void sources_fixed_in_degree(const fixed_in_degree& c, std::uint32_t n_src, bool
 
 }  // namespace
 
+void sources_convolution(const convolution& c, std::uint32_t j, std::vector<std::uint32_t>& sources,
+                         std::vector<double>& weights) {
+    const std::uint32_t oh = c.out_height(), ow = c.out_width();
+    const std::uint32_t o = j / (oh * ow), y = j / ow % oh, x = j % ow;
+    const std::uint32_t cg = c.in_channels / c.groups, og = c.out_channels / c.groups;
+    const std::uint32_t c0 = o / og * cg;
+    for (std::uint32_t ci = 0; ci < cg; ++ci)
+        for (std::uint32_t ky = 0; ky < c.kernel_height; ++ky) {
+            const std::int64_t iy = std::int64_t{y} * c.stride_h - c.pad_top + std::int64_t{ky} * c.dilation_h;
+            if (iy < 0 || iy >= c.in_height) continue;
+            for (std::uint32_t kx = 0; kx < c.kernel_width; ++kx) {
+                const std::int64_t ix = std::int64_t{x} * c.stride_w - c.pad_left + std::int64_t{kx} * c.dilation_w;
+                if (ix < 0 || ix >= c.in_width) continue;
+                sources.push_back(static_cast<std::uint32_t>(((c0 + ci) * std::uint64_t{c.in_height} +
+                                                              static_cast<std::uint64_t>(iy)) * c.in_width +
+                                                             static_cast<std::uint64_t>(ix)));
+                weights.push_back(c.kernel[((std::size_t{o} * cg + ci) * c.kernel_height + ky) * c.kernel_width + kx]);
+            }
+        }
+}
+
 std::int32_t delay_steps(double delay_ms, double dt_ms, const std::string& object) {
     const double steps = std::nearbyint(delay_ms / dt_ms);
     if (!(steps >= 1))
@@ -93,6 +114,7 @@ void projection_expander::expand(std::uint32_t j) {
     weights.clear();
     delays.clear();
     list_index_.clear();
+    kernel_weights_.clear();
     counter_rng conn(seed_, stream_purpose::connectivity, key_, j);
     std::visit(
         [&](const auto& c) {
@@ -110,6 +132,8 @@ void projection_expander::expand(std::uint32_t j) {
                 sources_fixed_probability(c, n_src_, same_ && !c.allow_autapses, j, conn, sources);
             } else if constexpr (std::is_same_v<C, fixed_in_degree>) {
                 sources_fixed_in_degree(c, n_src_, same_ && !c.allow_autapses, j, conn, sources);
+            } else if constexpr (std::is_same_v<C, convolution>) {
+                sources_convolution(c, j, sources, kernel_weights_);
             } else {
                 cursor_ = std::lower_bound(cursor_, by_target_.end(), j,
                                            [&](std::size_t a, std::uint32_t t) { return c.targets[a] < t; });
@@ -123,6 +147,12 @@ void projection_expander::expand(std::uint32_t j) {
 
     const auto& syn = proj_.synapse;
     const bool const_w = syn.weight.index() == 0, const_d = syn.delay_ms.index() == 0;
+    if (std::holds_alternative<convolution>(proj_.rule)) {
+        // The kernel carries the weights; the spec's weight is the constant 1 and its delay a constant.
+        weights = kernel_weights_;
+        delays.assign(sources.size(), sources.empty() ? 1 : delay_steps(std::get<double>(syn.delay_ms), dt_ms_, object_));
+        return;
+    }
     if (const_w && const_d) {
         // Nothing to draw: one value each, and one delay check.
         weights.assign(sources.size(), std::get<double>(syn.weight));

@@ -41,6 +41,7 @@ private:
     std::uint32_t key_, n_src_, n_tgt_;
     bool same_;
     std::string object_;
+    std::vector<double> kernel_weights_;   ///< convolution: the kernel value of each source
     std::vector<std::size_t> list_index_;  ///< element index for list-valued weights and delays
     std::vector<std::size_t> by_target_;   ///< from_list pairs sorted by target
     std::vector<std::size_t>::iterator cursor_;
@@ -50,6 +51,11 @@ private:
 /// Throws invalid_parameter for a delay that rounds below one step.
 void expand_projection(const network& net, std::size_t index, std::uint64_t seed, double dt_ms,
                        std::uint32_t target_begin, std::uint32_t target_end, synapse_list& out);
+
+/// The sources of target `j` (local index, CHW) of a convolution, in ascending order, with
+/// the kernel value of each; positions in the padding are left out.
+void sources_convolution(const convolution& c, std::uint32_t j, std::vector<std::uint32_t>& sources,
+                         std::vector<double>& weights);
 
 /// Rounds a delay [ms] to steps; throws invalid_parameter naming `object` if below one step.
 std::int32_t delay_steps(double delay_ms, double dt_ms, const std::string& object);

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <array>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -209,6 +210,27 @@ void read_population(network& net, const node& p) {
     }
 }
 
+/// The integer fields of a convolution connector by their names in files.
+template <class Conv>
+auto convolution_fields(Conv& c) {
+    using field = std::conditional_t<std::is_const_v<Conv>, const std::uint32_t*, std::uint32_t*>;
+    return std::array<std::pair<const char*, field>, 15>{{{"in_channels", &c.in_channels},
+                                                          {"in_height", &c.in_height},
+                                                          {"in_width", &c.in_width},
+                                                          {"out_channels", &c.out_channels},
+                                                          {"kernel_height", &c.kernel_height},
+                                                          {"kernel_width", &c.kernel_width},
+                                                          {"stride_h", &c.stride_h},
+                                                          {"stride_w", &c.stride_w},
+                                                          {"pad_top", &c.pad_top},
+                                                          {"pad_bottom", &c.pad_bottom},
+                                                          {"pad_left", &c.pad_left},
+                                                          {"pad_right", &c.pad_right},
+                                                          {"dilation_h", &c.dilation_h},
+                                                          {"dilation_w", &c.dilation_w},
+                                                          {"groups", &c.groups}}};
+}
+
 connector read_connector(const node& c) {
     const auto type = c.at("type").string();
     if (type == "all_to_all") {
@@ -232,8 +254,18 @@ connector read_connector(const node& c) {
         c.only_keys({"type", "sources", "targets"});
         return from_list{c.at("sources").indices(), c.at("targets").indices()};
     }
+    if (type == "convolution") {
+        c.only_keys({"type", "in_channels", "in_height", "in_width", "out_channels", "kernel_height", "kernel_width",
+                     "stride_h", "stride_w", "pad_top", "pad_bottom", "pad_left", "pad_right", "dilation_h",
+                     "dilation_w", "groups", "kernel"});
+        convolution cv;
+        for (auto [key, field] : convolution_fields(cv))
+            if (c.has(key)) *field = static_cast<std::uint32_t>(c.at(key).unsigned_int(std::numeric_limits<std::uint32_t>::max()));
+        cv.kernel = c.at("kernel").numbers();
+        return cv;
+    }
     c.at("type").fail("unknown connector type \"" + type +
-                      "\" (known: all_to_all, one_to_one, fixed_probability, fixed_in_degree, from_list)");
+                      "\" (known: all_to_all, one_to_one, fixed_probability, fixed_in_degree, from_list, convolution)");
 }
 
 stdp_pairing read_pairing(const node& n) {
@@ -443,6 +475,10 @@ std::string to_network_json(const network& net, const run_settings& run) {
                 if constexpr (std::is_same_v<R, from_list>) {
                     c["sources"] = r.sources;
                     c["targets"] = r.targets;
+                }
+                if constexpr (std::is_same_v<R, convolution>) {
+                    for (auto [key, field] : convolution_fields(r)) c[key] = *field;
+                    c["kernel"] = r.kernel;
                 }
             },
             q.rule);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/check_convolution.hpp"
 #include "model/format_number.hpp"
 
 namespace volley::snn {
@@ -62,7 +63,7 @@ void check_plastic_weights(const synapse_spec& syn, const std::string& object) {
 
 std::string connector_name(const connector& c) {
     static constexpr const char* names[] = {"all_to_all", "one_to_one", "fixed_probability",
-                                            "fixed_in_degree", "from_list"};
+                                            "fixed_in_degree", "from_list", "convolution"};
     return names[c.index()];
 }
 
@@ -172,12 +173,17 @@ std::size_t network::connect(population_index source, population_index target, c
                                         "out of range for '" + tgt.name + "' of size " + std::to_string(tgt.size));
         }
         synapse_count = fl->sources.size();
+    } else if (const auto* cv = std::get_if<convolution>(&rule)) {
+        detail::check_convolution(*cv, src, tgt, synapse, object);
     }
     check_finite(synapse.weight, object, "weight");
     check_plastic_weights(synapse, object);
     if (is_plastic(synapse.plasticity) && std::holds_alternative<analog_source>(src.model))
         throw invalid_parameter(object, "plasticity", plasticity_name(synapse.plasticity),
                                 "an analog_source sends values, not spikes, and cannot drive plastic synapses");
+    if (is_plastic(synapse.plasticity) && std::holds_alternative<convolution>(rule))
+        throw invalid_parameter(object, "plasticity", plasticity_name(synapse.plasticity),
+                                "a convolution shares one kernel among all its synapses and cannot be plastic");
     check_delay(synapse.delay_ms, object);
     for (const auto* v : {&synapse.weight, &synapse.delay_ms}) {
         const char* name = v == &synapse.weight ? "weight" : "delay_ms";

@@ -44,8 +44,47 @@ struct from_list {
     friend bool operator==(const from_list&, const from_list&) = default;
 };
 
+/// A 2-D convolution with one shared kernel (PyTorch's Conv2d: cross-correlation, no kernel
+/// flip). The source population is a C x H x W map in CHW order (neuron c*H*W + y*W + x), the
+/// target an out_channels x out_height() x out_width() map in CHW order. Target (o, y, x)
+/// receives from source (c, y*stride_h - pad_top + ky*dilation_h, x*stride_w - pad_left +
+/// kx*dilation_w) with weight kernel[((o * in_channels/groups + c') * kernel_height + ky) *
+/// kernel_width + kx], c = (o / (out_channels/groups)) * in_channels/groups + c'; positions in
+/// the padding have no synapse. The synapse_spec's weight must be the constant 1 (the kernel
+/// carries the weights) and its delay a constant. Sum and average pooling are convolutions
+/// with groups = in_channels = out_channels.
+struct convolution {
+    std::uint32_t in_channels = 1, in_height = 1, in_width = 1;  ///< source layout CHW
+    std::uint32_t out_channels = 1;
+    std::uint32_t kernel_height = 1, kernel_width = 1;
+    std::uint32_t stride_h = 1, stride_w = 1;
+    std::uint32_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
+    std::uint32_t dilation_h = 1, dilation_w = 1, groups = 1;
+    /// OIHW: out_channels x in_channels/groups x kernel_height x kernel_width, row-major.
+    std::vector<double> kernel;
+
+    /// Rows of the output map: (in_height + pads - dilation_h*(kernel_height-1) - 1) / stride_h + 1,
+    /// or 0 when the dilated kernel does not fit the padded input.
+    std::uint32_t out_height() const noexcept {
+        return out_extent(in_height, pad_top + pad_bottom, kernel_height, dilation_h, stride_h);
+    }
+    /// Columns of the output map (as out_height()).
+    std::uint32_t out_width() const noexcept {
+        return out_extent(in_width, pad_left + pad_right, kernel_width, dilation_w, stride_w);
+    }
+    friend bool operator==(const convolution&, const convolution&) = default;
+
+private:
+    static std::uint32_t out_extent(std::uint32_t in, std::uint32_t pad, std::uint32_t k, std::uint32_t d,
+                                    std::uint32_t s) noexcept {
+        const std::uint64_t padded = std::uint64_t{in} + pad, span = std::uint64_t{d} * (k == 0 ? 0 : k - 1) + 1;
+        if (s == 0 || k == 0 || d == 0 || padded < span) return 0;
+        return static_cast<std::uint32_t>((padded - span) / s + 1);
+    }
+};
+
 /// Every connector the engine knows.
-using connector = std::variant<all_to_all, one_to_one, fixed_probability, fixed_in_degree, from_list>;
+using connector = std::variant<all_to_all, one_to_one, fixed_probability, fixed_in_degree, from_list, convolution>;
 
 /// The connector's name in files: "all_to_all", "one_to_one", "fixed_probability", ...
 std::string connector_name(const connector& c);

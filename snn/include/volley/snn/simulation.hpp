@@ -29,6 +29,7 @@ struct simulation_stats {
     std::uint64_t plastic_synapses = 0;     ///< synapses with an STDP rule (included in synapses)
     std::uint64_t plastic_table_bytes = 0;  ///< their storage with traces (included in synapse_table_bytes)
     std::uint64_t spikes = 0;               ///< every spike emitted, sources included
+    std::vector<std::uint64_t> population_spikes;  ///< spikes emitted per population, in network order
     std::uint64_t synaptic_events = 0;      ///< spike deliveries to synapses
     std::int64_t steps = 0;                 ///< steps simulated
     double build_s = 0;                     ///< wall time of the construction [s]

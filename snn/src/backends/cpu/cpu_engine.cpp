@@ -68,6 +68,7 @@ cpu_engine::cpu_engine(const network& net, int threads, const simulation_options
     for (auto& buffer : spikes_) buffer.resize(static_cast<std::size_t>(threads_) * n_pops_);
     touched_.resize(static_cast<std::size_t>(threads_) * n_pops_ * slots_);
     counters_.resize(static_cast<std::size_t>(threads_));
+    population_spikes_.assign(n_pops_, 0);
     build_s_ = seconds_since(t0);
 }
 
@@ -97,6 +98,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
     parallel_for_threads(threads_, [&](int ti) {
         const auto t = static_cast<std::size_t>(ti);
         for (std::size_t q = 0; q < projs.size(); ++q) {
+            if (std::holds_alternative<convolution>(projs[q].rule)) continue;
             const std::uint32_t sp = projs[q].source.value, tp = projs[q].target.value;
             const auto [b, e] = target_range(t, tp);
             if (b >= e) continue;
@@ -122,8 +124,22 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
             }
         }
     });
-    // The fixed-point scale of each (target population, receptor) and the longest delay.
+    // Convolutions keep their kernel, not a table; their largest weight sets the scale too.
     std::uint32_t max_delay = 1;
+    std::vector<std::uint32_t> conv_delay(projs.size(), 0);
+    for (std::size_t q = 0; q < projs.size(); ++q) {
+        const auto* cv = std::get_if<convolution>(&projs[q].rule);
+        if (!cv) continue;
+        const std::string object = "projection " + std::to_string(q) + " ('" + net.at(projs[q].source).name +
+                                   "' -> '" + net.at(projs[q].target).name + "')";
+        conv_delay[q] = static_cast<std::uint32_t>(delay_steps(std::get<double>(projs[q].synapse.delay_ms), options.dt_ms, object));
+        max_delay = std::max(max_delay, conv_delay[q]);
+        double m = 0;
+        for (const double w : cv->kernel) m = std::max(m, std::abs(w));
+        double& mw = max_w[0][projs[q].target.value * 2 + static_cast<std::uint8_t>(projs[q].synapse.receptor)];
+        mw = std::max(mw, m);
+    }
+    // The fixed-point scale of each (target population, receptor) and the longest delay.
     std::vector<double> to_fixed(P * 2);
     scale_.resize(P * 2);
     for (std::size_t k = 0; k < P * 2; ++k) {
@@ -157,6 +173,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
             plan.row_sizes = {};
         }
         for (std::size_t q = 0; q < projs.size(); ++q) {
+            if (std::holds_alternative<convolution>(projs[q].rule)) continue;
             const std::uint32_t sp = projs[q].source.value, tp = projs[q].target.value;
             const auto [b, e] = target_range(t, tp);
             if (b >= e || is_plastic(projs[q].synapse.plasticity)) continue;
@@ -174,6 +191,20 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
         }
         for (auto& table : tables_[t]) table.finish();
     });
+    convs_.resize(T);
+    conv_values_.resize(T);
+    for (std::size_t t = 0; t < T; ++t)
+        for (std::size_t q = 0; q < projs.size(); ++q) {
+            const auto* cv = std::get_if<convolution>(&projs[q].rule);
+            if (!cv) continue;
+            const std::uint32_t sp = projs[q].source.value, tp = projs[q].target.value;
+            const auto [b, e] = target_range(t, tp);
+            if (b >= e) continue;
+            const auto r = static_cast<std::uint8_t>(projs[q].synapse.receptor);
+            convs_[t].emplace_back(*cv, sp, tp, r, conv_delay[q], to_fixed[tp * 2 + r], b, e);
+            table_bytes_ += convs_[t].back().bytes();
+            synapse_count_ += convs_[t].back().synapses();
+        }
     for (const auto& per_thread : tables_)
         for (const auto& tab : per_thread) {
             synapse_count_ += tab.synapses();
@@ -241,6 +272,8 @@ void cpu_engine::deliver(int t, std::int64_t s) {
                         hit.insert(hit.end(), row.begin(), row.end());
                     }
             } else {
+                // Discrete populations read every ring cell: no touched list to keep.
+                const bool listed = follows_touched_list(tp);
                 for (int u = 0; u < threads_; ++u)
                     for (const std::uint32_t g : spikes_of(s, u, sp)) {
                         const auto row = table.row(g);
@@ -250,13 +283,33 @@ void cpu_engine::deliver(int t, std::int64_t s) {
                             const std::uint32_t word = row[k], off = table.target_of(word);
                             const std::int64_t slot = (s + table.delay_of(word)) & slot_mask_;
                             ring[(static_cast<std::size_t>(slot) * n + lo + off) * 2 + table.receptor_of(word)] += weights[k];
-                            touched(t, tp, slot).push_back(off);
+                            if (listed) touched(t, tp, slot).push_back(off);
                         }
                     }
             }
         }
     }
     for (auto& table : plastic_[static_cast<std::size_t>(t)]) events += deliver_plastic(t, s, table);
+    for (auto& conv : convs_[static_cast<std::size_t>(t)]) {
+        const auto* analog = std::get_if<analog_population>(&pops_[conv.source()]);
+        for (int u = 0; u < threads_; ++u) {
+            const auto& spikes = spikes_of(s, u, conv.source());
+            if (!analog) {
+                events += conv.add_spikes(spikes);
+                continue;
+            }
+            auto& values = conv_values_[static_cast<std::size_t>(t)];
+            values.clear();
+            for (const std::uint32_t g : spikes) values.push_back(analog->value(s, g));
+            events += conv.add_spikes(spikes, values.data());
+        }
+        const std::int64_t slot = (s + conv.delay()) & slot_mask_;
+        // Discrete populations read every ring cell; LIF and ODE populations follow the touched list.
+        const bool listed = follows_touched_list(conv.target());
+        conv.flush(ring + (static_cast<std::size_t>(slot) * n + first_[conv.target()]) * 2 + conv.receptor(),
+                   std::int64_t{first_[conv.target()]} - static_cast<std::int64_t>(lo),
+                   listed ? &touched(t, conv.target(), slot) : nullptr);
+    }
     counters_[static_cast<std::size_t>(t)].events += events;
 }
 
@@ -280,7 +333,10 @@ std::uint64_t cpu_engine::deliver_plastic(int t, std::int64_t s, plastic_table& 
 
 void cpu_engine::record_spikes(std::int64_t s) {
     for (int t = 0; t < threads_; ++t)
-        for (std::uint32_t p = 0; p < n_pops_; ++p) spike_count_ += spikes_of(s, t, p).size();
+        for (std::uint32_t p = 0; p < n_pops_; ++p) {
+            spike_count_ += spikes_of(s, t, p).size();
+            population_spikes_[p] += spikes_of(s, t, p).size();
+        }
     for (auto& sink : spike_sinks_) {
         auto& d = *sink.data;
         // Threads own ascending ranges, so the ids come out ascending, as from one thread.
@@ -423,6 +479,7 @@ simulation_stats cpu_engine::stats() const {
     st.plastic_synapses = plastic_count_;
     st.plastic_table_bytes = plastic_bytes_;
     st.spikes = spike_count_;
+    st.population_spikes = population_spikes_;
     for (const auto& c : counters_) st.synaptic_events += c.events;
     st.steps = step_;
     st.build_s = build_s_;

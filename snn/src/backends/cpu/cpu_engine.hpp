@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backends/cpu/analog_population.hpp"
+#include "backends/cpu/conv_projection.hpp"
 #include "backends/cpu/discrete_population.hpp"
 #include "backends/cpu/lif_population.hpp"
 #include "backends/cpu/ode_population.hpp"
@@ -62,6 +63,11 @@ private:
     std::vector<std::uint32_t>& touched(int t, std::uint32_t p, std::int64_t slot) {
         return touched_[(static_cast<std::size_t>(t) * n_pops_ + p) * slots_ + static_cast<std::size_t>(slot)];
     }
+    /// True for populations that add only the input of the neurons on the touched list (LIF and
+    /// ODE); the others read every ring cell of their neurons.
+    bool follows_touched_list(std::uint32_t p) const {
+        return std::holds_alternative<lif_population>(pops_[p]) || std::holds_alternative<ode_population>(pops_[p]);
+    }
     void update_range(int t, std::int64_t s);
     void deliver(int t, std::int64_t s);
     std::uint64_t deliver_plastic(int t, std::int64_t s, plastic_table& table);
@@ -82,6 +88,8 @@ private:
     std::vector<std::uint32_t> lo_;                   ///< thread t owns [lo_[t], lo_[t+1])
     std::vector<std::vector<synapse_table>> tables_;  ///< [thread][source population * n_pops_ + target population]
     std::vector<std::vector<plastic_table>> plastic_;  ///< [thread][plastic projection, in order]
+    std::vector<std::vector<conv_projection>> convs_;  ///< [thread]: convolution projections (no tables)
+    std::vector<std::vector<double>> conv_values_;     ///< [thread]: analog values of a step's events
     std::vector<double> scale_;                       ///< [pop * 2 + receptor]: fixed point -> mV
     std::vector<std::int64_t> ring_;                  ///< [slot][neuron][receptor]
     std::int64_t slot_mask_ = 0;
@@ -95,6 +103,7 @@ private:
     std::vector<thread_counters> counters_;
     std::int64_t step_ = 0;
     std::uint64_t spike_count_ = 0, synapse_count_ = 0, table_bytes_ = 0, plastic_count_ = 0, plastic_bytes_ = 0;
+    std::vector<std::uint64_t> population_spikes_;  ///< [population]
     double build_s_ = 0, sim_s_ = 0;
 };
 

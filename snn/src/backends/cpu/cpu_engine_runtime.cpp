@@ -73,6 +73,7 @@ void cpu_engine::reset(const network& net) {
     for (auto& c : counters_) c.events = 0;
     step_ = 0;
     spike_count_ = 0;
+    std::fill(population_spikes_.begin(), population_spikes_.end(), 0);
     sim_s_ = 0;
     for (auto& sink : spike_sinks_) {
         sink.data->node_ids.clear();

@@ -80,6 +80,12 @@ discrete_population::discrete_population(const network& net, population_index po
             mem_gain_[i] = dt_ms / tau_mem[i];
         }
     }
+    plain_if_ = true;
+    for (std::uint32_t i = 0; i < n_; ++i)
+        plain_if_ = plain_if_ && !has_syn_[i] && mem_keep_[i] == 1 && mem_gain_[i] == 1 && cross_[i] == 0 && v_leak_[i] == 0;
+    unit_if_ = plain_if_;
+    for (std::uint32_t i = 0; i < n_; ++i)
+        unit_if_ = unit_if_ && r_[i] == 1 && w_in_[i] == 1 && v_threshold_[i] == v_threshold_[0] && v_reset_[i] == v_reset_[0];
     v_ = v_leak_;
     i_syn_.assign(n_, 0.0);
     const auto vars = model_state_variables(p.model);
@@ -93,6 +99,7 @@ discrete_population::discrete_population(const network& net, population_index po
 
 void discrete_population::update(std::uint32_t begin, std::uint32_t end, const step_input& in,
                                  std::vector<std::uint32_t>& spikes) {
+    if (plain_if_) return update_plain_if(begin, end, in, spikes);
     for (std::uint32_t i = begin; i < end; ++i) {
         std::int64_t* cell = in.cells + 2 * std::size_t{i};
         const double x = static_cast<double>(cell[0]) * in.scale_e + static_cast<double>(cell[1]) * in.scale_i;

@@ -38,6 +38,11 @@ public:
     std::uint32_t size() const noexcept { return n_; }
 
 private:
+    /// update() for plain IF neurons (no leak, no synaptic stage, v_leak = 0): the same
+    /// arithmetic in a loop that vectorises (discrete_if_kernel.cpp).
+    void update_plain_if(std::uint32_t begin, std::uint32_t end, const step_input& in, std::vector<std::uint32_t>& spikes);
+    bool plain_if_ = false;  ///< every neuron is a plain IF neuron
+    bool unit_if_ = false;   ///< plain IF with r = w_in = 1 and one threshold and reset for all
     std::uint32_t n_ = 0;
     std::string name_;
     bool subtract_ = false;

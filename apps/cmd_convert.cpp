@@ -1,0 +1,263 @@
+// `volley convert`: converts a trained CNN into a spiking network, runs it on the engine over a
+// data set and reports accuracy at several numbers of steps, with the CNN beside it.
+
+#include "cli_common.hpp"
+
+#include <volley/convert/analog_forward.hpp>
+#include <volley/convert/cnn_readers.hpp>
+#include <volley/convert/evaluation_data.hpp>
+#include <volley/convert/image_dataset.hpp>
+#include <volley/convert/normalization.hpp>
+#include <volley/convert/snn_evaluation.hpp>
+#include <volley/snn/network_json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+namespace volley::cli {
+
+namespace {
+
+struct convert_options {
+    std::string model;
+    std::string data = "fashion-mnist";
+    std::string data_dir{convert::default_fashion_mnist_dir};
+    std::string timesteps = "8,16,32,64,128,256";
+    std::string percentile = "99.9";
+    std::size_t norm_images = 10000;
+    std::string input = "const", reset = "subtract", max_pool = "avg";
+    double v0 = 0, max_rate = 1.0;
+    std::size_t limit = 0;
+    int threads = 0;
+    std::uint64_t seed = 1;
+    std::string out;
+    bool json = false, quiet = false;
+};
+
+std::vector<std::int64_t> parse_timesteps(const std::string& text) {
+    std::vector<std::int64_t> out;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        char* end = nullptr;
+        const long long v = std::strtoll(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0' || v < 1)
+            throw invalid_parameter("--timesteps", "timesteps", text, "expected ascending integers >= 1, e.g. 8,16,32");
+        out.push_back(v);
+    }
+    for (std::size_t i = 1; i < out.size(); ++i)
+        if (out[i] <= out[i - 1]) throw invalid_parameter("--timesteps", "timesteps", text, "must be ascending");
+    if (out.empty()) throw invalid_parameter("--timesteps", "timesteps", text, "give at least one");
+    return out;
+}
+
+convert::conversion_options conversion_settings(const convert_options& o) {
+    convert::conversion_options c;
+    if (o.reset == "subtract") c.reset = convert::reset_rule::subtract;
+    else if (o.reset == "zero") c.reset = convert::reset_rule::zero;
+    else throw invalid_parameter("--reset", "reset", o.reset, "expected subtract or zero");
+    if (o.input == "const") c.input = convert::input_coding::constant_current;
+    else if (o.input == "poisson") c.input = convert::input_coding::poisson;
+    else if (o.input == "bernoulli") c.input = convert::input_coding::bernoulli;
+    else if (o.input == "ttfs")
+        throw invalid_parameter("--input", "input", o.input, "time-to-first-spike input is not implemented; use const, poisson or bernoulli");
+    else throw invalid_parameter("--input", "input", o.input, "expected const, poisson or bernoulli");
+    if (o.max_pool != "avg")
+        throw invalid_parameter("--max-pool", "max-pool", o.max_pool, "only avg (max-pool replaced by average pooling) is implemented");
+    c.v0 = o.v0;
+    c.max_rate = o.max_rate;
+    return c;
+}
+
+std::vector<std::int32_t> argmax_rows(const convert::tensor<float>& logits) {
+    const std::size_t k = logits.shape.per_image();
+    std::vector<std::int32_t> out(logits.shape.n);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const float* row = logits.image(i);
+        out[i] = static_cast<std::int32_t>(std::max_element(row, row + k) - row);
+    }
+    return out;
+}
+
+void run_convert(const convert_options& o) {
+    const auto timesteps = parse_timesteps(o.timesteps);
+    const auto settings = conversion_settings(o);
+    const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::FILE* log = o.json ? stderr : stdout;
+    const auto t_start = std::chrono::steady_clock::now();
+
+    const auto graph = convert::read_cnn(o.model);
+    auto data = convert::load_evaluation_data(o.data, o.data_dir, graph.input_shape.c);
+    data.keep_first(o.limit);
+    const convert::shape4 image_shape{1, data.channels, data.height, data.width};
+    if (image_shape != graph.input_shape.with_batch(1))
+        throw invalid_parameter(data.source, "image shape", convert::to_string(image_shape),
+                                "the model " + o.model + " expects " + convert::to_string(graph.input_shape.with_batch(1)));
+
+    // λ per layer on a normalisation set: the training split for Fashion-MNIST, else the data itself.
+    convert::normalization_options norm;
+    if (o.percentile == "max") norm.percentile = 100;
+    else {
+        char* end = nullptr;
+        norm.percentile = std::strtod(o.percentile.c_str(), &end);
+        if (o.percentile.empty() || *end != '\0')
+            throw invalid_parameter("--percentile", "percentile", o.percentile, "expected a number in (0, 100] or max");
+    }
+    norm.max_images = o.norm_images;
+    norm.forward.threads = threads;
+    convert::tensor<float> norm_images;
+    std::string norm_source;
+    if (o.data == "fashion-mnist") {
+        const auto train = convert::load_fashion_mnist(o.data_dir, "train").head(o.norm_images);
+        norm_images = convert::tensor<float>({train.count(), train.channels, train.height, train.width});
+        norm_images.values = train.pixels;
+        norm_source = "the first " + std::to_string(train.count()) + " Fashion-MNIST training images";
+    } else {
+        const std::size_t n = o.norm_images == 0 ? data.count() : std::min(o.norm_images, data.count());
+        norm_images = convert::tensor<float>(graph.input_shape.with_batch(n));
+        std::copy_n(data.pixels.begin(), norm_images.values.size(), norm_images.values.begin());
+        norm_source = "the first " + std::to_string(n) + " evaluation images (no separate normalisation set)";
+    }
+    const auto t_norm0 = std::chrono::steady_clock::now();
+    const auto scales = convert::compute_layer_scales(graph, norm_images, norm);
+    const double norm_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_norm0).count();
+
+    const auto net = convert::convert_to_snn(graph, scales, settings);
+    if (!o.out.empty())
+        snn::save_network_json(net.network, o.out,
+                               {.dt_ms = 1.0, .duration_ms = static_cast<double>(timesteps.back()), .seed = o.seed});
+
+    convert::tensor<float> images(graph.input_shape.with_batch(data.count()));
+    images.values = data.pixels;
+    const auto t_cnn0 = std::chrono::steady_clock::now();
+    const auto cnn_pred = argmax_rows(convert::analog_forward(graph, images, {.threads = threads}));
+    const double cnn_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_cnn0).count();
+    double cnn_acc = std::nan("");
+    if (!data.labels.empty()) {
+        std::size_t ok = 0;
+        for (std::size_t i = 0; i < cnn_pred.size(); ++i) ok += cnn_pred[i] == data.labels[i];
+        cnn_acc = static_cast<double>(ok) / static_cast<double>(std::max<std::size_t>(cnn_pred.size(), 1));
+    }
+
+    if (!o.quiet) {
+        std::fprintf(log, "model %s: %zu layers, %zu parameters; %zu spiking layers, %llu neurons\n", o.model.c_str(),
+                     graph.nodes.size(), graph.parameter_count(), net.layers.size(),
+                     static_cast<unsigned long long>(net.network.neuron_count()));
+        std::fprintf(log, "normalisation: p%s on %s (%.1f s); input %s, reset %s, v0 %g\n", o.percentile.c_str(),
+                     norm_source.c_str(), norm_s, convert::to_string(settings.input).c_str(),
+                     convert::to_string(settings.reset).c_str(), settings.v0);
+        std::fprintf(log, "evaluating %zu images of %s on %d threads\n", data.count(), data.source.c_str(), threads);
+        std::fflush(log);
+    }
+    convert::evaluation_options eval;
+    eval.timesteps = timesteps;
+    eval.threads = threads;
+    eval.seed = o.seed;
+    const bool bar = !o.quiet && stderr_is_terminal();
+    std::mutex bar_mutex;
+    if (bar)
+        eval.progress = [&](std::size_t done, std::size_t total) {
+            if (done % 50 != 0 && done != total) return;
+            std::lock_guard lock(bar_mutex);
+            std::fprintf(stderr, "\r%zu/%zu images", done, total);
+            if (done == total) std::fputs("\r\033[K", stderr);
+            std::fflush(stderr);
+        };
+    const auto result = convert::evaluate_snn(net, data.pixels, data.labels, cnn_pred, eval);
+    const double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+
+    if (o.json) {
+        nlohmann::json ts = nlohmann::json::array();
+        for (const auto& c : result.checkpoints)
+            ts.push_back({{"T", c.timesteps},
+                          {"accuracy", data.labels.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.accuracy)},
+                          {"agreement", c.agreement},
+                          {"spikes_per_image", c.spikes_per_image},
+                          {"synops_per_image", c.synops_per_image}});
+        nlohmann::json layers = nlohmann::json::array();
+        for (std::size_t l = 0; l < result.layers.size(); ++l)
+            layers.push_back({{"name", result.layers[l].name},
+                              {"neurons", result.layers[l].neurons},
+                              {"lambda", net.layers[l].lambda},
+                              {"spikes_per_step", result.layers[l].spikes_per_step}});
+        print_json({{"cnn_accuracy", data.labels.empty() ? nlohmann::json(nullptr) : nlohmann::json(cnn_acc)},
+                    {"model", o.model},
+                    {"data", data.source},
+                    {"images", result.images},
+                    {"percentile", o.percentile},
+                    {"input", convert::to_string(settings.input)},
+                    {"reset", convert::to_string(settings.reset)},
+                    {"v0", settings.v0},
+                    {"threads", threads},
+                    {"timesteps", ts},
+                    {"layers", layers},
+                    {"wall_s", result.wall_s},
+                    {"synops_per_s", result.synops_per_s},
+                    {"normalisation_s", norm_s},
+                    {"cnn_s", cnn_s},
+                    {"total_s", total_s},
+                    {"peak_rss_bytes", peak_rss_bytes()}});
+        return;
+    }
+    if (data.labels.empty()) std::printf("CNN: no labels (agreement only)\n");
+    else std::printf("CNN accuracy %.2f%% (%zu images)\n", 100 * cnn_acc, result.images);
+    std::printf("%6s  %12s  %10s  %14s  %15s\n", "T", "SNN accuracy", "agreement", "spikes/image", "synops/image");
+    for (const auto& c : result.checkpoints) {
+        char acc[32];
+        if (data.labels.empty()) std::snprintf(acc, sizeof acc, "%s", "-");
+        else std::snprintf(acc, sizeof acc, "%.2f%%", 100 * c.accuracy);
+        std::printf("%6lld  %12s  %9.2f%%  %14.0f  %15.0f\n", static_cast<long long>(c.timesteps), acc, 100 * c.agreement,
+                    c.spikes_per_image, c.synops_per_image);
+    }
+    std::printf("\nfiring rates at T = %lld (spikes per neuron and step)\n", static_cast<long long>(timesteps.back()));
+    std::printf("%-16s  %9s  %10s  %10s\n", "layer", "neurons", "lambda", "rate");
+    for (std::size_t l = 0; l < result.layers.size(); ++l) {
+        const auto& r = result.layers[l];
+        const char* flag = r.spikes_per_step > 0.9 ? "  WARNING: saturated (> 0.9): lower lambda's percentile or check the input scale"
+                           : r.spikes_per_step < 0.001 ? "  WARNING: nearly silent (< 0.001): this layer's lambda may be too large"
+                                                       : "";
+        std::printf("%-16s  %9zu  %10.4g  %10.4f%s\n", r.name.c_str(), r.neurons, net.layers[l].lambda, r.spikes_per_step, flag);
+    }
+    std::printf("\nSNN evaluation %.2f s on %d threads, %.3g synaptic events/s; total %.1f s, peak RSS %.0f MB\n",
+                result.wall_s, threads, result.synops_per_s, total_s, static_cast<double>(peak_rss_bytes()) / 1e6);
+    if (!o.out.empty()) std::printf("wrote %s\n", o.out.c_str());
+}
+
+}  // namespace
+
+void register_convert(CLI::App& app, command_context& /*ctx*/) {
+    auto* cmd = app.add_subcommand("convert", "Convert a trained CNN to a spiking network and evaluate it on the engine");
+    auto o = std::make_shared<convert_options>();
+    cmd->add_option("model", o->model, "Trained CNN: Keras .h5 or Volley HDF5")->required();
+    cmd->add_option("--data", o->data, "fashion-mnist, idx:PATH_PREFIX or npz:FILE")->capture_default_str();
+    cmd->add_option("--data-dir", o->data_dir, "Directory of the Fashion-MNIST IDX files")->capture_default_str();
+    cmd->add_option("--timesteps", o->timesteps, "Checkpoints T, read in one run")->capture_default_str();
+    cmd->add_option("--percentile", o->percentile, "λ per layer: a percentile of the ReLU outputs, or max")
+        ->capture_default_str();
+    cmd->add_option("--norm-images", o->norm_images, "Images of the normalisation set (0: all)")->capture_default_str();
+    cmd->add_option("--input", o->input, "Input coding: const, poisson or bernoulli")->capture_default_str();
+    cmd->add_option("--max-rate", o->max_rate, "Input events per step at pixel value 1 (poisson, bernoulli)")
+        ->capture_default_str();
+    cmd->add_option("--reset", o->reset, "Reset after a spike: subtract or zero")->capture_default_str();
+    cmd->add_option("--v0", o->v0, "Initial membrane potential, in units of the threshold (0 or 0.5)")
+        ->capture_default_str();
+    cmd->add_option("--max-pool", o->max_pool, "Max-pool handling: avg (replace by average pooling)")
+        ->capture_default_str();
+    cmd->add_option("--limit", o->limit, "Evaluate only the first N images (0: all)");
+    cmd->add_option("--threads", o->threads, "Worker threads, one image each (0: all cores)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--seed", o->seed, "Seed of spike-coded inputs")->capture_default_str();
+    cmd->add_option("--out", o->out, "Write the spiking network as Volley network JSON");
+    cmd->add_flag("--json", o->json, "Print one JSON object on stdout");
+    cmd->add_flag("--quiet", o->quiet, "No progress or header lines");
+    cmd->callback([o] { run_convert(*o); });
+}
+
+}  // namespace volley::cli

@@ -1,0 +1,69 @@
+#pragma once
+// Running a converted network on images, on the engine, and reading it at several numbers of
+// steps in one run. The dynamics are causal, so the output spike counts read after T steps are
+// those of a run of exactly T steps: one run of 256 steps gives the accuracy at 8, 16, ..., 256.
+//
+// Images are independent simulations: each worker thread owns one snn::simulation (one engine
+// thread) and reuses it with simulation::reset(); results are stored by image index, so they
+// are identical for any number of workers.
+
+#include <volley/convert/snn_conversion.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace volley::convert {
+
+/// Evaluation settings.
+struct evaluation_options {
+    std::vector<std::int64_t> timesteps = {8, 16, 32, 64, 128, 256};  ///< checkpoints, ascending, >= 1
+    int threads = 1;          ///< worker threads, each running one image at a time (>= 1)
+    std::uint64_t seed = 1;   ///< seed of the spike-coded inputs (keyed by image index)
+    /// Called from worker threads with the number of images finished; may be empty.
+    std::function<void(std::size_t done, std::size_t total)> progress;
+};
+
+/// The figures at one checkpoint T.
+struct checkpoint_result {
+    std::int64_t timesteps = 0;
+    std::size_t correct = 0;   ///< predictions equal to the label
+    std::size_t agree = 0;     ///< predictions equal to the CNN's
+    double accuracy = 0;       ///< correct / images (NaN without labels)
+    double agreement = 0;      ///< agree / images (NaN without CNN predictions)
+    double spikes_per_image = 0;  ///< spikes of the IF layers in the first T steps (inputs not counted)
+    double synops_per_image = 0;  ///< synaptic events in the first T steps
+};
+
+/// The mean firing rate of one layer over the whole run.
+struct layer_rate {
+    std::string name;
+    std::size_t neurons = 0;
+    double spikes_per_step = 0;  ///< spikes per neuron and step, in [0, 1]
+};
+
+/// What evaluate_snn measured.
+struct evaluation_result {
+    std::size_t images = 0;
+    std::vector<checkpoint_result> checkpoints;
+    std::vector<layer_rate> layers;  ///< at the largest T
+    /// predictions[c][i]: the class predicted for image i at checkpoint c (spike count, ties by membrane).
+    std::vector<std::vector<std::int32_t>> predictions;
+    double wall_s = 0;
+    double synops_per_s = 0;  ///< synaptic events at the largest T / wall time
+};
+
+/// Runs `net` on `images` (n x image_size CHW pixels). `labels` and `cnn_predictions` are empty
+/// or hold one value per image. invalid_parameter for an image block whose size is not a
+/// multiple of the image size, a label count mismatch or bad checkpoints.
+evaluation_result evaluate_snn(const converted_snn& net, std::span<const float> images,
+                               std::span<const std::int32_t> labels, std::span<const std::int32_t> cnn_predictions,
+                               const evaluation_options& options = {});
+
+/// The readout of an output layer: the class with most spikes, ties broken by the larger
+/// membrane potential, then by the lower index.
+std::int32_t spike_count_readout(std::span<const std::uint32_t> counts, std::span<const double> membrane);
+
+}  // namespace volley::convert

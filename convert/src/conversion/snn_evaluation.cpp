@@ -1,0 +1,175 @@
+// Evaluating a converted network on the engine (see snn_evaluation.hpp).
+
+#include <volley/convert/snn_evaluation.hpp>
+
+#include <volley/error.hpp>
+#include <volley/snn/simulation.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <thread>
+
+#include "conversion/input_coding.hpp"
+
+namespace volley::convert {
+
+namespace {
+
+/// What one image gave at each checkpoint.
+struct image_outcome {
+    std::vector<std::int32_t> prediction;
+    std::vector<std::uint64_t> spikes, synops;
+    std::vector<std::uint64_t> layer_spikes;  ///< at the largest T
+};
+
+/// One worker's simulation, reused image after image.
+class image_runner {
+public:
+    image_runner(const converted_snn& net, const evaluation_options& options)
+        : net_(net), options_(options),
+          sim_(net.network, snn::context{.threads = 1}, snn::simulation_options{.dt_ms = 1.0, .seed = options.seed}),
+          out_spikes_(sim_.record_spikes(net.layers.back().population)),
+          out_v_(sim_.record_state(net.layers.back().population, "v", 1.0)) {}
+
+    image_outcome run(std::span<const float> image, std::size_t index) {
+        sim_.reset();
+        if (net_.input) sim_.set_analog_input(*net_.input, detail::input_table(net_, image, index, options_));
+        else sim_.set_bias(net_.layers.front().population, net_.first_layer_current(image));
+        const auto base = sim_.stats();
+        const std::size_t classes = net_.classes();
+        std::vector<std::uint32_t> counts(classes, 0);
+        std::vector<double> v(classes);
+        std::size_t seen = 0;
+        std::int64_t done = 0;
+        image_outcome out;
+        for (const std::int64_t t : options_.timesteps) {
+            sim_.run(static_cast<double>(t - done));
+            done = t;
+            const auto st = sim_.stats();
+            const auto& ids = out_spikes_.node_ids();
+            for (; seen < ids.size(); ++seen) ++counts[ids[seen]];
+            const auto& d = out_v_.data();
+            if (d.sample_steps.empty() || d.sample_steps.back() != t)
+                throw internal_error("the output membrane was not sampled at step " + std::to_string(t));
+            std::copy(d.values.end() - static_cast<std::ptrdiff_t>(classes), d.values.end(), v.begin());
+            out.prediction.push_back(spike_count_readout(counts, v));
+            std::uint64_t spikes = 0;
+            for (const auto& layer : net_.layers)
+                spikes += st.population_spikes[layer.population.value] - base.population_spikes[layer.population.value];
+            out.spikes.push_back(spikes);
+            out.synops.push_back(st.synaptic_events - base.synaptic_events);
+            if (t == options_.timesteps.back())
+                for (const auto& layer : net_.layers)
+                    out.layer_spikes.push_back(st.population_spikes[layer.population.value] -
+                                               base.population_spikes[layer.population.value]);
+        }
+        return out;
+    }
+
+private:
+    const converted_snn& net_;
+    const evaluation_options& options_;
+    snn::simulation sim_;
+    snn::spike_recorder out_spikes_;
+    snn::state_recorder out_v_;
+};
+
+}  // namespace
+
+std::int32_t spike_count_readout(std::span<const std::uint32_t> counts, std::span<const double> membrane) {
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < counts.size(); ++i)
+        if (counts[i] > counts[best] || (counts[i] == counts[best] && membrane[i] > membrane[best])) best = i;
+    return static_cast<std::int32_t>(best);
+}
+
+evaluation_result evaluate_snn(const converted_snn& net, std::span<const float> images,
+                               std::span<const std::int32_t> labels, std::span<const std::int32_t> cnn_predictions,
+                               const evaluation_options& options) {
+    const std::size_t size = net.image_size();
+    if (size == 0 || images.size() % size != 0)
+        throw invalid_parameter(net.source_file, "images", std::to_string(images.size()) + " values",
+                                "not a whole number of " + std::to_string(net.channels) + "x" +
+                                    std::to_string(net.height) + "x" + std::to_string(net.width) + " images");
+    const std::size_t n = images.size() / size;
+    if (!labels.empty() && labels.size() != n)
+        throw invalid_parameter("evaluation", "labels", std::to_string(labels.size()),
+                                "expected one per image (" + std::to_string(n) + ")");
+    if (!cnn_predictions.empty() && cnn_predictions.size() != n)
+        throw invalid_parameter("evaluation", "CNN predictions", std::to_string(cnn_predictions.size()),
+                                "expected one per image (" + std::to_string(n) + ")");
+    if (options.timesteps.empty()) throw invalid_parameter("evaluation", "timesteps", "[]", "give at least one");
+    for (std::size_t c = 0; c < options.timesteps.size(); ++c)
+        if (options.timesteps[c] < 1 || (c > 0 && options.timesteps[c] <= options.timesteps[c - 1]))
+            throw invalid_parameter("evaluation", "timesteps[" + std::to_string(c) + "]",
+                                    std::to_string(options.timesteps[c]), "must be >= 1 and ascending");
+    if (options.threads < 1)
+        throw invalid_parameter("evaluation", "threads", std::to_string(options.threads), "must be >= 1");
+
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<image_outcome> outcomes(n);
+    std::atomic<std::size_t> next{0}, finished{0};
+    const int workers = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(options.threads), std::max<std::size_t>(n, 1)));
+    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(workers));
+    auto work = [&](int w) {
+        try {
+            image_runner runner(net, options);
+            for (std::size_t i; (i = next.fetch_add(1)) < n;) {
+                outcomes[i] = runner.run(images.subspan(i * size, size), i);
+                const std::size_t f = ++finished;
+                if (options.progress) options.progress(f, n);
+            }
+        } catch (...) {
+            errors[static_cast<std::size_t>(w)] = std::current_exception();
+            next.store(n);
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int w = 1; w < workers; ++w) pool.emplace_back(work, w);
+    work(0);
+    for (auto& t : pool) t.join();
+    for (auto& e : errors)
+        if (e) std::rethrow_exception(e);
+
+    evaluation_result r;
+    r.images = n;
+    r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const std::size_t nc = options.timesteps.size();
+    r.predictions.assign(nc, std::vector<std::int32_t>(n));
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t c = 0; c < nc; ++c) {
+        checkpoint_result cr;
+        cr.timesteps = options.timesteps[c];
+        double spikes = 0, synops = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto p = outcomes[i].prediction[c];
+            r.predictions[c][i] = p;
+            if (!labels.empty()) cr.correct += p == labels[i];
+            if (!cnn_predictions.empty()) cr.agree += p == cnn_predictions[i];
+            spikes += static_cast<double>(outcomes[i].spikes[c]);
+            synops += static_cast<double>(outcomes[i].synops[c]);
+        }
+        const double dn = static_cast<double>(std::max<std::size_t>(n, 1));
+        cr.accuracy = labels.empty() ? nan : static_cast<double>(cr.correct) / dn;
+        cr.agreement = cnn_predictions.empty() ? nan : static_cast<double>(cr.agree) / dn;
+        cr.spikes_per_image = spikes / dn;
+        cr.synops_per_image = synops / dn;
+        r.checkpoints.push_back(cr);
+    }
+    for (std::size_t l = 0; l < net.layers.size(); ++l) {
+        double spikes = 0;
+        for (const auto& o : outcomes) spikes += static_cast<double>(o.layer_spikes[l]);
+        const double denom = static_cast<double>(net.layers[l].size()) * static_cast<double>(std::max<std::size_t>(n, 1)) *
+                             static_cast<double>(options.timesteps.back());
+        r.layers.push_back({net.layers[l].name, net.layers[l].size(), spikes / denom});
+    }
+    r.synops_per_s = r.wall_s > 0 ? r.checkpoints.back().synops_per_image * static_cast<double>(n) / r.wall_s : 0;
+    return r;
+}
+
+}  // namespace volley::convert

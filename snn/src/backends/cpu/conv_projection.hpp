@@ -1,0 +1,80 @@
+#pragma once
+// A convolutional projection on the CPU: one shared kernel in fixed point instead of a synapse
+// table. Each thread holds one for the targets it owns. A spike of source (c, iy, ix) adds the
+// kernel slice kernel[:, c', ky, kx] into every output position (y, x) it reaches; the
+// accumulator is laid out channel-innermost (HWC), so each addition is a contiguous run over
+// the output channels of c's group, which the compiler vectorises. After a step's spikes the
+// accumulator moves into the target population's ring cells (CHW) and lists the touched
+// neurons, exactly as a synapse table would have written them. Integer sums make the result
+// independent of the order of spikes and of the thread count.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <volley/snn/connectors.hpp>
+
+namespace volley::snn::detail {
+
+class conv_projection {
+public:
+    /// The projection from population `source_pop` to `target_pop` restricted to the target
+    /// neurons [own_begin, own_end) (local indices), with weights scaled by `to_fixed` into
+    /// fixed point (round(w * to_fixed), as synapse tables), receptor and delay [steps].
+    conv_projection(const convolution& c, std::uint32_t source_pop, std::uint32_t target_pop, std::uint8_t receptor,
+                    std::uint32_t delay, double to_fixed, std::uint32_t own_begin, std::uint32_t own_end);
+
+    /// Adds the input of the given source spikes (local indices) to the accumulator and
+    /// returns the number of synaptic events they cause on the owned targets. With `values`
+    /// (an analog source), spike k carries values[k]: each kernel term w becomes round(w·x),
+    /// as the synapse tables deliver analog values.
+    std::uint64_t add_spikes(std::span<const std::uint32_t> spikes, const double* values = nullptr);
+
+    /// Moves the accumulator into ring cells and clears it: `cells` points at the cell of
+    /// target neuron 0 for this projection's receptor (stride 2 per neuron); `touched`, unless
+    /// null (targets that read every cell), gets each owned target with input, as its local
+    /// index plus `offset`. No-op after no spikes.
+    void flush(std::int64_t* cells, std::int64_t offset, std::vector<std::uint32_t>* touched);
+
+    std::uint32_t source() const noexcept { return source_; }
+    std::uint32_t target() const noexcept { return target_; }
+    std::uint8_t receptor() const noexcept { return receptor_; }
+    std::uint32_t delay() const noexcept { return delay_; }
+    bool empty() const noexcept { return own_begin_ >= own_end_; }
+    std::uint64_t bytes() const noexcept;
+    /// The synapses the kernel stands for, onto the owned targets.
+    std::uint64_t synapses() const noexcept { return synapses_; }
+
+    /// An input row (or column) reaches output row `out` through kernel row `k`.
+    struct tap {
+        std::uint32_t k, out;
+    };
+    /// The arrays of the delivery loop, for the kernel compiled per instruction set.
+    struct view {
+        std::uint32_t in_hw, in_w, out_w, kh, kw, n_ch;
+        const std::uint32_t *ch_count, *ch_first;
+        const std::uint64_t* slice_of;
+        const std::uint32_t *fanout, *row_tap_begin, *col_tap_begin;
+        const tap *row_taps, *col_taps;
+        const std::int64_t* slices;
+        std::int64_t* acc;
+    };
+
+private:
+    std::uint32_t source_, target_, delay_;
+    std::uint8_t receptor_;
+    std::uint32_t in_hw_, in_w_, out_hw_, out_w_, kh_, kw_;
+    std::uint32_t own_begin_, own_end_;
+    std::uint32_t o_lo_ = 0, n_ch_ = 0;  ///< accumulator channels [o_lo_, o_lo_ + n_ch_)
+    std::vector<std::uint32_t> row_tap_begin_, col_tap_begin_;  ///< per input row / column
+    std::vector<tap> row_taps_, col_taps_;
+    std::vector<std::uint32_t> ch_first_, ch_count_;  ///< per input channel: its group's accumulator channels
+    std::vector<std::uint64_t> slice_of_;  ///< [input channel][ky][kx]: offset of its slice in slices_
+    std::vector<std::int64_t> slices_;     ///< distinct kernel slices, each over the accumulator channels
+    std::vector<std::uint32_t> fanout_;  ///< owned targets reached from each source neuron
+    std::vector<std::int64_t> acc_;      ///< [y][x][channel - o_lo_]
+    std::uint64_t synapses_ = 0;
+    bool dirty_ = false;
+};
+
+}  // namespace volley::snn::detail

@@ -1,0 +1,118 @@
+// The step of plain integrate-and-fire discrete_neuron populations (no leak, no synaptic
+// stage, v_leak = 0: the neurons of CNN conversion), in a loop that vectorises.
+//
+// It performs the operations of discrete_population::update in the same order, so the results
+// are bit-identical: with mem_keep = mem_gain = 1, cross = 0 and v_leak = 0 the general
+// formula v_leak + (v - v_leak)·1 + 1·r·u + 0 reduces exactly to v + r·u. Branches become
+// bit selects (as in lif_dense_kernel.inc) and the spike flags are collected afterwards, in
+// blocks that stay in L1. Compiled for AVX-512 (which converts int64 to double in vectors)
+// and the baseline, chosen at run time. Neither target enables FMA and ISO C++ mode
+// (-std=c++20) keeps -ffp-contract=off, so both round the same.
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+#include "backends/cpu/discrete_population.hpp"
+
+namespace volley::snn::detail {
+
+namespace {
+
+inline double select(std::uint64_t mask, double a, double b) {
+    return std::bit_cast<double>((std::bit_cast<std::uint64_t>(a) & mask) | (std::bit_cast<std::uint64_t>(b) & ~mask));
+}
+
+struct if_columns {
+    std::int64_t* cells;
+    double scale_e, scale_i;
+    double *v;
+    const double *r, *w_in, *i_bias, *threshold, *reset;
+    bool subtract;
+    /// r = w_in = 1 and one threshold and reset for all: multiplying by 1 is exact, so the
+    /// step reads only the ring cells, i_bias and v.
+    bool unit = false;
+};
+
+template <bool Unit>
+[[gnu::always_inline]] inline void if_block_body(const if_columns& c, std::uint32_t b0, std::uint32_t b1, std::uint8_t* __restrict flag) {
+    std::int64_t* __restrict cells = c.cells + 2 * std::size_t{b0};
+    double* __restrict v_col = c.v + b0;
+    const double* __restrict r = c.r + b0;
+    const double* __restrict w_in = c.w_in + b0;
+    const double* __restrict bias = c.i_bias + b0;
+    const double* __restrict thr = c.threshold + b0;
+    const double* __restrict reset = c.reset + b0;
+    const double se = c.scale_e, si = c.scale_i, thr0 = c.threshold[b0], reset0 = c.reset[b0];
+    const std::uint64_t subtract = c.subtract ? ~std::uint64_t{0} : 0;
+    const int n = static_cast<int>(b1 - b0);
+    for (int i = 0; i < n; ++i) {
+        const double x = static_cast<double>(cells[2 * i]) * se + static_cast<double>(cells[2 * i + 1]) * si;
+        cells[2 * i] = 0;
+        cells[2 * i + 1] = 0;
+        const double u = Unit ? x + bias[i] : w_in[i] * (x + bias[i]);
+        const double v = Unit ? v_col[i] + u : v_col[i] + r[i] * u;
+        const double t = Unit ? thr0 : thr[i];
+        const std::uint64_t spike = -static_cast<std::uint64_t>(v > t);
+        const double after = select(subtract, v - t, Unit ? reset0 : reset[i]);
+        v_col[i] = select(spike, after, v);
+        flag[i] = static_cast<std::uint8_t>(spike & 1);
+    }
+}
+
+void if_block_baseline(const if_columns& c, std::uint32_t b0, std::uint32_t b1, std::uint8_t* flag) {
+    if (c.unit) if_block_body<true>(c, b0, b1, flag);
+    else if_block_body<false>(c, b0, b1, flag);
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+// AVX-512DQ converts int64 to double in vectors; without it the loop stays scalar.
+[[gnu::target("avx512f,avx512dq,avx512vl,prefer-vector-width=512")]]
+void if_block_avx512(const if_columns& c, std::uint32_t b0, std::uint32_t b1, std::uint8_t* flag) {
+    if (c.unit) if_block_body<true>(c, b0, b1, flag);
+    else if_block_body<false>(c, b0, b1, flag);
+}
+#endif
+
+using if_block_fn = void (*)(const if_columns&, std::uint32_t, std::uint32_t, std::uint8_t*);
+
+/// The widest version the CPU runs; VOLLEY_CPU_ISA=baseline selects the baseline (they agree bit for bit).
+if_block_fn choose_if_block() {
+#if defined(__GNUC__) && defined(__x86_64__)
+    const char* cap = std::getenv("VOLLEY_CPU_ISA");
+    if ((cap == nullptr || std::string_view(cap) != "baseline") && __builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+        return if_block_avx512;
+#endif
+    return if_block_baseline;
+}
+
+}  // namespace
+
+void discrete_population::update_plain_if(std::uint32_t begin, std::uint32_t end, const step_input& in,
+                                          std::vector<std::uint32_t>& spikes) {
+    constexpr std::uint32_t block = 256;
+    static const if_block_fn if_block = choose_if_block();
+    alignas(64) std::uint8_t flag[block];
+    const if_columns c{in.cells, in.scale_e, in.scale_i, v_.data(), r_.data(), w_in_.data(), i_bias_.data(),
+                       v_threshold_.data(), v_reset_.data(), subtract_, unit_if_};
+    for (std::uint32_t b0 = begin; b0 < end; b0 += block) {
+        const std::uint32_t b1 = std::min(end, b0 + block);
+        if_block(c, b0, b1, flag);
+        std::uint32_t k = 0;
+        for (; k + 8 <= b1 - b0; k += 8) {
+            std::uint64_t word;
+            std::memcpy(&word, flag + k, 8);
+            while (word != 0) {
+                spikes.push_back(b0 + k + static_cast<std::uint32_t>(std::countr_zero(word)) / 8);
+                word &= word - 1;
+            }
+        }
+        for (; k < b1 - b0; ++k)
+            if (flag[k]) spikes.push_back(b0 + k);
+    }
+}
+
+}  // namespace volley::snn::detail

@@ -1,0 +1,122 @@
+// `volley convert` end to end on the shared reference CNN: the JSON fields of the issue, the
+// CNN accuracy beside an analog forward pass run here, the written network file, and input
+// errors with exit status 2.
+
+#include "io_test_dir.hpp"
+
+#include <volley/convert/analog_forward.hpp>
+#include <volley/convert/cnn_readers.hpp>
+#include <volley/convert/image_dataset.hpp>
+#include <volley/snn/network_json.hpp>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+using convert_cli = volley::test::io_test;
+
+namespace {
+
+const std::string torch_file = std::string(VOLLEY_SHARED_DIR) + "/data/convert/fmnist_small_torch.h5";
+
+struct result {
+    int code;
+    std::string out, err;
+};
+
+result run_volley(const std::string& args, const std::filesystem::path& dir) {
+    const auto out = dir / "stdout.txt", err = dir / "stderr.txt";
+    const int status = std::system((std::string(VOLLEY_CLI) + " " + args + " > " + out.string() + " 2> " + err.string()).c_str());
+    const auto slurp = [](const std::filesystem::path& p) {
+        std::ifstream in(p);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        return ss.str();
+    };
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+}
+
+bool have_dataset() { return std::filesystem::exists(volley::convert::default_fashion_mnist_dir); }
+
+/// Writes an uncompressed IDX file of unsigned bytes.
+void write_idx(const std::filesystem::path& file, const std::vector<std::uint32_t>& dims, std::uint8_t fill) {
+    std::ofstream out(file, std::ios::binary);
+    const char header[4] = {0, 0, 8, static_cast<char>(dims.size())};
+    out.write(header, 4);
+    std::size_t count = 1;
+    for (auto d : dims) {
+        const char be[4] = {static_cast<char>(d >> 24), static_cast<char>(d >> 16), static_cast<char>(d >> 8), static_cast<char>(d)};
+        out.write(be, 4);
+        count *= d;
+    }
+    const std::string values(count, static_cast<char>(fill));
+    out.write(values.data(), static_cast<std::streamsize>(values.size()));
+}
+
+}  // namespace
+
+TEST_F(convert_cli, json_gives_the_issue_fields_and_the_cnn_accuracy_of_the_model) {
+    if (!have_dataset()) GTEST_SKIP() << "Fashion-MNIST is absent (run scripts/setup)";
+    const auto net_file = dir / "snn.json";
+    const auto r = run_volley("convert " + torch_file + " --limit 24 --norm-images 200 --timesteps 8,32 --threads 2 --json --out " +
+                                  net_file.string(),
+                              dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    // The CNN's accuracy on the same 24 images, from the analog forward pass.
+    namespace vc = volley::convert;
+    const auto g = vc::read_cnn(torch_file);
+    const auto test = vc::load_fashion_mnist(vc::default_fashion_mnist_dir, "test").head(24);
+    vc::tensor<float> x({24, 1, 28, 28});
+    x.values = test.pixels;
+    const auto logits = vc::analog_forward(g, x);
+    std::size_t ok = 0;
+    for (std::size_t i = 0; i < 24; ++i)
+        ok += static_cast<std::size_t>(std::max_element(logits.image(i), logits.image(i) + 10) - logits.image(i)) == test.labels[i];
+    EXPECT_DOUBLE_EQ(j["cnn_accuracy"].get<double>(), static_cast<double>(ok) / 24);
+    ASSERT_EQ(j["timesteps"].size(), 2u);
+    EXPECT_EQ(j["timesteps"][0]["T"], 8);
+    EXPECT_EQ(j["timesteps"][1]["T"], 32);
+    for (const auto& t : j["timesteps"]) {
+        for (const char* key : {"accuracy", "agreement", "spikes_per_image", "synops_per_image"})
+            EXPECT_TRUE(t.contains(key)) << key;
+        EXPECT_GE(t["accuracy"].get<double>(), 0.0);
+        EXPECT_LE(t["agreement"].get<double>(), 1.0);
+    }
+    // Counts grow with T; at T = 32 the SNN already agrees with the CNN on most images.
+    EXPECT_GT(j["timesteps"][1]["spikes_per_image"].get<double>(), 2 * j["timesteps"][0]["spikes_per_image"].get<double>());
+    EXPECT_GE(j["timesteps"][1]["agreement"].get<double>(), 0.75);
+    EXPECT_GT(j["wall_s"].get<double>(), 0.0);
+    EXPECT_GT(j["synops_per_s"].get<double>(), 0.0);
+    // The written network: three IF layers joined by two projections, a convolution first.
+    const auto file = volley::snn::load_network_json(net_file);
+    ASSERT_EQ(file.net.populations().size(), 3u);
+    ASSERT_EQ(file.net.projections().size(), 2u);
+    EXPECT_TRUE(std::holds_alternative<volley::snn::convolution>(file.net.projections()[0].rule));
+}
+
+TEST_F(convert_cli, images_of_the_wrong_size_and_bad_options_exit_2_naming_the_problem) {
+    write_idx(dir / "small-images-idx3-ubyte", {3, 10, 10}, 128);
+    write_idx(dir / "small-labels-idx1-ubyte", {3}, 1);
+    auto r = run_volley("convert " + torch_file + " --data idx:" + (dir / "small").string() + " --norm-images 3", dir);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("image shape"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("(1, 1, 10, 10)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("fmnist_small_torch.h5"), std::string::npos) << r.err;
+    r = run_volley("convert " + torch_file + " --data idx:" + (dir / "missing").string(), dir);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("missing-images-idx3-ubyte"), std::string::npos) << r.err;
+    r = run_volley("convert " + torch_file + " --timesteps 16,8", dir);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("ascending"), std::string::npos) << r.err;
+    r = run_volley("convert " + torch_file + " --input ttfs", dir);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("not implemented"), std::string::npos) << r.err;
+    r = run_volley("convert " + torch_file + " --data mnist", dir);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("mnist"), std::string::npos) << r.err;
+}
