@@ -82,6 +82,19 @@ TEST_F(Cli, BenchCubaReportsEveryFigureAndIsDeterministicAcrossThreads) {
     EXPECT_EQ(two.json()["synaptic_events"], j["synaptic_events"]);
 }
 
+// The LIF kernels are compiled for the baseline ISA, AVX2 and AVX-512 and chosen at run time;
+// all three must round identically (no FMA contraction), so the raster cannot depend on the CPU.
+TEST_F(Cli, LifKernelsOfEveryInstructionSetGiveTheSameRaster) {
+    std::string checksum;
+    for (const char* isa : {"baseline", "avx2", ""}) {
+        const auto r = shell(std::string("VOLLEY_CPU_ISA=") + isa + " \"$VOLLEY\" bench cuba --neurons 4000 --duration 300 --json");
+        ASSERT_EQ(r.code, 0) << r.err;
+        const auto sum = r.json()["spike_checksum"].get<std::string>();
+        if (checksum.empty()) checksum = sum;
+        EXPECT_EQ(sum, checksum) << "VOLLEY_CPU_ISA=" << isa;
+    }
+}
+
 TEST_F(Cli, RunWritesSonataSpikesThatMatchTheReportedCounts) {
     vs::save_network_json(vs::cuba_network(1000), dir_ / "net.json", {.dt_ms = 0.1, .duration_ms = 300, .seed = 5});
     const auto r = volley("run net.json --out rec.h5 --plot raster.svg --state exc:v_mv:1 --json --threads 2");
