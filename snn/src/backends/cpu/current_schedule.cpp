@@ -50,6 +50,11 @@ bool current_schedule::changes_at(std::int64_t s) const {
 void current_schedule::amplitudes_at(std::int64_t s, std::uint32_t begin, std::uint32_t end,
                                      std::span<double> out) const {
     std::fill(out.begin() + begin, out.begin() + end, 0.0);
+    add_amplitudes(s, begin, end, out);
+}
+
+void current_schedule::add_amplitudes(std::int64_t s, std::uint32_t begin, std::uint32_t end,
+                                      std::span<double> out) const {
     for (const auto& cs : stimuli_) {
         const double a = cs.at(s);
         if (cs.neurons.empty()) {

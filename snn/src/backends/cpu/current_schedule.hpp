@@ -1,6 +1,6 @@
 #pragma once
 // The current stimuli of one population as piecewise-constant schedules on the step grid, for
-// the ODE population (lif_population keeps its own copy of the same rule): a change at time t
+// the LIF and ODE populations: a change at time t
 // takes effect in the step that starts at t (docs/network-format.md, "Currents").
 
 #include <cstdint>
@@ -24,6 +24,10 @@ class current_schedule {
     /// Sets out[i] (i in [begin, end)) to the sum of the amplitudes active during step `s`.
     void amplitudes_at(std::int64_t s, std::uint32_t begin, std::uint32_t end,
                        std::span<double> out) const;
+
+    /// Adds those amplitudes to out[i], one stimulus after another, in declaration order.
+    void add_amplitudes(std::int64_t s, std::uint32_t begin, std::uint32_t end,
+                        std::span<double> out) const;
 
   private:
     struct stimulus {

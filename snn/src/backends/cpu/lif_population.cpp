@@ -31,18 +31,10 @@ inline T col(const std::vector<T>& c, std::uint32_t i) {
     else return c[0];
 }
 
-std::int64_t to_step(double t_ms, double dt_ms) {
-    return std::isinf(t_ms) ? INT64_MAX : static_cast<std::int64_t>(std::llround(t_ms / dt_ms));
-}
-
 }  // namespace
 
-double lif_population::current_schedule::at(std::int64_t s) const {
-    auto it = std::upper_bound(steps.begin(), steps.end(), s);
-    return it == steps.begin() ? 0.0 : amplitudes[static_cast<std::size_t>(it - steps.begin()) - 1];
-}
-
-lif_population::lif_population(const network& net, population_index pop, double dt_ms, std::uint64_t seed) {
+lif_population::lif_population(const network& net, population_index pop, double dt_ms, std::uint64_t seed)
+    : currents_(net, pop, dt_ms) {
     const auto& p = net.at(pop);
     n_ = p.size;
     name_ = p.name;
@@ -50,25 +42,6 @@ lif_population::lif_population(const network& net, population_index pop, double 
     kind_ = std::holds_alternative<lif_delta>(p.model) ? kind::delta
             : std::holds_alternative<lif_exp>(p.model) ? kind::exp
                                                         : kind::alpha;
-    for (const auto& stim : net.stimuli()) {
-        if (stim.target != pop) continue;
-        current_schedule cs;
-        cs.neurons = stim.neurons;
-        if (const auto* dc = std::get_if<dc_current>(&stim.waveform)) {
-            cs.steps = {to_step(dc->start_ms, dt_ms), to_step(dc->stop_ms, dt_ms)};
-            cs.amplitudes = {dc->amplitude_mv, 0.0};
-        } else {
-            const auto& st = std::get<step_current>(stim.waveform);
-            for (std::size_t i = 0; i < st.times_ms.size(); ++i) {
-                cs.steps.push_back(to_step(st.times_ms[i], dt_ms));
-                cs.amplitudes.push_back(st.amplitudes_mv[i]);
-            }
-        }
-        change_steps_.insert(change_steps_.end(), cs.steps.begin(), cs.steps.end());
-        currents_.push_back(std::move(cs));
-    }
-    std::sort(change_steps_.begin(), change_steps_.end());
-    change_steps_.erase(std::unique(change_steps_.begin(), change_steps_.end()), change_steps_.end());
     hetero_ = !p.parameters.empty() || !currents_.empty();
 
     const std::uint32_t cols = hetero_ ? n_ : 1;
@@ -150,21 +123,11 @@ lif_population::lif_population(const network& net, population_index pop, double 
     }
 }
 
-bool lif_population::currents_change_at(std::int64_t s) const {
-    return std::binary_search(change_steps_.begin(), change_steps_.end(), s);
-}
+bool lif_population::currents_change_at(std::int64_t s) const { return currents_.changes_at(s); }
 
 void lif_population::apply_currents(std::int64_t s, std::uint32_t begin, std::uint32_t end) {
     for (std::uint32_t i = begin; i < end; ++i) i_ext_[i] = i_bias_[i];
-    for (const auto& cs : currents_) {
-        const double a = cs.at(s);
-        if (cs.neurons.empty()) {
-            for (std::uint32_t i = begin; i < end; ++i) i_ext_[i] += a;
-        } else {
-            for (std::uint32_t i : cs.neurons)
-                if (i >= begin && i < end) i_ext_[i] += a;
-        }
-    }
+    currents_.add_amplitudes(s, begin, end, i_ext_);
 }
 
 const std::vector<double>& lif_population::state(const std::string& variable) const {

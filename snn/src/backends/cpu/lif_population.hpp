@@ -19,6 +19,8 @@
 
 #include <volley/snn/network.hpp>
 
+#include "backends/cpu/current_schedule.hpp"
+
 namespace volley::snn::detail {
 
 class lif_population {
@@ -52,12 +54,6 @@ public:
 
 private:
     enum class kind { delta, exp, alpha };
-    struct current_schedule {
-        std::vector<std::int64_t> steps;  ///< where the amplitude changes, ascending
-        std::vector<double> amplitudes;   ///< the amplitude from that step on [mV]
-        std::vector<std::uint32_t> neurons;  ///< empty: all
-        double at(std::int64_t s) const;
-    };
 
     template <kind K, bool Hetero>
     void update_impl(std::int64_t s, std::uint32_t begin, std::uint32_t end, std::vector<std::uint32_t>& spikes);
@@ -80,8 +76,7 @@ private:
         p31e_, p31i_, jump_e_, jump_i_, i_bias_;
     std::vector<std::int32_t> ref_steps_;
     std::vector<double> ref_steps_d_;  ///< ref_steps_ as doubles, for the vectorised loop
-    std::vector<current_schedule> currents_;
-    std::vector<std::int64_t> change_steps_;  ///< union of the schedules' steps, ascending
+    current_schedule currents_;
 };
 
 }  // namespace volley::snn::detail
