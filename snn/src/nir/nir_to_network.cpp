@@ -324,7 +324,17 @@ private:
                 }
             }
         }
-        for (const auto& [c, link] : convs_) {
+        // The convolutions after the matrices, in topological order of (source, target), so
+        // that the projection order does not depend on node names.
+        std::vector<std::size_t> rank(g_.nodes.size());
+        for (std::size_t k = 0; k < g_.order.size(); ++k) rank[g_.order[k]] = k;
+        std::vector<const conv_link*> links;
+        for (const auto& [c, link] : convs_) links.push_back(&link);
+        std::sort(links.begin(), links.end(), [&](const conv_link* a, const conv_link* b) {
+            return std::pair(rank[a->source], rank[a->target]) < std::pair(rank[b->source], rank[b->target]);
+        });
+        for (const conv_link* l : links) {
+            const auto& link = *l;
             const auto& node = g_.nodes[link.source];
             if (node.type != "Input" && node.type != "Threshold" && !spikes(node.type))
                 unsupported(node, "does not spike (it has no threshold), so it cannot feed node '" +
