@@ -88,7 +88,8 @@ nir_graph flatten_nir_graph(const nir_graph& graph);
 /// The inverse: analog_source populations become Input nodes, discrete_neuron populations
 /// neuron nodes (CubaLIF/CubaLI with tau_syn_ms > 0, LIF/LI with a leak, IF/I without; no
 /// threshold: the non-spiking type), projections Linear nodes (Affine where the target has a
-/// bias), extra delay Delay nodes, and populations in `outputs` (default: those without outgoing
+/// bias), convolution projections Conv2d nodes (with a Flatten before a Linear that reads their
+/// map), extra delay Delay nodes, and populations in `outputs` (default: those without outgoing
 /// projections) get an Output node. nir_to_network of the result gives back `net` when it was
 /// made by nir_to_network with the same options. Throws unsupported_model for other models or
 /// connectors, invalid_parameter for a delay shorter than the layer alignment needs.
