@@ -10,6 +10,8 @@
 #include <volley/convert/normalization.hpp>
 #include <volley/convert/snn_evaluation.hpp>
 #include <volley/snn/network_json.hpp>
+#include <volley/snn/nir_file.hpp>
+#include <volley/snn/nir_network.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -86,6 +88,21 @@ std::vector<std::int32_t> argmax_rows(const convert::tensor<float>& logits) {
     return out;
 }
 
+/// The converted network as a NIR graph (docs/nir.md): under the constant-current coding the
+/// image reaches the first layer through its bias, which NIR cannot say, so an Input population
+/// of the image's shape feeds the first layer through its weights, one step as between layers.
+/// One step is 1 ms (dt = 1e-3 s).
+snn::nir_graph converted_to_nir(const convert::converted_snn& c) {
+    snn::network net = c.network;
+    if (!c.input) {
+        const auto in = net.add_population("input", static_cast<std::uint32_t>(c.image_size()), snn::analog_source{});
+        const auto first = c.layers.front().population;
+        if (c.first_weights.empty()) net.connect(in, first, c.first_map, {.weight = 1.0, .delay_ms = 1.0});
+        else net.connect(in, first, c.first_map, {.weight = c.first_weights, .delay_ms = 1.0});
+    }
+    return snn::network_to_nir(net, {.dt_s = 1e-3});
+}
+
 void run_convert(const convert_options& o) {
     const auto timesteps = parse_timesteps(o.timesteps);
     const auto settings = conversion_settings(o);
@@ -130,7 +147,9 @@ void run_convert(const convert_options& o) {
     const double norm_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_norm0).count();
 
     const auto net = convert::convert_to_snn(graph, scales, settings);
-    if (!o.out.empty())
+    if (o.out.ends_with(".nir"))
+        snn::write_nir(converted_to_nir(net), o.out);
+    else if (!o.out.empty())
         snn::save_network_json(net.network, o.out,
                                {.dt_ms = 1.0, .duration_ms = static_cast<double>(timesteps.back()), .seed = o.seed});
 
@@ -254,7 +273,7 @@ void register_convert(CLI::App& app, command_context& /*ctx*/) {
     cmd->add_option("--threads", o->threads, "Worker threads, one image each (0: all cores)")
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--seed", o->seed, "Seed of spike-coded inputs")->capture_default_str();
-    cmd->add_option("--out", o->out, "Write the spiking network as Volley network JSON");
+    cmd->add_option("--out", o->out, "Write the spiking network as Volley network JSON, or as NIR when FILE ends in .nir");
     cmd->add_flag("--json", o->json, "Print one JSON object on stdout");
     cmd->add_flag("--quiet", o->quiet, "No progress or header lines");
     cmd->callback([o] { run_convert(*o); });

@@ -1,7 +1,9 @@
 // Writing an engine network of analog sources and discrete_neuron populations as a NIR graph
 // (see nir_network.hpp): the inverse of nir_to_network. Each projection becomes a Linear node
-// (Affine when it carries its target's bias); a delay longer than the layer alignment of
-// nir_to_network gives (depth(T) − depth(S), plus one per recurrent edge) becomes a Delay node.
+// (Affine when it carries its target's bias), a convolution projection a Conv2d node (its
+// populations then have the maps' (C, H, W) shapes, and a Flatten node goes before a Linear
+// that reads such a map); a delay longer than the layer alignment of nir_to_network gives
+// (depth(T) − depth(S), plus one per recurrent edge) becomes a Delay node.
 
 #include <volley/error.hpp>
 #include <volley/snn/nir_network.hpp>
@@ -33,10 +35,43 @@ std::vector<double> column(const population& p, const std::string& name) {
     return out;
 }
 
+std::string detail_shape(const std::vector<std::size_t>& s) {
+    std::string out = "(";
+    for (std::size_t k = 0; k < s.size(); ++k) out += (k ? ", " : "") + std::to_string(s[k]);
+    return out + ")";
+}
+
 bool all_of(const std::vector<double>& v, auto pred) { return std::all_of(v.begin(), v.end(), pred); }
 
 nir_array vec(std::vector<double> v) {
     return nir_array::vector(std::move(v));
+}
+
+nir_array ints(const std::vector<double>& v) { return nir_array::vector(v, nir_dtype::int64); }
+
+/// A convolution projection as a Conv2d node's parameters (without bias). PyTorch pads both
+/// sides alike, or 'same'; other paddings have no NIR form.
+std::map<std::string, nir_array> conv_params(const convolution& c, const population& t) {
+    nir_array w = vec(c.kernel);
+    w.shape = {c.out_channels, c.in_channels / c.groups, c.kernel_height, c.kernel_width};
+    std::map<std::string, nir_array> out{
+        {"weight", std::move(w)},
+        {"stride", ints({double(c.stride_h), double(c.stride_w)})},
+        {"dilation", ints({double(c.dilation_h), double(c.dilation_w)})},
+        {"groups", nir_array::scalar(double(c.groups), nir_dtype::int64)},
+        {"input_shape", ints({double(c.in_height), double(c.in_width)})}};
+    if (c.pad_top == c.pad_bottom && c.pad_left == c.pad_right) {
+        out["padding"] = ints({double(c.pad_top), double(c.pad_left)});
+    } else {
+        const std::uint32_t th = c.dilation_h * (c.kernel_height - 1), tw = c.dilation_w * (c.kernel_width - 1);
+        if (c.stride_h != 1 || c.stride_w != 1 || c.pad_top + c.pad_bottom != th || c.pad_left + c.pad_right != tw ||
+            c.pad_top != th / 2 || c.pad_left != tw / 2)
+            unsupported(t, "its convolution pads unevenly (top " + std::to_string(c.pad_top) + ", bottom " +
+                               std::to_string(c.pad_bottom) + ", left " + std::to_string(c.pad_left) + ", right " +
+                               std::to_string(c.pad_right) + "), which is neither PyTorch's symmetric nor 'same' padding");
+        out["padding"] = nir_array::string("same");
+    }
+    return out;
 }
 
 std::vector<double> scaled(std::vector<double> v, double s) {
@@ -118,14 +153,30 @@ nir_graph network_to_nir(const network& net, const nir_import_options& options, 
     nir_graph g;
     std::vector<std::uint8_t> has_out(net.populations().size(), 0);
     for (const auto& q : net.projections()) has_out[q.source.value] = 1;
+    // Each population's NIR shape: flat, or a convolution's (C, H, W) map.
+    std::vector<std::vector<std::size_t>> shape(net.populations().size());
+    for (std::size_t k = 0; k < shape.size(); ++k) shape[k] = {net.populations()[k].size};
+    auto set_shape = [&](population_index pop, std::vector<std::size_t> s) {
+        auto& at = shape[pop.value];
+        if (at.size() > 1 && at != s)
+            unsupported(net.at(pop), "convolutions see it as maps of shapes " + detail_shape(at) + " and " + detail_shape(s));
+        at = std::move(s);
+    };
+    for (const auto& q : net.projections())
+        if (const auto* c = std::get_if<convolution>(&q.rule)) {
+            set_shape(q.source, {c->in_channels, c->in_height, c->in_width});
+            set_shape(q.target, {c->out_channels, c->out_height(), c->out_width()});
+        }
     for (std::size_t k = 0; k < net.populations().size(); ++k) {
         const auto& p = net.populations()[k];
         if (std::holds_alternative<analog_source>(p.model)) {
-            g.nodes.emplace_back(p.name, "Input",
-                                 std::map<std::string, nir_array>{{"shape", nir_array::vector({double(p.size)}, nir_dtype::int64)}});
+            std::vector<double> dims(shape[k].begin(), shape[k].end());
+            g.nodes.emplace_back(p.name, "Input", std::map<std::string, nir_array>{{"shape", ints(dims)}});
         } else if (std::holds_alternative<discrete_neuron>(p.model)) {
             if (!p.initial_values.empty()) unsupported(p, "initial values have no NIR form");
             g.nodes.push_back(neuron_node(p));
+            for (auto& [key, a] : g.nodes.back().params)
+                if (a.values.size() == p.size) a.shape = shape[k];
         } else {
             unsupported(p, "only analog_source and discrete_neuron populations map to NIR");
         }
@@ -144,23 +195,63 @@ nir_graph network_to_nir(const network& net, const nir_import_options& options, 
         const auto& proj = net.projections()[q];
         const auto& s = net.at(proj.source);
         const auto& t = net.at(proj.target);
-        std::string name = s.name + "_to_" + t.name;
-        for (int k = 2; names.count(name); ++k) name = s.name + "_to_" + t.name + "_" + std::to_string(k);
-        names.insert(name);
-        nir_array w = vec(dense_weights(net, proj, q));
-        w.shape = {t.size, s.size};
-        std::map<std::string, nir_array> params{{"weight", std::move(w)}};
-        std::string type = "Linear";
+        auto unique = [&](std::string base) {
+            std::string name = base;
+            for (int k = 2; names.count(name); ++k) name = base + "_" + std::to_string(k);
+            names.insert(name);
+            return name;
+        };
+        const std::string name = unique(s.name + "_to_" + t.name);
         const auto bias = column(t, "i_bias");
-        if (!biased.count(proj.target.value) && !all_of(bias, [](double x) { return x == 0; })) {
-            params["bias"] = vec(bias);
-            type = "Affine";
-            biased.insert(proj.target.value);
+        const bool add_bias = !biased.count(proj.target.value) && !all_of(bias, [](double x) { return x == 0; });
+        std::map<std::string, nir_array> params;
+        std::string type = "Linear", from = s.name;
+        if (const auto* c = std::get_if<convolution>(&proj.rule)) {
+            const auto* one = std::get_if<double>(&proj.synapse.weight);
+            if (!one || *one != 1) unsupported(t, "projection " + std::to_string(q) + " is a convolution whose weight is not 1");
+            params = conv_params(*c, t);
+            type = "Conv2d";
+            // One bias per output channel; zeros when the target has none here (NIR wants one).
+            const std::size_t per_channel = std::size_t{c->out_height()} * c->out_width();
+            std::vector<double> b(c->out_channels, 0.0);
+            if (add_bias)
+                for (std::size_t i = 0; i < bias.size(); ++i) {
+                    if (bias[i] != bias[i / per_channel * per_channel])
+                        unsupported(t, "its i_bias differs within channel " + std::to_string(i / per_channel) +
+                                           ", so no Conv2d bias carries it");
+                    b[i / per_channel] = bias[i];
+                }
+            params["bias"] = vec(std::move(b));
+        } else {
+            if (shape[proj.target.value].size() > 1)
+                unsupported(t, "projection " + std::to_string(q) + " is dense into a convolution's map; NIR has no such node");
+            nir_array w = vec(dense_weights(net, proj, q));
+            w.shape = {t.size, s.size};
+            params["weight"] = std::move(w);
+            if (add_bias) {
+                params["bias"] = vec(bias);
+                type = "Affine";
+            }
+            if (shape[proj.source.value].size() > 1) {  // read a map: flatten it first
+                const std::string flat = s.name + "_flatten";
+                if (!names.count(flat)) {
+                    names.insert(flat);
+                    const auto& sh = shape[proj.source.value];
+                    g.nodes.emplace_back(flat, "Flatten",
+                                         std::map<std::string, nir_array>{
+                                             {"start_dim", nir_array::scalar(0, nir_dtype::int64)},
+                                             {"end_dim", nir_array::scalar(-1, nir_dtype::int64)},
+                                             {"input_type", ints(std::vector<double>(sh.begin(), sh.end()))}});
+                    g.edges.emplace_back(s.name, flat);
+                }
+                from = flat;
+            }
         }
+        if (add_bias) biased.insert(proj.target.value);
         g.nodes.emplace_back(name, type, std::move(params));
         links.push_back({proj.source.value, proj.target.value, g.nodes.size() - 1,
                          std::llround(delay_of(t, proj, q) / dt_ms)});
-        g.edges.emplace_back(s.name, name);
+        g.edges.emplace_back(from, name);
         g.edges.emplace_back(name, t.name);
     }
     for (std::size_t k = 0; k < net.populations().size(); ++k) {
@@ -174,12 +265,12 @@ nir_graph network_to_nir(const network& net, const nir_import_options& options, 
         for (std::size_t k = 0; k < net.populations().size(); ++k)
             if (!has_out[k]) outs.push_back(net.populations()[k].name);
     for (const auto& o : outs) {
-        const auto& p = net.at(net.find(o));
         std::string name = outs.size() == 1 ? "output" : "output_" + o;
         while (names.count(name)) name += "_";
         names.insert(name);
+        const auto& sh = shape[net.find(o).value];
         g.nodes.emplace_back(name, "Output",
-                             std::map<std::string, nir_array>{{"shape", nir_array::vector({double(p.size)}, nir_dtype::int64)}});
+                             std::map<std::string, nir_array>{{"shape", ints(std::vector<double>(sh.begin(), sh.end()))}});
         g.edges.emplace_back(o, name);
     }
     analyse_nir_graph(g, "<network>");

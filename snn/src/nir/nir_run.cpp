@@ -33,7 +33,12 @@ nir_run_result run_nir(const nir_network& model, const std::vector<std::vector<s
     std::vector<spike_recorder> spikes;
     for (const auto& p : model.populations) spikes.push_back(sim.record_spikes(p.pop));
     std::vector<std::pair<std::string, state_recorder>> states;
-    for (const auto& name : record_v) {
+    std::vector<std::string> recorded = record_v;
+    for (const auto& o : model.outputs)  // a readout's value is its v
+        if (model.populations[o.pop.value].type == "Output" &&
+            std::find(recorded.begin(), recorded.end(), o.node) == recorded.end())
+            recorded.push_back(o.node);
+    for (const auto& name : recorded) {
         const auto& p = model.population(name);
         if (p.type == "Input") throw invalid_parameter("NIR run", "record_v", name, "an Input node has no membrane");
         states.emplace_back(name, sim.record_state(p.pop, "v", dt_ms));

@@ -22,10 +22,12 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
 #include "nir/nir_linear_ops.hpp"
+#include "nir/nir_primitives.hpp"
 
 namespace volley::snn {
 
@@ -75,6 +77,47 @@ struct edge_to {
     bool recurrent;
 };
 
+/// A Conv2d node as the engine's convolution connector, or nothing when its shapes do not fit
+/// one (the sparse path then maps it). PyTorch padding: 'same' pads dilation·(k − 1) in all,
+/// the smaller half before (top, left); 'valid' none; an int or a pair pads both sides alike.
+std::optional<convolution> as_convolution(const nir_node& c) {
+    const detail::nir_location nowhere{"<graph>", ""};
+    const auto& wt = c.params.at("weight");
+    const auto& in = c.input_shape;
+    const auto& out = c.output_shape;
+    if (wt.shape.size() != 4 || in.size() != 3 || out.size() != 3) return std::nullopt;
+    const auto stride = detail::nir_int_tuple(c, "stride", 2, 1, nowhere);
+    const auto dilation = detail::nir_int_tuple(c, "dilation", 2, 1, nowhere);
+    const auto groups = detail::nir_int_tuple(c, "groups", 1, 1, nowhere)[0];
+    std::vector<long long> before(2, 0), after(2, 0);
+    const nir_array* pad = c.param("padding");
+    for (std::size_t d = 0; d < 2; ++d) {
+        const auto k = static_cast<long long>(wt.shape[2 + d]);
+        if (pad && pad->is_text()) {
+            const long long total = pad->text == "same" ? dilation[d] * (k - 1) : 0;
+            before[d] = total / 2;
+            after[d] = total - before[d];
+        } else {
+            before[d] = after[d] = detail::nir_int_tuple(c, "padding", 2, 0, nowhere)[d];
+        }
+    }
+    for (const auto v : {stride[0], stride[1], dilation[0], dilation[1], groups})
+        if (v < 1 || v > UINT32_MAX) return std::nullopt;
+    for (const auto v : {before[0], before[1], after[0], after[1]})
+        if (v < 0 || v > UINT32_MAX) return std::nullopt;
+    auto u32 = [](auto v) { return static_cast<std::uint32_t>(v); };
+    convolution cv{.in_channels = u32(in[0]), .in_height = u32(in[1]), .in_width = u32(in[2]),
+                   .out_channels = u32(wt.shape[0]), .kernel_height = u32(wt.shape[2]), .kernel_width = u32(wt.shape[3]),
+                   .stride_h = u32(stride[0]), .stride_w = u32(stride[1]),
+                   .pad_top = u32(before[0]), .pad_bottom = u32(after[0]), .pad_left = u32(before[1]), .pad_right = u32(after[1]),
+                   .dilation_h = u32(dilation[0]), .dilation_w = u32(dilation[1]), .groups = u32(groups),
+                   .kernel = wt.values};
+    if (cv.out_channels != out[0] || cv.out_height() != out[1] || cv.out_width() != out[2] ||
+        std::uint64_t{wt.shape[1]} * cv.groups != cv.in_channels || cv.out_channels % cv.groups != 0)
+        return std::nullopt;
+    return cv;
+}
+
 /// Where a pushed vector arrives: target population node, path delay [steps], recurrent edges.
 using arrival_key = std::tuple<std::size_t, std::int64_t, int>;
 
@@ -82,10 +125,14 @@ class mapper {
 public:
     mapper(const nir_graph& g, const nir_import_options& o) : g_(g), o_(o), out_(g.nodes.size()) {
         dt_ms_ = o.dt_s * 1000;
+        std::vector<std::vector<edge_to>> in(g.nodes.size());
         for (std::size_t e = 0; e < g.edges.size(); ++e) {
             const auto a = index_of(g.edges[e].first), b = index_of(g.edges[e].second);
             out_[a].push_back({b, g.is_recurrent(e)});
+            in[b].push_back({a, g.is_recurrent(e)});
+            if (g.nodes[b].type == "Output" && detail::is_nir_linear(g.nodes[a].type)) readouts_.insert(b);
         }
+        if (o.convolutions) find_convolutions(in);
     }
 
     nir_network run() {
@@ -106,7 +153,20 @@ private:
 
     bool is_population(std::size_t i) const {
         const auto& t = g_.nodes[i].type;
-        return t == "Input" || t == "Threshold" || is_neuron(t);
+        return t == "Input" || t == "Threshold" || is_neuron(t) || readouts_.count(i) > 0;
+    }
+
+    /// The Conv2d nodes that alone join two population nodes (one forward edge in from a
+    /// population, one forward edge out to a population) and fit the convolution connector.
+    void find_convolutions(const std::vector<std::vector<edge_to>>& in) {
+        for (std::size_t c = 0; c < g_.nodes.size(); ++c) {
+            if (g_.nodes[c].type != "Conv2d" || in[c].size() != 1 || out_[c].size() != 1) continue;
+            const auto from = in[c][0], to = out_[c][0];
+            if (from.recurrent || to.recurrent || !is_population(from.node) || !is_population(to.node) ||
+                g_.nodes[to.node].type == "Output")
+                continue;
+            if (auto cv = as_convolution(g_.nodes[c])) convs_.emplace(c, conv_link{from.node, to.node, std::move(*cv)});
+        }
     }
 
     void make_populations(nir_network& m) {
@@ -140,7 +200,14 @@ private:
         model.method = o_.discretisation;
         std::vector<std::pair<std::string, per_neuron>> ps;
         const double inf = std::numeric_limits<double>::infinity();
-        if (t == "Threshold") {
+        if (t == "Output") {
+            // A readout of a linear node: v = the weighted input of this step, without memory
+            // (Euler with tau = dt forgets v every step, whatever the discretisation asked).
+            model.method = discrete_neuron::integration::euler;
+            ps = {{"tau_mem_ms", {dt_ms_, {}}}, {"v_threshold", {inf, {}}}};
+            notes_.push_back("Output node '" + node.name +
+                             "' reads a linear node: it runs as a memoryless readout population whose v is the value");
+        } else if (t == "Threshold") {
             // y = 1 if x > threshold, without memory: Euler with tau = dt forgets v every step.
             model.method = discrete_neuron::integration::euler;
             ps = {{"tau_mem_ms", {dt_ms_, {}}}, {"v_threshold", read_param(node, "threshold", n, 1, 0)}};
@@ -183,6 +250,7 @@ private:
         for (const auto& e : out_[at]) {
             const auto& t = g_.nodes[e.node];
             const int r = rec + (e.recurrent ? 1 : 0);
+            if (origin != SIZE_MAX && convs_.count(e.node)) continue;  // a convolution projection
             if (is_population(e.node)) {
                 auto& acc = arrive[{e.node, delay, r}];
                 if (acc.empty()) acc.assign(x.size(), 0.0);
@@ -191,11 +259,8 @@ private:
                                        std::to_string(acc.size()));
                 for (std::size_t k = 0; k < x.size(); ++k) acc[k] += x[k];
             } else if (t.type == "Output") {
-                if (origin == SIZE_MAX) continue;  // the bias pass
-                if (at != origin)
-                    unsupported(t, "is fed by the linear node '" + g_.nodes[at].name +
-                                       "'; only population nodes (Input, neurons) can be read at an Output");
-                outputs_.insert({e.node, at});
+                // Fed by a population node (an Output fed by a linear node is a readout population).
+                if (origin != SIZE_MAX) outputs_.insert({e.node, at});
             } else {
                 if (std::find(stack.begin(), stack.end(), e.node) != stack.end())
                     unsupported(t, "lies on a loop made only of linear nodes");
@@ -223,6 +288,9 @@ private:
         int rec;
         from_list list;
         std::vector<double> weights;
+        std::optional<convolution> conv;  ///< instead of list and weights
+
+        bool empty() const { return list.sources.empty() && !conv; }
     };
 
     void connect(nir_network& m) {
@@ -245,7 +313,7 @@ private:
                         unsupported(node, "does not spike (it has no threshold), so it cannot feed node '" +
                                               g_.nodes[t].name + "'; read it at an Output instead");
                     auto [it, fresh] = index.try_emplace({i, t, d, r}, projs.size());
-                    if (fresh) projs.push_back({i, t, d, r, {}, {}});
+                    if (fresh) projs.push_back({i, t, d, r, {}, {}, {}});
                     auto& p = projs[it->second];
                     for (std::size_t k = 0; k < w.size(); ++k)
                         if (w[k] != 0) {
@@ -255,6 +323,23 @@ private:
                         }
                 }
             }
+        }
+        // The convolutions after the matrices, in topological order of (source, target), so
+        // that the projection order does not depend on node names.
+        std::vector<std::size_t> rank(g_.nodes.size());
+        for (std::size_t k = 0; k < g_.order.size(); ++k) rank[g_.order[k]] = k;
+        std::vector<const conv_link*> links;
+        for (const auto& [c, link] : convs_) links.push_back(&link);
+        std::sort(links.begin(), links.end(), [&](const conv_link* a, const conv_link* b) {
+            return std::pair(rank[a->source], rank[a->target]) < std::pair(rank[b->source], rank[b->target]);
+        });
+        for (const conv_link* l : links) {
+            const auto& link = *l;
+            const auto& node = g_.nodes[link.source];
+            if (node.type != "Input" && node.type != "Threshold" && !spikes(node.type))
+                unsupported(node, "does not spike (it has no threshold), so it cannot feed node '" +
+                                      g_.nodes[link.target].name + "'; read it at an Output instead");
+            projs.push_back({link.source, link.target, 0, 0, {}, {}, link.conv});
         }
         // Biases, pushed from the node that adds them.
         for (std::size_t i : g_.order) {
@@ -271,7 +356,7 @@ private:
         }
         set_depths(m, projs);
         for (auto& p : projs) {
-            if (p.list.sources.empty()) continue;
+            if (p.empty()) continue;
             const auto& s = m.populations[pop_of_.at(p.source)];
             const auto& t = m.populations[pop_of_.at(p.target)];
             const std::int64_t steps = t.depth - s.depth + p.rec + p.delay;
@@ -279,13 +364,22 @@ private:
                 unsupported(g_.nodes[p.target], "its recurrent input from '" + s.node + "' skips back over " +
                                                     std::to_string(s.depth - t.depth) +
                                                     " layers, which the engine's one-step-per-layer alignment cannot express");
-            m.net.connect(s.pop, t.pop, std::move(p.list),
-                          {.weight = std::move(p.weights), .delay_ms = static_cast<double>(steps) * dt_ms_});
+            const double delay_ms = static_cast<double>(steps) * dt_ms_;
+            if (p.conv)
+                m.net.connect(s.pop, t.pop, std::move(*p.conv), {.weight = 1.0, .delay_ms = delay_ms});
+            else
+                m.net.connect(s.pop, t.pop, std::move(p.list), {.weight = std::move(p.weights), .delay_ms = delay_ms});
         }
         for (auto& p : m.populations)
             if (!p.bias.empty()) m.net.set_parameter(p.pop, "i_bias", p.bias);
         for (const auto& [out, src] : outputs_)
             m.outputs.push_back({g_.nodes[out].name, g_.nodes[src].name, m.populations[pop_of_.at(src)].pop});
+        for (const std::size_t out : readouts_) {
+            std::string feeder;
+            for (const auto& [a, b] : g_.edges)
+                if (index_of(b) == out && feeder.empty()) feeder = resolve_nir_endpoint(g_, a).front();
+            m.outputs.push_back({g_.nodes[out].name, feeder, m.populations[pop_of_.at(out)].pop});
+        }
         m.notes = g_.notes;
         m.notes.insert(m.notes.end(), notes_.begin(), notes_.end());
     }
@@ -296,7 +390,7 @@ private:
         for (std::size_t pass = 0; pass <= m.populations.size(); ++pass) {
             bool changed = false;
             for (const auto& q : projs) {
-                if (q.rec > 0 || q.list.sources.empty()) continue;
+                if (q.rec > 0 || q.empty()) continue;
                 auto& t = m.populations[pop_of_.at(q.target)];
                 const auto d = m.populations[pop_of_.at(q.source)].depth + 1;
                 if (d > t.depth) {
@@ -315,6 +409,12 @@ private:
     std::vector<std::vector<edge_to>> out_;
     std::map<std::size_t, std::size_t> pop_of_;  ///< node index -> index into populations
     std::set<std::pair<std::size_t, std::size_t>> outputs_;  ///< (Output node, source node)
+    std::set<std::size_t> readouts_;  ///< Output nodes fed by a linear node: readout populations
+    struct conv_link {
+        std::size_t source, target;
+        convolution conv;
+    };
+    std::map<std::size_t, conv_link> convs_;  ///< Conv2d node -> the convolution projection it becomes
     std::vector<std::string> notes_;
 };
 

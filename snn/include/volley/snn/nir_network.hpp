@@ -18,6 +18,10 @@ struct nir_import_options {
     double dt_s = 1e-4;  ///< the step [s] (NIR time constants are in seconds), > 0
     discrete_neuron::integration discretisation = discrete_neuron::integration::euler;
     discrete_neuron::reset_mode reset = discrete_neuron::reset_mode::to_v_reset;
+    /// A Conv2d that alone joins two population nodes becomes a `convolution` projection (one
+    /// shared kernel); false: a from_list matrix like every other linear chain (the same spikes,
+    /// more memory).
+    bool convolutions = true;
 };
 
 /// "dt = 0.0001 s, discretisation euler, reset to-v-reset": the options as the CLI prints them.
@@ -34,7 +38,7 @@ struct nir_population {
     /// t + depth + 1.
     std::int64_t depth = 0;
     std::vector<double> bias;          ///< i_bias per neuron (Affine and Conv biases), or empty
-    bool spiking = true;               ///< false for I, LI, CubaLI (no threshold) and Input
+    bool spiking = true;               ///< false for I, LI, CubaLI (no threshold), Input and readouts
 };
 
 /// One Output node and the population it records.
@@ -64,11 +68,14 @@ struct nir_network {
 ///   CubaLI) and Threshold nodes discrete_neuron populations.
 /// - The linear nodes between them (Affine, Linear, Scale, Conv1d, Conv2d, SumPool2d, AvgPool2d,
 ///   Flatten, Delay) compose into one from_list projection per (source, target) pair, biases
-///   into the target's i_bias. Recurrent edges add one step of delay.
+///   into the target's i_bias. A Conv2d that alone joins two populations becomes a convolution
+///   projection instead (options.convolutions). Recurrent edges add one step of delay.
+/// - An Output fed by a linear node becomes a readout population (type "Output"): a memoryless
+///   discrete_neuron (Euler, tau = dt, no threshold) whose v is the linear node's value.
 /// Nested graphs are flattened first (flatten_nir_graph).
 /// Throws unsupported_model naming the node for what does not map (a non-spiking node feeding
-/// another node, an Output fed by a linear node, a recurrent edge that skips back over layers),
-/// invalid_parameter for bad options or values.
+/// another node, a recurrent edge that skips back over layers), invalid_parameter for bad
+/// options or values.
 nir_network nir_to_network(const nir_graph& graph, const nir_import_options& options = {});
 
 /// The graph with every nested NIRGraph's nodes lifted to the top level as "graph.node"; the
@@ -81,7 +88,8 @@ nir_graph flatten_nir_graph(const nir_graph& graph);
 /// The inverse: analog_source populations become Input nodes, discrete_neuron populations
 /// neuron nodes (CubaLIF/CubaLI with tau_syn_ms > 0, LIF/LI with a leak, IF/I without; no
 /// threshold: the non-spiking type), projections Linear nodes (Affine where the target has a
-/// bias), extra delay Delay nodes, and populations in `outputs` (default: those without outgoing
+/// bias), convolution projections Conv2d nodes (with a Flatten before a Linear that reads their
+/// map), extra delay Delay nodes, and populations in `outputs` (default: those without outgoing
 /// projections) get an Output node. nir_to_network of the result gives back `net` when it was
 /// made by nir_to_network with the same options. Throws unsupported_model for other models or
 /// connectors, invalid_parameter for a delay shorter than the layer alignment needs.
@@ -102,7 +110,8 @@ struct nir_run_result {
     std::vector<output_spikes> outputs;
     /// The spikes of every neuron population (by node name, in population order), likewise.
     std::vector<output_spikes> layers;
-    /// Recorded membranes: v[node][t][neuron] after NIR step t.
+    /// Recorded membranes: v[node][t][neuron] after NIR step t. Readout Outputs (fed by a linear
+    /// node) are always recorded: v[output node][t] is the linear node's value at step t.
     std::map<std::string, std::vector<std::vector<double>>> v;
 };
 
