@@ -2,6 +2,7 @@
 
 #include "cmd_nir.hpp"
 
+#include <algorithm>
 #include <volley/snn/nir_file.hpp>
 #include <volley/snn/nir_network.hpp>
 #include <volley/snn/npz_file.hpp>
@@ -170,6 +171,11 @@ void run_nir_file(const nir_run_options& o) {
             jo["spike_steps"] = os.steps;
             jo["spike_neurons"] = os.neurons;
         }
+        // An Output fed by a linear node is a readout: its value at every step, not spikes.
+        if (const auto v = r.v.find(os.node); v != r.v.end()) {
+            const std::size_t count = v->second.empty() ? 0 : v->second.size() * v->second.front().size();
+            if (count <= max_listed_spikes) jo["values"] = v->second;
+        }
         outs.push_back(jo);
     }
     j["outputs"] = outs;
@@ -185,9 +191,19 @@ void run_nir_file(const nir_run_options& o) {
         if (p.type != "Input")
             std::printf("%-20s %-10s %-16s %10llu\n", p.node.c_str(), p.type.c_str(), shape_text(p.shape).c_str(),
                         static_cast<unsigned long long>(r.spike_counts.at(p.node)));
-    for (std::size_t k = 0; k < r.outputs.size(); ++k)
-        std::printf("Output '%s' (from '%s'): %zu spikes\n", r.outputs[k].node.c_str(), model.outputs[k].source.c_str(),
-                    r.outputs[k].steps.size());
+    for (std::size_t k = 0; k < r.outputs.size(); ++k) {
+        const auto v = r.v.find(r.outputs[k].node);
+        if (v != r.v.end() && !v->second.empty()) {
+            std::printf("Output '%s' (from '%s'): readout of %zu values per step; last step:", r.outputs[k].node.c_str(),
+                        model.outputs[k].source.c_str(), v->second.back().size());
+            for (std::size_t i = 0; i < std::min<std::size_t>(v->second.back().size(), 10); ++i)
+                std::printf(" %.6g", v->second.back()[i]);
+            std::printf(v->second.back().size() > 10 ? " ...\n" : "\n");
+        } else {
+            std::printf("Output '%s' (from '%s'): %zu spikes\n", r.outputs[k].node.c_str(), model.outputs[k].source.c_str(),
+                        r.outputs[k].steps.size());
+        }
+    }
 }
 
 void register_nir(CLI::App& app, command_context&) {
