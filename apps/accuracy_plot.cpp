@@ -121,8 +121,8 @@ void write_accuracy_svg(const std::filesystem::path& file, const accuracy_curve&
     for (std::size_t i = 0; i < c.timesteps.size(); ++i) {
         const double x = x_of(c.timesteps[i]), y = y_of(c.snn_accuracy[i]);
         out += "<circle cx=\"" + num(x) + "\" cy=\"" + num(y) + "\" r=\"4\" fill=\"#1f77b4\"/>\n";
-        text(out, x, y + (y < bottom - 24 ? 18 : -10), percent(c.snn_accuracy[i]),
-             "text-anchor=\"middle\" font-size=\"10\" fill=\"#1f77b4\"");
+        text(out, x + 7, y + (y < bottom - 24 ? 16 : -8), percent(c.snn_accuracy[i]),
+             "text-anchor=\"start\" font-size=\"10\" fill=\"#1f77b4\"");
     }
 
     const double lx = right + 20;

@@ -205,7 +205,7 @@ void run_demo(const demo_options& o) {
     const int label = test_all.labels[raster_index];
     char raster_title[256];
     std::snprintf(raster_title, sizeof raster_title,
-                  "Fashion-MNIST test image %zu (%s): spikes per layer, %lld steps of 1 ms, SNN says %s",
+                  "Test image %zu (%s), %lld steps of 1 ms: SNN says %s",
                   raster_index, class_names[label], static_cast<long long>(o.raster_steps),
                   class_names[rec.prediction]);
     write_image_raster(out_dir / "raster.svg", net, rec, o.raster_steps, raster_title);
