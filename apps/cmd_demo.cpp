@@ -1,59 +1,353 @@
-// `volley demo`: the main job. Until the conversion pipeline lands (issues 7 and 8), it runs
-// the CUBA network and writes its spikes (SONATA HDF5) and raster plot.
+// `volley demo`: the main job (docs/demo.md). Trains the small reference CNN of CONVERSION.md on
+// Fashion-MNIST (or reuses a cached one whose checksum matches), converts it to a spiking network
+// on the engine, evaluates it at several T in one run, and writes a summary table,
+// accuracy_vs_T.svg, a raster of one image and results.h5.
 
+#include "accuracy_plot.hpp"
 #include "cli_common.hpp"
-#include "run_driver.hpp"
+#include "demo_image_raster.hpp"
+#include "demo_model_cache.hpp"
+#include "demo_results_file.hpp"
 
-#include <volley/snn/standard_networks.hpp>
+#include <volley/convert/analog_forward.hpp>
+#include <volley/convert/cnn_readers.hpp>
+#include <volley/convert/image_dataset.hpp>
+#include <volley/convert/normalization.hpp>
+#include <volley/convert/snn_conversion.hpp>
+#include <volley/convert/snn_evaluation.hpp>
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <utility>
+#include <vector>
 
 namespace volley::cli {
 
 namespace {
 
 struct demo_options {
-    std::string out_dir = "out";
-    std::uint32_t neurons = 4000;
-    double duration_ms = 1000;
+    std::string out_dir = "out/demo", cache_dir;
+    std::string data_dir{convert::default_fashion_mnist_dir};
+    std::string timesteps = "8,16,32,64,128,256";
+    demo_training_settings training;
+    bool retrain = false, full = false;
+    std::size_t limit = 2000, norm_images = 10000;
+    double percentile = 99.9;
+    std::int64_t raster_steps = 64;
+    std::size_t raster_image = 0;
     int threads = 0;
+    std::uint64_t seed = 1;
     bool json = false, quiet = false;
 };
 
+constexpr const char* class_names[10] = {"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
+                                         "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
+
+/// Stage timer: wall seconds since construction or the last lap().
+class stopwatch {
+public:
+    double lap() {
+        const auto now = std::chrono::steady_clock::now();
+        const double s = std::chrono::duration<double>(now - last_).count();
+        last_ = now;
+        return s;
+    }
+
+private:
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+std::vector<std::int64_t> parse_timesteps(const std::string& text) {
+    std::vector<std::int64_t> out;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        char* end = nullptr;
+        const long long v = std::strtoll(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0' || v < 1 || (!out.empty() && v <= out.back()))
+            throw invalid_parameter("--timesteps", "timesteps", text, "expected ascending integers >= 1, e.g. 8,16,32");
+        out.push_back(v);
+    }
+    if (out.empty()) throw invalid_parameter("--timesteps", "timesteps", text, "give at least one");
+    return out;
+}
+
+convert::tensor<float> as_tensor(const convert::image_dataset& d) {
+    convert::tensor<float> t({d.count(), d.channels, d.height, d.width});
+    t.values = d.pixels;
+    return t;
+}
+
+std::vector<std::int32_t> argmax_rows(const convert::tensor<float>& logits) {
+    const std::size_t k = logits.shape.per_image();
+    std::vector<std::int32_t> out(logits.shape.n);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const float* row = logits.image(i);
+        out[i] = static_cast<std::int32_t>(std::max_element(row, row + k) - row);
+    }
+    return out;
+}
+
+double fraction_equal(std::span<const std::int32_t> a, std::span<const std::int32_t> b) {
+    std::size_t same = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) same += a[i] == b[i];
+    return a.empty() ? 0.0 : static_cast<double>(same) / static_cast<double>(a.size());
+}
+
+void run_demo(const demo_options& o) {
+    const auto timesteps = parse_timesteps(o.timesteps);
+    if (o.raster_steps < 1)
+        throw invalid_parameter("--raster-steps", "raster steps", std::to_string(o.raster_steps), "must be >= 1");
+    if (!(o.percentile > 0 && o.percentile <= 100))
+        throw invalid_parameter("--percentile", "percentile", std::to_string(o.percentile), "must be in (0, 100]");
+    const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const std::filesystem::path out_dir(o.out_dir);
+    const std::filesystem::path cache_dir = o.cache_dir.empty() ? out_dir / "cache" : std::filesystem::path(o.cache_dir);
+    std::error_code ec;
+    std::filesystem::create_directories(out_dir, ec);
+    if (ec) throw io_error(out_dir.string(), "cannot create the output folder: " + ec.message());
+    std::FILE* log = o.json ? stderr : stdout;
+    const bool talk = !o.quiet;
+    const bool bar = talk && stderr_is_terminal();
+    stopwatch total, stage;
+    std::vector<std::pair<std::string, double>> stages;  // wall time per stage, in order
+
+    // 1. Data and the trained CNN.
+    const auto train = convert::load_fashion_mnist(o.data_dir, "train");
+    const auto test_all = convert::load_fashion_mnist(o.data_dir, "test");
+    stages.emplace_back("load_data_s", stage.lap());
+    if (o.raster_image >= test_all.count())
+        throw invalid_parameter("--raster-image", "raster image", std::to_string(o.raster_image),
+                                "must be below the number of test images (" + std::to_string(test_all.count()) + ")");
+    if (talk)
+        std::fprintf(log, "Volley demo: Fashion-MNIST CNN -> spiking network on the engine (%d threads)\n", threads);
+    const auto model = obtain_demo_model(
+        cache_dir, o.training, train, test_all, threads, o.retrain,
+        [&](const convert::training_progress& p) {
+            if (bar)
+                std::fprintf(stderr, "\repoch %zu/%zu: %3.0f%%  loss %.4f  %.0f img/s ", p.epoch, o.training.epochs,
+                             100.0 * static_cast<double>(p.step) / static_cast<double>(p.steps_per_epoch), p.mean_loss,
+                             p.images_per_s);
+        },
+        [&](const convert::epoch_record& e) {
+            if (bar) std::fputs("\r\033[K", stderr);
+            if (talk)
+                std::fprintf(log, "  epoch %zu: train loss %.4f, %.0f images/s\n", e.epoch, e.train_loss, e.images_per_s);
+            std::fflush(log);
+        });
+    stages.emplace_back(model.from_cache ? "cache_check_s" : "train_s", stage.lap());
+    if (talk) {
+        if (model.from_cache)
+            std::fprintf(log, "model: reused the cached %s (SHA-256 %.16s..., checksum matches; trained with `%s`)\n",
+                         model.file.string().c_str(), model.sha256.c_str(), o.training.command_line().c_str());
+        else
+            std::fprintf(log, "model: trained now (%s): `%s` on %zu images in %.1f s; cached as %s (SHA-256 %.16s...)\n",
+                         model.reason.c_str(), o.training.command_line().c_str(), model.train_images, model.train_s,
+                         model.file.string().c_str(), model.sha256.c_str());
+        std::fflush(log);
+    }
+
+    // 2. Read it back as users' models are read, normalise on the training set and convert.
+    const auto graph = convert::read_cnn(model.file);
+    convert::normalization_options norm;
+    norm.percentile = o.percentile;
+    norm.max_images = o.norm_images;
+    norm.forward.threads = threads;
+    const auto norm_set = train.head(o.norm_images);
+    const auto scales = convert::compute_layer_scales(graph, as_tensor(norm_set), norm);
+    const auto net = convert::convert_to_snn(graph, scales, convert::conversion_options{});
+    stages.emplace_back("normalise_convert_s", stage.lap());
+
+    const auto test = test_all.head(o.full ? 0 : o.limit);
+    const std::size_t n = test.count();
+    const std::vector<std::int32_t> labels(test.labels.begin(), test.labels.end());
+    const std::vector<std::int32_t> labels_all(test_all.labels.begin(), test_all.labels.end());
+    const auto cnn_pred_all = argmax_rows(convert::analog_forward(graph, as_tensor(test_all), {.threads = threads}));
+    const double cnn_acc_all = fraction_equal(cnn_pred_all, labels_all);
+    const std::span<const std::int32_t> cnn_pred(cnn_pred_all.data(), n);
+    const double cnn_acc = fraction_equal(cnn_pred, labels);
+    stages.emplace_back("cnn_forward_s", stage.lap());
+    if (talk) {
+        std::fprintf(log, "conversion: p%g normalisation on %zu training images, reset by subtraction, constant-current input\n",
+                     o.percentile, norm_set.count());
+        std::fprintf(log, "evaluating the SNN on %zu of the %zu test images%s at T = %s\n", n, test_all.count(),
+                     o.full ? "" : " (--full for all)", o.timesteps.c_str());
+        std::fflush(log);
+    }
+
+    // 3. The SNN on the engine, read at every T in one run.
+    convert::evaluation_options eval;
+    eval.timesteps = timesteps;
+    eval.threads = threads;
+    eval.seed = o.seed;
+    std::mutex bar_mutex;
+    if (bar)
+        eval.progress = [&](std::size_t done, std::size_t count) {
+            if (done % 50 != 0 && done != count) return;
+            std::lock_guard lock(bar_mutex);
+            std::fprintf(stderr, "\r%zu/%zu images", done, count);
+            if (done == count) std::fputs("\r\033[K", stderr);
+        };
+    const auto result = convert::evaluate_snn(net, test.pixels, labels, cnn_pred, eval);
+    stages.emplace_back("snn_evaluation_s", stage.lap());
+
+    // 4. One image's spikes, layer by layer.
+    const std::size_t raster_index = o.raster_image;
+    const std::span<const float> raster_pixels(test_all.image(raster_index), test_all.image_size());
+    const auto rec = record_image_spikes(net, raster_pixels, o.raster_steps, o.seed);
+    const int label = test_all.labels[raster_index];
+    char raster_title[256];
+    std::snprintf(raster_title, sizeof raster_title,
+                  "Test image %zu (%s), %lld steps of 1 ms: SNN says %s",
+                  raster_index, class_names[label], static_cast<long long>(o.raster_steps),
+                  class_names[rec.prediction]);
+    write_image_raster(out_dir / "raster.svg", net, rec, o.raster_steps, raster_title);
+    stages.emplace_back("raster_s", stage.lap());
+
+    // 5. The plot and results.h5.
+    accuracy_curve curve;
+    curve.title = "Fashion-MNIST: converted SNN accuracy against T";
+    curve.timesteps = timesteps;
+    for (const auto& c : result.checkpoints) curve.snn_accuracy.push_back(c.accuracy);
+    curve.cnn_accuracy = cnn_acc;
+    curve.note = std::to_string(n) + " test images; " + o.training.command_line();
+    write_accuracy_svg(out_dir / "accuracy_vs_T.svg", curve);
+
+    demo_results r;
+    r.model_file = model.file.string();
+    r.model_sha256 = model.sha256;
+    r.model_source = model.from_cache ? "cache" : "trained";
+    r.training = o.training.command_line();
+    r.data = "fashion-mnist test, first " + std::to_string(n) + " images (" + o.data_dir + ")";
+    r.timesteps = timesteps;
+    for (const auto& c : result.checkpoints) {
+        r.snn_accuracy.push_back(c.accuracy);
+        r.agreement.push_back(c.agreement);
+        r.spikes_per_image.push_back(c.spikes_per_image);
+        r.synops_per_image.push_back(c.synops_per_image);
+    }
+    r.cnn_accuracy = cnn_acc;
+    r.images = n;
+    for (std::size_t l = 0; l < net.layers.size(); ++l) {
+        r.layer_names.push_back(net.layers[l].name);
+        r.layer_neurons.push_back(net.layers[l].size());
+        r.layer_lambda.push_back(net.layers[l].lambda);
+        r.layer_rate.push_back(result.layers[l].spikes_per_step);
+    }
+    r.raster_image = raster_index;
+    r.raster_label = label;
+    r.raster_steps = o.raster_steps;
+    r.spikes = rec.layers;
+    write_demo_results(out_dir / "results.h5", r);
+    stages.emplace_back("write_outputs_s", stage.lap());
+    const double total_s = total.lap();
+    const double images_per_s = result.wall_s > 0 ? static_cast<double>(n) / result.wall_s : 0.0;
+    const char* hardware_note =
+        "not available yet: the converted classifier head has no quantised hardware export (issue 8), so it is not run on danna2";
+
+    if (o.json) {
+        nlohmann::json ts = nlohmann::json::array();
+        for (const auto& c : result.checkpoints)
+            ts.push_back({{"T", c.timesteps},
+                          {"accuracy", c.accuracy},
+                          {"agreement", c.agreement},
+                          {"spikes_per_image", c.spikes_per_image},
+                          {"synops_per_image", c.synops_per_image}});
+        nlohmann::json layers = nlohmann::json::array();
+        for (std::size_t l = 0; l < net.layers.size(); ++l)
+            layers.push_back({{"name", r.layer_names[l]},
+                              {"neurons", r.layer_neurons[l]},
+                              {"lambda", r.layer_lambda[l]},
+                              {"spikes_per_step", r.layer_rate[l]}});
+        nlohmann::json stage_json = nlohmann::json::object();
+        for (const auto& [name, s] : stages) stage_json[name] = s;
+        stage_json["total_s"] = total_s;
+        print_json({{"model",
+                     {{"file", r.model_file},
+                      {"sha256", r.model_sha256},
+                      {"source", r.model_source},
+                      {"reason", model.reason},
+                      {"training", r.training},
+                      {"train_images", model.train_images},
+                      {"train_s", model.train_s}}},
+                    {"cnn_accuracy", cnn_acc},
+                    {"cnn_accuracy_all_test", cnn_acc_all},
+                    {"images", n},
+                    {"threads", threads},
+                    {"timesteps", ts},
+                    {"layers", layers},
+                    {"raster", {{"image", raster_index}, {"label", label}, {"steps", o.raster_steps},
+                                {"prediction", rec.prediction}, {"spikes", rec.spikes}}},
+                    {"stages", stage_json},
+                    {"images_per_s", images_per_s},
+                    {"synops_per_s", result.synops_per_s},
+                    {"hardware", {{"available", false}, {"note", hardware_note}}},
+                    {"outputs",
+                     {(out_dir / "accuracy_vs_T.svg").string(), (out_dir / "raster.svg").string(),
+                      (out_dir / "results.h5").string()}},
+                    {"peak_rss_bytes", peak_rss_bytes()}});
+        return;
+    }
+
+    std::printf("\nCNN accuracy %.2f%% on these %zu images (%.2f%% on all %zu test images)\n", 100 * cnn_acc, n,
+                100 * cnn_acc_all, test_all.count());
+    std::printf("%6s  %12s  %10s  %14s  %15s\n", "T", "SNN accuracy", "agreement", "spikes/image", "synops/image");
+    for (const auto& c : result.checkpoints)
+        std::printf("%6lld  %11.2f%%  %9.2f%%  %14.0f  %15.0f\n", static_cast<long long>(c.timesteps), 100 * c.accuracy,
+                    100 * c.agreement, c.spikes_per_image, c.synops_per_image);
+    std::printf("\n%-16s  %9s  %10s  %12s\n", "layer", "neurons", "lambda", "rate @ T max");
+    for (std::size_t l = 0; l < net.layers.size(); ++l)
+        std::printf("%-16s  %9llu  %10.4g  %12.4f\n", r.layer_names[l].c_str(),
+                    static_cast<unsigned long long>(r.layer_neurons[l]), r.layer_lambda[l], r.layer_rate[l]);
+    std::printf("\n%-22s  %8s\n", "stage", "wall [s]");
+    for (const auto& [name, value] : stages)
+        std::printf("%-22s  %8.2f\n", name.substr(0, name.size() - 2).c_str(), value);
+    std::printf("%-22s  %8.2f\n", "total", total_s);
+    std::printf("\nSNN: %.1f images/s, %.3g synaptic events/s on %d threads; peak RSS %.0f MB\n", images_per_s,
+                result.synops_per_s, threads, static_cast<double>(peak_rss_bytes()) / 1e6);
+    std::printf("hardware stage (danna2): %s\n", hardware_note);
+    std::printf("wrote %s, %s, %s\n", (out_dir / "accuracy_vs_T.svg").string().c_str(),
+                (out_dir / "raster.svg").string().c_str(), (out_dir / "results.h5").string().c_str());
+}
+
 }  // namespace
 
-void register_demo(CLI::App& app, command_context& ctx) {
-    auto* cmd = app.add_subcommand("demo", "The main job: run the CUBA network, write spikes and a raster plot");
+void register_demo(CLI::App& app, command_context& /*ctx*/) {
+    auto* cmd = app.add_subcommand(
+        "demo", "The main job: train (or reuse) a CNN, convert it, evaluate the SNN on Fashion-MNIST, write plots");
     auto o = std::make_shared<demo_options>();
-    cmd->add_option("--out-dir", o->out_dir, "Directory for cuba_spikes.h5 and cuba_raster.svg");
-    cmd->add_option("--neurons", o->neurons, "Number of neurons")->check(CLI::Range(10u, 100000000u));
-    cmd->add_option("--duration", o->duration_ms, "Biological time [ms]")->check(CLI::NonNegativeNumber);
-    cmd->add_option("--threads", o->threads, "OpenMP threads (0: default)")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--out,--out-dir", o->out_dir, "Output folder")->capture_default_str();
+    cmd->add_option("--cache", o->cache_dir, "Model cache folder (default: OUT/cache)");
+    cmd->add_option("--data-dir", o->data_dir, "Directory of the Fashion-MNIST IDX files")->capture_default_str();
+    cmd->add_option("--limit", o->limit, "Evaluate the SNN on the first N test images")->capture_default_str()
+        ->check(CLI::Range(std::size_t{1}, std::size_t{10000}));
+    cmd->add_flag("--full", o->full, "Evaluate on all 10,000 test images");
+    cmd->add_option("--timesteps", o->timesteps, "Checkpoints T, read in one run")->capture_default_str();
+    cmd->add_option("--epochs", o->training.epochs, "Training epochs (Adam)")->capture_default_str()
+        ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+    cmd->add_option("--train-limit", o->training.train_images, "Train on the first N training images (0: all)")
+        ->capture_default_str();
+    cmd->add_option("--lr", o->training.learning_rate, "Adam's peak learning rate")->capture_default_str();
+    cmd->add_option("--train-seed", o->training.seed, "Seed of initialisation and shuffling")->capture_default_str();
+    cmd->add_flag("--retrain", o->retrain, "Train even when the cached model matches");
+    cmd->add_option("--norm-images", o->norm_images, "Training images for the λ percentiles (0: all)")
+        ->capture_default_str();
+    cmd->add_option("--percentile", o->percentile, "Percentile of the ReLU outputs that becomes λ")
+        ->capture_default_str();
+    cmd->add_option("--raster-image", o->raster_image, "Test image whose spikes are recorded")->capture_default_str();
+    cmd->add_option("--raster-steps", o->raster_steps, "Steps of the recorded image")->capture_default_str();
+    cmd->add_option("--threads", o->threads, "Threads (0: all cores)")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--seed", o->seed, "Seed of the simulation")->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object with the figures on stdout");
-    cmd->add_flag("--quiet", o->quiet, "No progress bar");
-    cmd->callback([o, &ctx] {
-        const std::filesystem::path dir(o->out_dir);
-        std::error_code ec;
-        std::filesystem::create_directories(dir, ec);
-        if (ec) throw io_error(dir.string(), "cannot create output directory: " + ec.message());
-        run_request req{.net = snn::cuba_network(o->neurons),
-                        .settings = {.dt_ms = 0.1, .duration_ms = o->duration_ms, .seed = 42},
-                        .threads = o->threads};
-        req.out = dir / "cuba_spikes.h5";
-        req.plot = dir / "cuba_raster.svg";
-        req.quiet = o->quiet;
-        req.title = "CUBA network (Vogels & Abbott 2005), N = " + std::to_string(o->neurons);
-        auto outcome = execute_run(req);
-        outcome.figures["network"] = "cuba";
-        if (o->json) {
-            print_json(outcome.figures);
-        } else {
-            std::printf("Volley demo: the CUBA benchmark network (Brian2 gives 5.6-5.9 Hz at N = 4000)\n\n");
-            print_run_summary(outcome.figures);
-        }
-        if (!outcome.completed) ctx.exit_code = 1;
-    });
+    cmd->add_flag("--quiet", o->quiet, "No progress lines");
+    cmd->callback([o] { run_demo(*o); });
 }
 
 }  // namespace volley::cli

@@ -1,0 +1,64 @@
+// One image's spikes per layer (see demo_image_raster.hpp).
+
+#include "demo_image_raster.hpp"
+
+#include <volley/convert/snn_evaluation.hpp>
+#include <volley/error.hpp>
+#include <volley/snn/raster_plot.hpp>
+#include <volley/snn/simulation.hpp>
+
+namespace volley::cli {
+
+recorded_image record_image_spikes(const convert::converted_snn& net, std::span<const float> image,
+                                   std::int64_t steps, std::uint64_t seed) {
+    if (steps < 1) throw invalid_parameter("raster", "steps", std::to_string(steps), "must be >= 1");
+    if (net.input)
+        throw invalid_parameter("raster", "input coding", convert::to_string(net.options.input),
+                                "the one-image recording supports the constant-current coding only");
+    snn::simulation sim(net.network, snn::context{.threads = 1}, snn::simulation_options{.dt_ms = 1.0, .seed = seed});
+    std::vector<snn::spike_recorder> recorders;
+    for (const auto& layer : net.layers) recorders.push_back(sim.record_spikes(layer.population));
+    auto out_v = sim.record_state(net.layers.back().population, "v", 1.0);
+    sim.set_bias(net.layers.front().population, net.first_layer_current(image));
+    sim.run(static_cast<double>(steps));
+
+    recorded_image rec;
+    for (std::size_t l = 0; l < net.layers.size(); ++l) {
+        layer_spike_train t;
+        t.layer = net.layers[l].name;
+        const auto& ids = recorders[l].node_ids();
+        t.node_ids.assign(ids.begin(), ids.end());
+        t.times_ms = recorders[l].times_ms();
+        rec.spikes += t.node_ids.size();
+        rec.layers.push_back(std::move(t));
+    }
+    const std::size_t classes = net.classes();
+    std::vector<std::uint32_t> counts(classes, 0);
+    for (const auto id : rec.layers.back().node_ids) ++counts[id];
+    const auto& d = out_v.data();
+    std::vector<double> v(classes, 0.0);
+    if (d.values.size() >= classes) std::copy(d.values.end() - static_cast<std::ptrdiff_t>(classes), d.values.end(), v.begin());
+    rec.prediction = convert::spike_count_readout(counts, v);
+    return rec;
+}
+
+void write_image_raster(const std::filesystem::path& file, const convert::converted_snn& net,
+                        const recorded_image& rec, std::int64_t steps, const std::string& title) {
+    std::vector<snn::raster_population> pops;
+    for (std::size_t l = 0; l < net.layers.size(); ++l) {
+        snn::raster_population p;
+        p.name = net.layers[l].name;
+        p.size = net.layers[l].size();
+        p.node_ids = rec.layers[l].node_ids;
+        p.times_ms = rec.layers[l].times_ms;
+        pops.push_back(std::move(p));
+    }
+    snn::raster_plot_options opt;
+    opt.title = title;
+    opt.t_start_ms = 0;
+    opt.t_stop_ms = static_cast<double>(steps);
+    opt.max_points = 60000;
+    snn::write_raster_svg(file, pops, opt);
+}
+
+}  // namespace volley::cli

@@ -1,0 +1,100 @@
+// results.h5 of `volley demo` (see demo_results_file.hpp).
+
+#include "demo_results_file.hpp"
+
+#include "io/hdf5_dataset.hpp"
+#include "io/hdf5_handle.hpp"
+
+#include <volley/error.hpp>
+#include <volley/snn/sonata_spikes.hpp>
+
+namespace volley::cli {
+
+namespace {
+
+using snn::detail::hdf5_id;
+
+void write_scalar(hid_t parent, const std::string& name, hid_t file_type, hid_t mem_type, const void* value,
+                  const std::string& file) {
+    hdf5_id space(H5Screate(H5S_SCALAR), H5Sclose);
+    hdf5_id d(H5Dcreate2(parent, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+              H5Dclose);
+    if (!d.valid()) throw io_error(file, "HDF5 failed to create dataset '" + name + "'");
+    snn::detail::check_hdf5(H5Dwrite(d.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, value), file,
+                            "write dataset '" + name + "'");
+}
+
+void write_strings(hid_t parent, const std::string& name, const std::vector<std::string>& values,
+                   const std::string& file) {
+    hdf5_id type(H5Tcopy(H5T_C_S1), H5Tclose);
+    snn::detail::check_hdf5(H5Tset_size(type.get(), H5T_VARIABLE), file, "create a string type");
+    snn::detail::check_hdf5(H5Tset_cset(type.get(), H5T_CSET_UTF8), file, "create a string type");
+    std::vector<const char*> pointers;
+    for (const auto& v : values) pointers.push_back(v.c_str());
+    snn::detail::write_fixed_dataset(parent, name, type.get(), type.get(), pointers.data(), pointers.size(), file);
+}
+
+template <class T>
+void write_array(hid_t parent, const std::string& name, hid_t file_type, hid_t mem_type, const std::vector<T>& v,
+                 const std::string& file) {
+    snn::detail::write_fixed_dataset(parent, name, file_type, mem_type, v.data(), v.size(), file);
+}
+
+void write_i64_attribute(hid_t object, const std::string& name, std::int64_t value, const std::string& file) {
+    hdf5_id space(H5Screate(H5S_SCALAR), H5Sclose);
+    hdf5_id a(H5Acreate2(object, name.c_str(), H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+    if (!a.valid()) throw io_error(file, "HDF5 failed to create attribute '" + name + "'");
+    snn::detail::check_hdf5(H5Awrite(a.get(), H5T_NATIVE_INT64, &value), file, "write attribute '" + name + "'");
+}
+
+void write_f64_attribute(hid_t object, const std::string& name, double value, const std::string& file) {
+    hdf5_id space(H5Screate(H5S_SCALAR), H5Sclose);
+    hdf5_id a(H5Acreate2(object, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+    if (!a.valid()) throw io_error(file, "HDF5 failed to create attribute '" + name + "'");
+    snn::detail::check_hdf5(H5Awrite(a.get(), H5T_NATIVE_DOUBLE, &value), file, "write attribute '" + name + "'");
+}
+
+}  // namespace
+
+void write_demo_results(const std::filesystem::path& path, const demo_results& r) {
+    const std::string file = path.string();
+    {
+        // The spikes first, with the library's SONATA writer (it creates the file).
+        snn::sonata_spike_writer w(path);
+        for (const auto& layer : r.spikes) {
+            const auto p = w.add_population(layer.layer);
+            w.append(p, layer.node_ids, layer.times_ms);
+        }
+        w.close();
+    }
+    snn::detail::hdf5_quiet quiet;
+    auto h5 = snn::detail::open_hdf5_file(path, /*writable=*/true);
+    const hid_t root = h5.get();
+    snn::detail::write_string_attribute(root, "model_file", r.model_file, file);
+    snn::detail::write_string_attribute(root, "model_sha256", r.model_sha256, file);
+    snn::detail::write_string_attribute(root, "model_source", r.model_source, file);
+    snn::detail::write_string_attribute(root, "training", r.training, file);
+    snn::detail::write_string_attribute(root, "data", r.data, file);
+    write_i64_attribute(root, "raster_image", static_cast<std::int64_t>(r.raster_image), file);
+    write_i64_attribute(root, "raster_label", r.raster_label, file);
+    write_i64_attribute(root, "raster_steps", r.raster_steps, file);
+    write_f64_attribute(root, "dt_ms", r.dt_ms, file);
+
+    auto g = snn::detail::create_group(root, "results", file);
+    const hid_t res = g.get();
+    write_array(res, "timesteps", H5T_STD_I64LE, H5T_NATIVE_INT64, r.timesteps, file);
+    write_array(res, "snn_accuracy", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r.snn_accuracy, file);
+    write_array(res, "agreement", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r.agreement, file);
+    write_array(res, "spikes_per_image", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r.spikes_per_image, file);
+    write_array(res, "synops_per_image", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r.synops_per_image, file);
+    write_scalar(res, "cnn_accuracy", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &r.cnn_accuracy, file);
+    write_scalar(res, "images", H5T_STD_U64LE, H5T_NATIVE_UINT64, &r.images, file);
+    write_strings(res, "layer_names", r.layer_names, file);
+    write_array(res, "layer_neurons", H5T_STD_U64LE, H5T_NATIVE_UINT64, r.layer_neurons, file);
+    write_array(res, "layer_lambda", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r.layer_lambda, file);
+    write_array(res, "layer_rate", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r.layer_rate, file);
+    g.reset();
+    if (!h5.reset()) throw io_error(file, "HDF5 failed to close the file");
+}
+
+}  // namespace volley::cli

@@ -1,0 +1,55 @@
+#pragma once
+// results.h5 of `volley demo` (docs/demo.md): the figures of the run and the spikes of one image.
+//
+//   /                       attributes model_file, model_sha256, model_source ("trained" or
+//                           "cache"), training (the `volley train` command line), data,
+//                           raster_image (index of the recorded test image), raster_label,
+//                           raster_steps, dt_ms
+//   /results/timesteps          int64   [nT]  the checkpoints T
+//   /results/snn_accuracy       float64 [nT]  fraction correct at each T
+//   /results/agreement          float64 [nT]  fraction of images where the SNN's class = the CNN's
+//   /results/spikes_per_image   float64 [nT]  IF-layer spikes in the first T steps
+//   /results/synops_per_image   float64 [nT]  synaptic events in the first T steps
+//   /results/cnn_accuracy       float64 scalar on the same images
+//   /results/images             uint64  scalar  images evaluated
+//   /results/layer_names        string  [L]   spiking layers, input to output
+//   /results/layer_neurons      uint64  [L]
+//   /results/layer_lambda       float64 [L]   the normalisation scale λ
+//   /results/layer_rate         float64 [L]   spikes per neuron and step at the largest T
+//   /spikes/<layer>/{node_ids, timestamps}    the recorded image, SONATA spike layout [ms]
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace volley::cli {
+
+/// The spikes of one layer for the recorded image.
+struct layer_spike_train {
+    std::string layer;
+    std::vector<std::uint64_t> node_ids;
+    std::vector<double> times_ms;
+};
+
+/// Everything results.h5 holds.
+struct demo_results {
+    std::string model_file, model_sha256, model_source, training, data;
+    std::vector<std::int64_t> timesteps;
+    std::vector<double> snn_accuracy, agreement, spikes_per_image, synops_per_image;
+    double cnn_accuracy = 0;
+    std::uint64_t images = 0;
+    std::vector<std::string> layer_names;
+    std::vector<std::uint64_t> layer_neurons;
+    std::vector<double> layer_lambda, layer_rate;
+    std::uint64_t raster_image = 0;
+    std::int64_t raster_label = -1;
+    std::int64_t raster_steps = 0;
+    double dt_ms = 1;
+    std::vector<layer_spike_train> spikes;
+};
+
+/// Writes `file` (created or truncated). io_error naming the file when a write fails.
+void write_demo_results(const std::filesystem::path& file, const demo_results& r);
+
+}  // namespace volley::cli
