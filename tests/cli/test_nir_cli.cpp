@@ -2,6 +2,7 @@
 // with CSV and NPZ input (the .npz written here by a small zip writer), the options it reports,
 // the SONATA output, and errors that exit 2 naming the file, node or array.
 
+#include <volley/snn/nir_file.hpp>
 #include <volley/snn/sonata_spikes.hpp>
 
 #include <gtest/gtest.h>
@@ -115,6 +116,34 @@ TEST_F(NirCli, RunsTheLifTaskFromNpzStoredAndDeflated) {
         ASSERT_EQ(r.code, 0) << r.err;
         EXPECT_EQ(r.json()["outputs"][0]["spike_steps"].get<std::vector<std::int64_t>>(), lif_task_spikes);
     }
+}
+
+// nir_writer_allprims.nir is Input -> Linear -> Output: the Output is a readout whose value at
+// each step is W x(t), computed here from the file's weight matrix.
+TEST_F(NirCli, ReadoutOutputListsItsValuesPerStep) {
+    const auto file = nir_dir / "nir_writer_allprims.nir";
+    const auto graph = volley::snn::read_nir(file);
+    const auto* lin = graph.find("lin");
+    ASSERT_NE(lin, nullptr);
+    const auto& w = lin->params.at("weight");
+    ASSERT_EQ(w.shape, (std::vector<std::size_t>{3, 3}));
+    const std::vector<std::vector<double>> x{{1, 0, 0}, {0, 2, 0}, {0.5, -1, 3}};
+    {
+        std::ofstream csv(dir_ / "x.csv");
+        for (const auto& row : x) csv << row[0] << "," << row[1] << "," << row[2] << "\n";
+    }
+    const auto r = volley("run '" + file.string() + "' --input x.csv --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto out = r.json()["outputs"].at(0);
+    ASSERT_TRUE(out.contains("values")) << out.dump();
+    const auto& values = out["values"];
+    ASSERT_EQ(values.size(), x.size());
+    for (std::size_t t = 0; t < x.size(); ++t)
+        for (std::size_t i = 0; i < 3; ++i) {
+            double expected = 0;
+            for (std::size_t j = 0; j < 3; ++j) expected += w.values[i * 3 + j] * x[t][j];
+            EXPECT_NEAR(values[t][i].get<double>(), expected, 1e-6) << "step " << t << ", element " << i;
+        }
 }
 
 TEST_F(NirCli, BadInputsExitTwoNamingTheProblem) {
