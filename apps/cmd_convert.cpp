@@ -2,6 +2,7 @@
 // data set and reports accuracy at several numbers of steps, with the CNN beside it.
 
 #include "cli_common.hpp"
+#include "conversion_cli.hpp"
 
 #include <volley/convert/analog_forward.hpp>
 #include <volley/convert/cnn_readers.hpp>
@@ -43,23 +44,6 @@ struct convert_options {
     bool json = false, quiet = false;
 };
 
-std::vector<std::int64_t> parse_timesteps(const std::string& text) {
-    std::vector<std::int64_t> out;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-        char* end = nullptr;
-        const long long v = std::strtoll(item.c_str(), &end, 10);
-        if (item.empty() || *end != '\0' || v < 1)
-            throw invalid_parameter("--timesteps", "timesteps", text, "expected ascending integers >= 1, e.g. 8,16,32");
-        out.push_back(v);
-    }
-    for (std::size_t i = 1; i < out.size(); ++i)
-        if (out[i] <= out[i - 1]) throw invalid_parameter("--timesteps", "timesteps", text, "must be ascending");
-    if (out.empty()) throw invalid_parameter("--timesteps", "timesteps", text, "give at least one");
-    return out;
-}
-
 convert::conversion_options conversion_settings(const convert_options& o) {
     convert::conversion_options c;
     if (o.reset == "subtract") c.reset = convert::reset_rule::subtract;
@@ -76,16 +60,6 @@ convert::conversion_options conversion_settings(const convert_options& o) {
     c.v0 = o.v0;
     c.max_rate = o.max_rate;
     return c;
-}
-
-std::vector<std::int32_t> argmax_rows(const convert::tensor<float>& logits) {
-    const std::size_t k = logits.shape.per_image();
-    std::vector<std::int32_t> out(logits.shape.n);
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        const float* row = logits.image(i);
-        out[i] = static_cast<std::int32_t>(std::max_element(row, row + k) - row);
-    }
-    return out;
 }
 
 /// The converted network as a NIR graph (docs/nir.md): under the constant-current coding the

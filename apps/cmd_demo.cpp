@@ -5,6 +5,7 @@
 
 #include "accuracy_plot.hpp"
 #include "cli_common.hpp"
+#include "conversion_cli.hpp"
 #include "demo_image_raster.hpp"
 #include "demo_model_cache.hpp"
 #include "demo_results_file.hpp"
@@ -64,35 +65,10 @@ private:
     std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
-std::vector<std::int64_t> parse_timesteps(const std::string& text) {
-    std::vector<std::int64_t> out;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-        char* end = nullptr;
-        const long long v = std::strtoll(item.c_str(), &end, 10);
-        if (item.empty() || *end != '\0' || v < 1 || (!out.empty() && v <= out.back()))
-            throw invalid_parameter("--timesteps", "timesteps", text, "expected ascending integers >= 1, e.g. 8,16,32");
-        out.push_back(v);
-    }
-    if (out.empty()) throw invalid_parameter("--timesteps", "timesteps", text, "give at least one");
-    return out;
-}
-
 convert::tensor<float> as_tensor(const convert::image_dataset& d) {
     convert::tensor<float> t({d.count(), d.channels, d.height, d.width});
     t.values = d.pixels;
     return t;
-}
-
-std::vector<std::int32_t> argmax_rows(const convert::tensor<float>& logits) {
-    const std::size_t k = logits.shape.per_image();
-    std::vector<std::int32_t> out(logits.shape.n);
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        const float* row = logits.image(i);
-        out[i] = static_cast<std::int32_t>(std::max_element(row, row + k) - row);
-    }
-    return out;
 }
 
 double fraction_equal(std::span<const std::int32_t> a, std::span<const std::int32_t> b) {

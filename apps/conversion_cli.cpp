@@ -1,0 +1,39 @@
+// Helpers shared by `volley convert` and `volley demo` (see conversion_cli.hpp).
+
+#include "conversion_cli.hpp"
+
+#include <volley/error.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+
+namespace volley::cli {
+
+std::vector<std::int64_t> parse_timesteps(const std::string& text) {
+    std::vector<std::int64_t> out;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        char* end = nullptr;
+        const long long v = std::strtoll(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0' || v < 1)
+            throw invalid_parameter("--timesteps", "timesteps", text, "expected ascending integers >= 1, e.g. 8,16,32");
+        if (!out.empty() && v <= out.back()) throw invalid_parameter("--timesteps", "timesteps", text, "must be ascending");
+        out.push_back(v);
+    }
+    if (out.empty()) throw invalid_parameter("--timesteps", "timesteps", text, "give at least one");
+    return out;
+}
+
+std::vector<std::int32_t> argmax_rows(const convert::tensor<float>& logits) {
+    const std::size_t k = logits.shape.per_image();
+    std::vector<std::int32_t> out(logits.shape.n);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const float* row = logits.image(i);
+        out[i] = static_cast<std::int32_t>(std::max_element(row, row + k) - row);
+    }
+    return out;
+}
+
+}  // namespace volley::cli
