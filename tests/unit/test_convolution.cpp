@@ -162,6 +162,60 @@ TEST(convolution, raster_equals_the_same_synapses_as_a_list_for_any_thread_count
     }
 }
 
+// Spikes of neurons (at most one per neuron and step) go through the kernel's 32-bit copy: the
+// raster is that of the same synapses as a list, membranes agree to the 32-bit quantum of the
+// largest step input, and 1, 2 and 3 threads agree bit for bit. Same-step (zero) delay and one
+// step, so that the converted-CNN path and the delayed path are both covered.
+TEST(convolution, spikes_of_neurons_through_the_32_bit_kernel_match_the_list) {
+    discrete_neuron if_unit;
+    if_unit.reset = discrete_neuron::reset_mode::subtract;
+    for (const auto& c : cases())
+        for (const double delay : {0.0, 1.0}) {
+            const std::uint32_t n_in = c.in_channels * c.in_height * c.in_width;
+            const std::uint32_t n_out = c.out_channels * c.out_height() * c.out_width();
+            const auto list = as_list(c);
+            std::mt19937 gen(13);
+            std::uniform_real_distribution<double> u(0.05, 0.7);
+            std::vector<double> bias(n_in);
+            for (auto& b : bias) b = u(gen);
+            double bound = 0;  // the largest possible input of one step, over all targets
+            for (const double w : c.kernel) bound += std::abs(w);
+            std::vector<raster_event> ref_raster;
+            std::vector<double> ref_v, kernel_v;
+            for (bool as_kernel : {false, true})
+                for (int threads : {1, 2, 3}) {
+                    network net;
+                    const auto src = net.add_population("input", n_in, if_unit);
+                    const auto out = net.add_population("output", n_out, if_unit);
+                    net.set_parameter(src, "i_bias", bias);
+                    if (as_kernel) net.connect(src, out, c, {.weight = 1.0, .delay_ms = delay});
+                    else net.connect(src, out, list.pairs, {.weight = list.weights, .delay_ms = delay});
+                    simulation sim(net, context{.threads = threads}, {.dt_ms = 1.0});
+                    auto out_spikes = sim.record_spikes(out);
+                    auto v = sim.record_state(out, "v", 1.0);
+                    sim.run(30);
+                    ASSERT_GT(out_spikes.size(), 30u);
+                    const auto r = raster({&out_spikes});
+                    if (ref_raster.empty()) {
+                        ref_raster = r;
+                        ref_v = v.data().values;
+                        continue;
+                    }
+                    EXPECT_EQ(r, ref_raster) << (as_kernel ? "kernel" : "list") << ", threads " << threads;
+                    if (!as_kernel) {
+                        EXPECT_EQ(v.data().values, ref_v) << "list, threads " << threads;
+                    } else if (kernel_v.empty()) {
+                        kernel_v = v.data().values;
+                        ASSERT_EQ(kernel_v.size(), ref_v.size());
+                        for (std::size_t k = 0; k < ref_v.size(); ++k)
+                            EXPECT_NEAR(kernel_v[k], ref_v[k], 30 * bound * std::ldexp(1.0, -30)) << "sample " << k;
+                    } else {
+                        EXPECT_EQ(v.data().values, kernel_v) << "kernel, threads " << threads;
+                    }
+                }
+        }
+}
+
 // Analog values (an analog_source) scale the kernel as they scale listed synapses: the
 // membranes through the kernel equal those through the list, bit for bit, for 1, 2 and 3 threads.
 TEST(convolution, analog_values_scale_the_kernel_as_they_scale_listed_synapses) {

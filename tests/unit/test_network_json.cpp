@@ -120,11 +120,22 @@ TEST(NetworkJson, MissingPopulationInProjection) {
     EXPECT_NE(msg.find("ghost"), std::string::npos);
 }
 
-TEST(NetworkJson, ZeroDelayNamesProjectionAndValue) {
+TEST(NetworkJson, NegativeDelayNamesProjectionAndValue) {
     const auto msg = error_of("{" + header + R"("populations": [{"name": "a", "size": 3, "model": "lif_exp"}],
-        "projections": [{"source": "a", "target": "a", "connector": {"type": "all_to_all"}, "delay_ms": 0}]})");
+        "projections": [{"source": "a", "target": "a", "connector": {"type": "all_to_all"}, "delay_ms": -0.5}]})");
     EXPECT_NE(msg.find("/projections/0"), std::string::npos);
-    EXPECT_NE(msg.find("delay_ms = 0"), std::string::npos);
+    EXPECT_NE(msg.find("delay_ms = -0.5"), std::string::npos);
+}
+
+// A constant delay of 0 (same-step delivery) is valid in the file and survives a round trip;
+// the engine refuses it later only on a cycle (test_zero_delay).
+TEST(NetworkJson, ZeroDelayRoundTrips) {
+    const auto text = "{" + header + R"("populations": [{"name": "a", "size": 3, "model": "lif_exp"},
+        {"name": "b", "size": 2, "model": "lif_exp"}],
+        "projections": [{"source": "a", "target": "b", "connector": {"type": "all_to_all"}, "delay_ms": 0}]})";
+    const auto net = vs::parse_network_json(text, "zero.json").net;
+    EXPECT_EQ(std::get<double>(net.projections().at(0).synapse.delay_ms), 0.0);
+    EXPECT_EQ(vs::parse_network_json(vs::to_network_json(net), "again.json").net, net);
 }
 
 TEST(NetworkJson, UnknownConnectorAndReceptor) {

@@ -83,7 +83,10 @@ converted_snn convert_to_snn(const cnn_graph& g, const layer_scales& scales, con
 
     pending_linear moves{out.channels, out.height, out.width, 1, 1, {}, false, {}};
     double lambda_src = input_scale;
-    const snn::synapse_spec one_step{.weight = 1.0, .delay_ms = 1.0, .receptor = snn::excitatory};
+    // Zero delay: every layer hears the one below in the same step, as in the numpy reference
+    // and SNN Toolbox, so that T steps are T updates of the whole network.
+    constexpr double delay_ms = 0;
+    const snn::synapse_spec kernel_synapse{.weight = 1.0, .delay_ms = delay_ms, .receptor = snn::excitatory};
 
     for (std::size_t k = 0; k < g.nodes.size(); ++k) {
         const auto& n = g.nodes[k];
@@ -189,13 +192,13 @@ converted_snn convert_to_snn(const cnn_graph& g, const layer_scales& scales, con
             out.first_weights = dense_weights;
             out.first_bias = bias;
             if (spike_input) {
-                if (dense_weights.empty()) out.network.connect(*out.input, pop, rule, one_step);
-                else out.network.connect(*out.input, pop, rule, {.weight = dense_weights, .delay_ms = 1.0});
+                if (dense_weights.empty()) out.network.connect(*out.input, pop, rule, kernel_synapse);
+                else out.network.connect(*out.input, pop, rule, {.weight = dense_weights, .delay_ms = delay_ms});
             }
         } else {
             auto& prev = out.layers.back();
-            if (dense_weights.empty()) out.network.connect(prev.population, pop, rule, one_step);
-            else out.network.connect(prev.population, pop, rule, {.weight = dense_weights, .delay_ms = 1.0});
+            if (dense_weights.empty()) out.network.connect(prev.population, pop, rule, kernel_synapse);
+            else out.network.connect(prev.population, pop, rule, {.weight = dense_weights, .delay_ms = delay_ms});
         }
         out.layers.push_back(std::move(layer));
         moves = pending_linear{n.output_shape.c, n.output_shape.h, n.output_shape.w, 1, 1, {}, false, {}};

@@ -86,10 +86,11 @@ void sources_convolution(const convolution& c, std::uint32_t j, std::vector<std:
 }
 
 std::int32_t delay_steps(double delay_ms, double dt_ms, const std::string& object) {
+    if (delay_ms == 0) return 0;  // same-step delivery (network::connect allows only the constant 0)
     const double steps = std::nearbyint(delay_ms / dt_ms);
     if (!(steps >= 1))
         throw invalid_parameter(object, "delay_ms", format_number(delay_ms),
-                                "delay is below dt (" + format_number(dt_ms) + " ms); delays are >= 1 step");
+                                "delay is below dt (" + format_number(dt_ms) + " ms); delays are 0 or >= 1 step");
     if (steps > 1 << 20)
         throw invalid_parameter(object, "delay_ms", format_number(delay_ms), "delay exceeds 2^20 steps");
     return static_cast<std::int32_t>(steps);

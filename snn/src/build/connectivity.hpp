@@ -57,7 +57,8 @@ void expand_projection(const network& net, std::size_t index, std::uint64_t seed
 void sources_convolution(const convolution& c, std::uint32_t j, std::vector<std::uint32_t>& sources,
                          std::vector<double>& weights);
 
-/// Rounds a delay [ms] to steps; throws invalid_parameter naming `object` if below one step.
+/// Rounds a delay [ms] to steps: 0 for exactly 0 (same-step delivery); otherwise throws
+/// invalid_parameter naming `object` if below one step.
 std::int32_t delay_steps(double delay_ms, double dt_ms, const std::string& object);
 
 }  // namespace volley::snn::detail

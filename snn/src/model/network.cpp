@@ -25,13 +25,16 @@ void check_list_size(const value_spec& v, std::size_t expected, const std::strin
                                     std::to_string(expected) + ")");
 }
 
-/// Checks a delay spec [ms]: every value that can be checked now must be > 0.
+/// Checks a delay spec [ms]: every value that can be checked now must be > 0, except a constant
+/// 0, which makes the projection deliver in the same step (see docs/network-format.md).
 void check_delay(const value_spec& v, const std::string& object) {
     check_finite(v, object, "delay_ms");
     auto positive = [&](double d, const std::string& name) {
-        if (!(d > 0)) throw invalid_parameter(object, name, format_number(d), "delays must be > 0 ms");
+        if (!(d > 0))
+            throw invalid_parameter(object, name, format_number(d),
+                                    "delays must be > 0 ms (only a constant delay_ms may be 0: same-step delivery)");
     };
-    if (const auto* c = std::get_if<double>(&v)) positive(*c, "delay_ms");
+    if (const auto* c = std::get_if<double>(&v); c && !(*c == 0)) positive(*c, "delay_ms");
     if (const auto* u = std::get_if<uniform>(&v)) positive(u->low, "delay_ms (uniform low bound)");
     if (const auto* l = std::get_if<std::vector<double>>(&v))
         for (std::size_t i = 0; i < l->size(); ++i) positive((*l)[i], "delay_ms[" + std::to_string(i) + "]");
@@ -185,6 +188,9 @@ std::size_t network::connect(population_index source, population_index target, c
         throw invalid_parameter(object, "plasticity", plasticity_name(synapse.plasticity),
                                 "a convolution shares one kernel among all its synapses and cannot be plastic");
     check_delay(synapse.delay_ms, object);
+    if (is_plastic(synapse.plasticity) && is_zero_delay(synapse))
+        throw invalid_parameter(object, "delay_ms", "0",
+                                "plastic synapses need a delay of at least one step (same-step delivery is for static ones)");
     for (const auto* v : {&synapse.weight, &synapse.delay_ms}) {
         const char* name = v == &synapse.weight ? "weight" : "delay_ms";
         if (std::holds_alternative<std::vector<double>>(*v)) {

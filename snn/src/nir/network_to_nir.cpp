@@ -289,6 +289,7 @@ nir_graph network_to_nir(const network& net, const nir_import_options& options, 
     bool added = false;
     for (std::size_t k = 0; k < links.size(); ++k) {
         const auto& l = links[k];
+        if (l.steps == 0) continue;  // same-step delivery: NIR's own (instantaneous) semantics
         const std::int64_t extra = l.steps - (depth[l.target] - depth[l.source] + rec[k]);
         const auto& t = net.populations()[l.target];
         if (extra < 0)

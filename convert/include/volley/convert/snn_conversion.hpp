@@ -9,8 +9,9 @@
 // pool whose windows tile its input becomes part of the next convolution's kernel (pool then
 // conv is one convolution with stride·pool and a kernel spread over the pooled cells), zero
 // padding becomes the convolution's padding, and Flatten (with its permutation) becomes the
-// column order of the next dense layer. Every projection has a delay of one step (dt = 1), so
-// the output layer sees the input (depth − 1) steps after the first layer. See docs/conversion.md.
+// column order of the next dense layer. Every projection has zero delay: the engine updates the
+// layers in order within each step, so a step is one update of the whole network, as in the
+// numpy reference of CONVERSION.md and SNN Toolbox. See docs/conversion.md.
 
 #include <volley/convert/cnn_graph.hpp>
 #include <volley/convert/normalization.hpp>

@@ -27,13 +27,22 @@ inline constexpr receptor_type inhibitory = receptor_type::inhibitory;
 /// How each synapse of a projection is parameterised.
 struct synapse_spec {
     value_spec weight = 1.0;    ///< [mV] (R·I for current synapses, a jump for lif_delta)
-    value_spec delay_ms = 1.0;  ///< [ms]; rounded to the nearest step, which must be >= 1
+    /// [ms]; rounded to the nearest step, which must be >= 1. The constant 0 delivers in the
+    /// same step (feed-forward chains updated in one step, as in converted CNNs); zero-delay
+    /// projections must not form a cycle.
+    value_spec delay_ms = 1.0;
     receptor_type receptor = receptor_type::excitatory;
     /// STDP rule (docs/plasticity.md); std::monostate (the default) for static synapses. The
     /// initial weights must lie within the rule's [w_min, w_max].
     plasticity_rule plasticity{};
     friend bool operator==(const synapse_spec&, const synapse_spec&) = default;
 };
+
+/// True when the synapses deliver in the step of the spike (delay_ms is the constant 0).
+inline bool is_zero_delay(const synapse_spec& s) {
+    const auto* d = std::get_if<double>(&s.delay_ms);
+    return d && *d == 0;
+}
 
 /// A named group of neurons sharing one model.
 struct population {

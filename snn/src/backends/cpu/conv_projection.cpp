@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 namespace volley::snn::detail {
@@ -19,7 +20,7 @@ inline void add_scaled_slice(std::int64_t* __restrict acc, const std::int64_t* _
 
 conv_projection::conv_projection(const convolution& c, std::uint32_t source_pop, std::uint32_t target_pop,
                                  std::uint8_t receptor, std::uint32_t delay, double to_fixed, std::uint32_t own_begin,
-                                 std::uint32_t own_end)
+                                 std::uint32_t own_end, bool once_per_step)
     : source_(source_pop), target_(target_pop), delay_(delay), receptor_(receptor),
       in_hw_(c.in_height * c.in_width), in_w_(c.in_width), out_hw_(c.out_height() * c.out_width()),
       out_w_(c.out_width()), kh_(c.kernel_height), kw_(c.kernel_width), own_begin_(own_begin), own_end_(own_end) {
@@ -67,8 +68,10 @@ conv_projection::conv_projection(const convolution& c, std::uint32_t source_pop,
     }
     // Synaptic events per source spike: the owned targets it reaches.
     fanout_.assign(std::size_t{c.in_channels} * in_hw_, 0);
+    places_.resize(fanout_.size());
     for (std::uint32_t i = 0; i < fanout_.size(); ++i) {
         const std::uint32_t ch = i / in_hw_, iy = i % in_hw_ / in_w_, ix = i % in_w_;
+        places_[i] = {ch, iy, ix};
         const std::uint32_t a = o_lo_ + ch_first_[ch], b = a + ch_count_[ch];
         std::uint32_t n = 0;
         for (std::uint32_t r = row_tap_begin_[iy]; r < row_tap_begin_[iy + 1]; ++r)
@@ -83,61 +86,141 @@ conv_projection::conv_projection(const convolution& c, std::uint32_t source_pop,
         synapses_ += n;
     }
     acc_.assign(std::size_t{out_hw_} * n_ch_, 0);
+    if (!once_per_step) return;
+    // The 32-bit copy: the smallest shift for which every output channel's sum of |weight| over
+    // its taps (one step's largest input) fits in 31 bits. Each tap of one target reads a
+    // different source neuron, and each fires at most once per step. The shift comes from the
+    // whole kernel, not the owned channels, so that every thread count rounds alike.
+    auto rounded = [](std::int64_t w, std::uint32_t k) {  // w / 2^k, rounded half away from zero
+        if (k == 0) return w;
+        const std::int64_t half = std::int64_t{1} << (k - 1), m = w < 0 ? -w : w;
+        return (w < 0 ? -1 : 1) * ((m + half) >> k);
+    };
+    const std::size_t per_output = std::size_t{cg} * kh_ * kw_;
+    for (std::uint32_t k = 0; k < 40 && !narrow_; ++k) {
+        bool fits = true;
+        for (std::uint32_t o = 0; o < c.out_channels && fits; ++o) {
+            std::int64_t bound = 0;
+            for (std::size_t q = 0; q < per_output; ++q) {
+                const std::int64_t w = rounded(std::llround(c.kernel[o * per_output + q] * to_fixed), k);
+                bound += w < 0 ? -w : w;
+            }
+            fits = bound <= std::numeric_limits<std::int32_t>::max();
+        }
+        if (!fits) continue;
+        narrow_ = true;
+        shift_ = k;
+    }
+    if (!narrow_) return;
+    slices32_.resize(slices_.size());
+    for (std::size_t q = 0; q < slices_.size(); ++q) slices32_[q] = static_cast<std::int32_t>(rounded(slices_[q], shift_));
+    acc32_.assign(acc_.size(), 0);
 }
 
 // The hot loop of a convolutional projection, compiled for AVX-512, AVX2 and the baseline
 // and chosen at load time (GCC function multi-versioning). Integer additions round nowhere,
 // so every version gives the same sums.
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-[[gnu::target_clones("avx512f", "avx2", "default")]]
-#endif
-std::uint64_t conv_spike_kernel(const conv_projection::view& v, const std::uint32_t* spikes, std::size_t count) {
-    std::uint64_t events = 0;
-    // A slice of a compile-time width N (0: the run-time width n) is a fixed number of vector
-    // additions, without the loop and remainder handling of a run-time count.
-    auto deliver = [&]<std::uint32_t N>(std::uint32_t i) {
-        const std::uint32_t ch = i / v.in_hw, iy = i % v.in_hw / v.in_w, ix = i % v.in_w;
-        const std::uint32_t n = N == 0 ? v.ch_count[ch] : N;
-        events += v.fanout[i];
-        const std::uint64_t* slice_of = v.slice_of + std::size_t{ch} * v.kh * v.kw;
-        std::int64_t* out = v.acc + v.ch_first[ch];
-        for (std::uint32_t r = v.row_tap_begin[iy]; r < v.row_tap_begin[iy + 1]; ++r) {
-            const auto rt = v.row_taps[r];
-            std::int64_t* row = out + std::size_t{rt.out} * v.out_w * v.n_ch;
-            const std::uint64_t* row_slices = slice_of + std::size_t{rt.k} * v.kw;
-            for (std::uint32_t q = v.col_tap_begin[ix]; q < v.col_tap_begin[ix + 1]; ++q) {
-                const auto ct = v.col_taps[q];
-                std::int64_t* __restrict a = row + std::size_t{ct.out} * v.n_ch;
-                const std::int64_t* __restrict w = v.slices + row_slices[ct.k];
-                for (std::uint32_t c = 0; c < n; ++c) a[c] += w[c];
-            }
+namespace {
+
+/// a[0, n) += w[0, n), with n = N when N > 0 (a fixed number of vector additions, no loop or
+/// remainder); `a` and `w` never overlap.
+template <class Word, std::uint32_t N>
+[[gnu::always_inline]] inline void add_slice(Word* __restrict a, const Word* __restrict w, std::uint32_t n) {
+    const std::uint32_t m = N == 0 ? n : N;
+    for (std::uint32_t c = 0; c < m; ++c) a[c] += w[c];
+}
+
+/// Adds the slices of one spike of source p. Everything the loops need is first copied into
+/// locals: the stores into the accumulator could alias the view's integer arrays (a 32-bit
+/// accumulator may alias uint32_t), which would otherwise reload them after every store. RY and
+/// RX, when not 0, are the numbers of row and column taps known at compile time (the interior
+/// of a map), so that the loops unroll into straight-line additions.
+template <class Word, std::uint32_t N, std::uint32_t RY, std::uint32_t RX>
+[[gnu::always_inline]] inline void deliver_spike(const conv_projection::view<Word>& v, conv_projection::place p,
+                                                 std::uint32_t r0, std::uint32_t r1, std::uint32_t c0, std::uint32_t c1) {
+    const std::uint32_t n = N == 0 ? v.ch_count[p.ch] : N;
+    const std::uint32_t ny = RY == 0 ? r1 - r0 : RY, nx = RX == 0 ? c1 - c0 : RX;
+    const std::size_t n_ch = v.n_ch, row_stride = std::size_t{v.out_w} * n_ch, kw = v.kw;
+    const std::uint64_t* const slice_of = v.slice_of + std::size_t{p.ch} * v.kh * kw;
+    Word* const out = v.acc + v.ch_first[p.ch];
+    const Word* const slices = v.slices;
+    const conv_projection::tap* const row_taps = v.row_taps + r0;
+    const conv_projection::tap* const col_taps = v.col_taps + c0;
+    for (std::uint32_t r = 0; r < ny; ++r) {
+        const conv_projection::tap rt = row_taps[r];
+        Word* const row = out + rt.out * row_stride;
+        const std::uint64_t* const row_slices = slice_of + rt.k * kw;
+        for (std::uint32_t q = 0; q < nx; ++q) {
+            const conv_projection::tap ct = col_taps[q];
+            add_slice<Word, N>(row + ct.out * n_ch, slices + row_slices[ct.k], n);
         }
-    };
+    }
+}
+
+template <class Word, std::uint32_t N>
+[[gnu::always_inline]] inline void deliver_spike(const conv_projection::view<Word>& v, conv_projection::place p) {
+    const std::uint32_t r0 = v.row_tap_begin[p.iy], r1 = v.row_tap_begin[p.iy + 1];
+    const std::uint32_t c0 = v.col_tap_begin[p.ix], c1 = v.col_tap_begin[p.ix + 1];
+    if (r1 - r0 == 3 && c1 - c0 == 3) deliver_spike<Word, N, 3, 3>(v, p, r0, r1, c0, c1);
+    else deliver_spike<Word, N, 0, 0>(v, p, r0, r1, c0, c1);
+}
+
+template <class Word>
+[[gnu::always_inline]] inline std::uint64_t conv_spike_body(const conv_projection::view<Word>& v,
+                                                           const std::uint32_t* spikes, std::size_t count) {
+    std::uint64_t events = 0;
     for (std::size_t k = 0; k < count; ++k) {
         const std::uint32_t i = spikes[k];
-        switch (v.ch_count[i / v.in_hw]) {
+        const conv_projection::place p = v.places[i];
+        events += v.fanout[i];
+        switch (v.ch_count[p.ch]) {
             case 0: break;
-            case 8: deliver.template operator()<8>(i); break;
-            case 16: deliver.template operator()<16>(i); break;
-            case 32: deliver.template operator()<32>(i); break;
-            case 64: deliver.template operator()<64>(i); break;
-            default: deliver.template operator()<0>(i); break;
+            case 8: deliver_spike<Word, 8>(v, p); break;
+            case 16: deliver_spike<Word, 16>(v, p); break;
+            case 32: deliver_spike<Word, 32>(v, p); break;
+            case 64: deliver_spike<Word, 64>(v, p); break;
+            default: deliver_spike<Word, 0>(v, p); break;
         }
     }
     return events;
 }
 
+}  // namespace
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+[[gnu::target_clones("avx512f", "avx2", "default")]]
+#endif
+std::uint64_t conv_spike_kernel(const conv_projection::view<std::int64_t>& v, const std::uint32_t* spikes,
+                                std::size_t count) {
+    return conv_spike_body(v, spikes, count);
+}
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+[[gnu::target_clones("avx512f", "avx2", "default")]]
+#endif
+std::uint64_t conv_spike_kernel(const conv_projection::view<std::int32_t>& v, const std::uint32_t* spikes,
+                                std::size_t count) {
+    return conv_spike_body(v, spikes, count);
+}
+
 std::uint64_t conv_projection::add_spikes(std::span<const std::uint32_t> spikes, const double* values) {
     if (empty() || spikes.empty()) return 0;
+    if (narrow_ && !values) {
+        dirty32_ = true;
+        const view<std::int32_t> v{out_w_, kh_, kw_, n_ch_, places_.data(), ch_count_.data(), ch_first_.data(),
+                                   slice_of_.data(), fanout_.data(), row_tap_begin_.data(), col_tap_begin_.data(),
+                                   row_taps_.data(), col_taps_.data(), slices32_.data(), acc32_.data()};
+        return conv_spike_kernel(v, spikes.data(), spikes.size());
+    }
     dirty_ = true;
-    const view v{in_hw_, in_w_, out_w_, kh_, kw_, n_ch_, ch_count_.data(), ch_first_.data(), slice_of_.data(),
-                 fanout_.data(), row_tap_begin_.data(), col_tap_begin_.data(), row_taps_.data(), col_taps_.data(),
-                 slices_.data(), acc_.data()};
+    const view<std::int64_t> v{out_w_, kh_, kw_, n_ch_, places_.data(), ch_count_.data(), ch_first_.data(),
+                               slice_of_.data(), fanout_.data(), row_tap_begin_.data(), col_tap_begin_.data(),
+                               row_taps_.data(), col_taps_.data(), slices_.data(), acc_.data()};
     if (!values) return conv_spike_kernel(v, spikes.data(), spikes.size());
     std::uint64_t events = 0;
     for (std::size_t k = 0; k < spikes.size(); ++k) {
         const std::uint32_t i = spikes[k];
-        const std::uint32_t ch = i / in_hw_, iy = i % in_hw_ / in_w_, ix = i % in_w_;
+        const auto [ch, iy, ix] = places_[i];
         const std::uint32_t n = ch_count_[ch];
         if (n == 0) continue;
         events += fanout_[i];
@@ -155,31 +238,53 @@ std::uint64_t conv_projection::add_spikes(std::span<const std::uint32_t> spikes,
     return events;
 }
 
-void conv_projection::flush(std::int64_t* cells, std::int64_t offset, std::vector<std::uint32_t>* touched) {
-    if (!dirty_) return;
-    dirty_ = false;
-    for (std::uint32_t k = 0; k < n_ch_; ++k) {
-        const std::uint32_t o = o_lo_ + k;
-        const std::uint32_t p0 = std::max(own_begin_, o * out_hw_) - o * out_hw_;
-        const std::uint32_t p1 = std::min(own_end_, (o + 1) * out_hw_) - o * out_hw_;
-        const std::int64_t* column = acc_.data() + k;
-        std::int64_t* target = cells + 2 * std::size_t{o} * out_hw_;
-        if (!touched) {
-            for (std::uint32_t p = p0; p < p1; ++p) target[2 * std::size_t{p}] += column[std::size_t{p} * n_ch_];
-            continue;
-        }
+namespace {
+
+/// Adds acc[(p, k)]·unit into the cell of each owned target (channel o_lo + k, position p) and
+/// lists the targets with input when `touched` is given; then clears acc.
+template <class Word>
+void move_accumulator(Word* acc, std::int64_t unit, std::uint32_t n_ch, std::uint32_t o_lo, std::uint32_t out_hw,
+                      std::uint32_t own_begin, std::uint32_t own_end, std::int64_t* cells, std::int64_t offset,
+                      std::vector<std::uint32_t>* touched) {
+    for (std::uint32_t k = 0; k < n_ch; ++k) {
+        const std::uint32_t o = o_lo + k;
+        const std::uint32_t p0 = std::max(own_begin, o * out_hw) - o * out_hw;
+        const std::uint32_t p1 = std::min(own_end, (o + 1) * out_hw) - o * out_hw;
+        Word* column = acc + k;
+        std::int64_t* target = cells + 2 * std::size_t{o} * out_hw;
         for (std::uint32_t p = p0; p < p1; ++p) {
-            const std::int64_t v = column[std::size_t{p} * n_ch_];
-            if (v == 0) continue;
+            const std::int64_t v = static_cast<std::int64_t>(column[std::size_t{p} * n_ch]) * unit;
+            column[std::size_t{p} * n_ch] = 0;
+            if (touched) {
+                if (v == 0) continue;
+                touched->push_back(static_cast<std::uint32_t>(o * out_hw + p + offset));
+            }
             target[2 * std::size_t{p}] += v;
-            touched->push_back(static_cast<std::uint32_t>(o * out_hw_ + p + offset));
         }
     }
-    std::fill(acc_.begin(), acc_.end(), 0);
+}
+
+}  // namespace
+
+void conv_projection::flush(std::int64_t* cells, std::int64_t offset, std::vector<std::uint32_t>* touched) {
+    if (dirty32_ && dirty_) {  // both paths ran this step (cannot happen today): add the narrow sums first
+        const std::int64_t unit = std::int64_t{1} << shift_;
+        for (std::size_t q = 0; q < acc_.size(); ++q) {
+            acc_[q] += acc32_[q] * unit;
+            acc32_[q] = 0;
+        }
+        dirty32_ = false;
+    }
+    if (dirty32_)
+        move_accumulator(acc32_.data(), std::int64_t{1} << shift_, n_ch_, o_lo_, out_hw_, own_begin_, own_end_, cells,
+                         offset, touched);
+    else if (dirty_)
+        move_accumulator(acc_.data(), 1, n_ch_, o_lo_, out_hw_, own_begin_, own_end_, cells, offset, touched);
+    dirty_ = dirty32_ = false;
 }
 
 std::uint64_t conv_projection::bytes() const noexcept {
-    return 8 * (slices_.size() + acc_.size()) + 4 * (fanout_.size() + ch_first_.size() * 2 + row_tap_begin_.size() +
+    return 8 * (slices_.size() + acc_.size()) + sizeof(place) * places_.size() + 4 * (slices32_.size() + acc32_.size() + fanout_.size() + ch_first_.size() * 2 + row_tap_begin_.size() +
                                                      col_tap_begin_.size()) +
            8 * (row_taps_.size() + col_taps_.size() + slice_of_.size());
 }

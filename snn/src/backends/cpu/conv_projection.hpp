@@ -7,12 +7,21 @@
 // accumulator moves into the target population's ring cells (CHW) and lists the touched
 // neurons, exactly as a synapse table would have written them. Integer sums make the result
 // independent of the order of spikes and of the thread count.
+//
+// When every source neuron fires at most once per step (neuron populations, not spike sources
+// or analog values), one step's input to a target is bounded by the sum of |kernel| over its
+// taps; the spikes then go through a 32-bit copy of the kernel and a 32-bit accumulator, which
+// halves the memory traffic of the delivery. That copy is the 64-bit kernel divided by 2^shift
+// (rounded), with the smallest shift for which the bound fits in 31 bits, and the flush
+// multiplies by 2^shift again: the weights keep at least 31 bits of the largest step input.
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
 #include <volley/snn/connectors.hpp>
+
+#include "backends/cpu/aligned_vector.hpp"
 
 namespace volley::snn::detail {
 
@@ -21,8 +30,11 @@ public:
     /// The projection from population `source_pop` to `target_pop` restricted to the target
     /// neurons [own_begin, own_end) (local indices), with weights scaled by `to_fixed` into
     /// fixed point (round(w * to_fixed), as synapse tables), receptor and delay [steps].
+    /// `once_per_step`: each source neuron appears at most once in a step's spikes (enables the
+    /// 32-bit path).
     conv_projection(const convolution& c, std::uint32_t source_pop, std::uint32_t target_pop, std::uint8_t receptor,
-                    std::uint32_t delay, double to_fixed, std::uint32_t own_begin, std::uint32_t own_end);
+                    std::uint32_t delay, double to_fixed, std::uint32_t own_begin, std::uint32_t own_end,
+                    bool once_per_step);
 
     /// Adds the input of the given source spikes (local indices) to the accumulator and
     /// returns the number of synaptic events they cause on the owned targets. With `values`
@@ -49,15 +61,22 @@ public:
     struct tap {
         std::uint32_t k, out;
     };
-    /// The arrays of the delivery loop, for the kernel compiled per instruction set.
+    /// Where a source neuron sits in the input map (a table: the hot loop divides nowhere).
+    struct place {
+        std::uint32_t ch, iy, ix;
+    };
+    /// The arrays of the delivery loop, for the kernel compiled per instruction set, with
+    /// 64-bit or 32-bit slices and accumulator.
+    template <class Word>
     struct view {
-        std::uint32_t in_hw, in_w, out_w, kh, kw, n_ch;
+        std::uint32_t out_w, kh, kw, n_ch;
+        const place* places;
         const std::uint32_t *ch_count, *ch_first;
         const std::uint64_t* slice_of;
         const std::uint32_t *fanout, *row_tap_begin, *col_tap_begin;
         const tap *row_taps, *col_taps;
-        const std::int64_t* slices;
-        std::int64_t* acc;
+        const Word* slices;
+        Word* acc;
     };
 
 private:
@@ -70,11 +89,15 @@ private:
     std::vector<tap> row_taps_, col_taps_;
     std::vector<std::uint32_t> ch_first_, ch_count_;  ///< per input channel: its group's accumulator channels
     std::vector<std::uint64_t> slice_of_;  ///< [input channel][ky][kx]: offset of its slice in slices_
-    std::vector<std::int64_t> slices_;     ///< distinct kernel slices, each over the accumulator channels
+    aligned_vector<std::int64_t> slices_;  ///< distinct kernel slices, each over the accumulator channels
     std::vector<std::uint32_t> fanout_;  ///< owned targets reached from each source neuron
-    std::vector<std::int64_t> acc_;      ///< [y][x][channel - o_lo_]
+    std::vector<place> places_;          ///< of each source neuron
+    aligned_vector<std::int64_t> acc_;   ///< [y][x][channel - o_lo_]
+    bool narrow_ = false;                ///< spikes go through slices32_ and acc32_
+    std::uint32_t shift_ = 0;            ///< slices32_ = slices_ / 2^shift_, rounded
+    aligned_vector<std::int32_t> slices32_, acc32_;
     std::uint64_t synapses_ = 0;
-    bool dirty_ = false;
+    bool dirty_ = false, dirty32_ = false;
 };
 
 }  // namespace volley::snn::detail

@@ -59,11 +59,12 @@ cpu_engine::cpu_engine(const network& net, int threads, const simulation_options
     for (std::uint32_t p = 0; p < net.populations().size(); ++p)
         first_.push_back(p == 0 ? 0 : first_.back() + net.populations()[p - 1].size);
     first_.push_back(n_);
-    build_populations(net);
+    for (std::uint32_t p = 0; p < net.populations().size(); ++p) pops_.push_back(make_population(net, p));
     for (int t = 0; t <= threads_; ++t)
         lo_.push_back(static_cast<std::uint32_t>(std::uint64_t{n_} * static_cast<std::uint64_t>(t) /
                                                  static_cast<std::uint64_t>(threads_)));
     n_pops_ = static_cast<std::uint32_t>(pops_.size());
+    order_populations(net);
     build_synapses(net, options);
     for (auto& buffer : spikes_) buffer.resize(static_cast<std::size_t>(threads_) * n_pops_);
     touched_.resize(static_cast<std::size_t>(threads_) * n_pops_ * slots_);
@@ -83,7 +84,11 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
         std::vector<std::uint32_t> row_sizes;
         synapse_table_shape shape;
     };
-    std::vector<std::vector<table_plan>> plans(T, std::vector<table_plan>(P * P));
+    std::vector<std::vector<table_plan>> plans(T, std::vector<table_plan>(2 * P * P));
+    // Zero-delay projections have tables of their own, stored with delay 1 (see tables_).
+    auto table_key = [&](const projection& q) {
+        return (is_zero_delay(q.synapse) ? P * P : 0) + std::size_t{q.source.value} * P + q.target.value;
+    };
     std::vector<std::vector<double>> max_w(T, std::vector<double>(P * 2, 0.0));
     auto target_range = [&](std::size_t t, std::uint32_t tp) {
         return std::pair{std::max(lo_[t], first_[tp]) - first_[tp],
@@ -109,7 +114,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
                 plastic_[t][plastic_index[q]] = plastic_table(net, q, options, b, e, first_[tp] + b - lo_[t]);
                 continue;
             }
-            auto& plan = plans[t][sp * P + tp];
+            auto& plan = plans[t][table_key(projs[q])];
             plan.row_sizes.resize(net.populations()[sp].size, 0);
             const auto r = static_cast<std::uint8_t>(projs[q].synapse.receptor);
             double& mw = max_w[t][tp * 2 + r];
@@ -119,7 +124,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
                 for (std::size_t k = 0; k < ex.sources.size(); ++k) {
                     ++plan.row_sizes[ex.sources[k]];
                     mw = std::max(mw, std::abs(ex.weights[k]));
-                    plan.shape.add(r, static_cast<std::uint32_t>(ex.delays[k]), ex.weights[k]);
+                    plan.shape.add(r, static_cast<std::uint32_t>(std::max(ex.delays[k], 1)), ex.weights[k]);
                 }
             }
         }
@@ -160,11 +165,11 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
         }
     synapse_count_ += plastic_count_;
     table_bytes_ += plastic_bytes_;
-    tables_.assign(T, std::vector<synapse_table>(P * P));
+    tables_.assign(T, std::vector<synapse_table>(2 * P * P));
     parallel_for_threads(threads_, [&](int ti) {
         const auto t = static_cast<std::size_t>(ti);
         const std::uint32_t span = std::max<std::uint32_t>(lo_[t + 1] - lo_[t], 1) - 1;
-        for (std::size_t k = 0; k < P * P; ++k) {
+        for (std::size_t k = 0; k < 2 * P * P; ++k) {
             auto& plan = plans[t][k];
             if (plan.row_sizes.empty()) continue;
             const std::size_t tp = k % P;
@@ -174,10 +179,10 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
         }
         for (std::size_t q = 0; q < projs.size(); ++q) {
             if (std::holds_alternative<convolution>(projs[q].rule)) continue;
-            const std::uint32_t sp = projs[q].source.value, tp = projs[q].target.value;
+            const std::uint32_t tp = projs[q].target.value;
             const auto [b, e] = target_range(t, tp);
             if (b >= e || is_plastic(projs[q].synapse.plasticity)) continue;
-            auto& table = tables_[t][sp * P + tp];
+            auto& table = tables_[t][table_key(projs[q])];
             const auto r = static_cast<std::uint8_t>(projs[q].synapse.receptor);
             const double fx = to_fixed[tp * 2 + r];
             const std::uint32_t base = first_[tp] - lo_[t];
@@ -185,7 +190,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
             for (std::uint32_t j = b; j < e; ++j) {
                 ex.expand(j);
                 for (std::size_t k = 0; k < ex.sources.size(); ++k)
-                    table.put(ex.sources[k], base + j, r, static_cast<std::uint32_t>(ex.delays[k]),
+                    table.put(ex.sources[k], base + j, r, static_cast<std::uint32_t>(std::max(ex.delays[k], 1)),
                               static_cast<std::int32_t>(std::llround(ex.weights[k] * fx)));
             }
         }
@@ -201,7 +206,11 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
             const auto [b, e] = target_range(t, tp);
             if (b >= e) continue;
             const auto r = static_cast<std::uint8_t>(projs[q].synapse.receptor);
-            convs_[t].emplace_back(*cv, sp, tp, r, conv_delay[q], to_fixed[tp * 2 + r], b, e);
+            // LIF and discrete neurons fire at most once per step; spike sources and ODE neurons
+            // (several events in one step) may repeat a neuron.
+            const bool once = std::holds_alternative<lif_population>(pops_[sp]) ||
+                              std::holds_alternative<discrete_population>(pops_[sp]);
+            convs_[t].emplace_back(*cv, sp, tp, r, conv_delay[q], to_fixed[tp * 2 + r], b, e, once);
             table_bytes_ += convs_[t].back().bytes();
             synapse_count_ += convs_[t].back().synapses();
         }
@@ -215,85 +224,145 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
     ring_.assign(slots_ * 2 * n_, 0);
 }
 
-void cpu_engine::update_range(int t, std::int64_t s) {
-    const std::int64_t slot = s & slot_mask_;
-    for (std::uint32_t p = 0; p < n_pops_; ++p) {
-        auto& out = spikes_of(s, t, p);
-        out.clear();
-        const std::uint32_t b = std::max(lo_[t], first_[p]), e = std::min(lo_[t + 1], first_[p + 1]);
-        if (b >= e) continue;
-        const std::uint32_t lb = b - first_[p], le = e - first_[p];
-        auto& in = touched(t, p, slot);
-        std::int64_t* cells = ring_.data() + (static_cast<std::size_t>(slot) * n_ + first_[p]) * 2;
-        const std::int64_t shift = std::int64_t{lo_[t]} - first_[p];
-        if (auto* lif = std::get_if<lif_population>(&pops_[p])) {
-            if (s > 0 && lif->currents_change_at(s)) lif->apply_currents(s, lb, le);
-            lif->update(s, lb, le, {cells, in, shift, scale_[p * 2], scale_[p * 2 + 1]}, out);
-        } else if (auto* ode = std::get_if<ode_population>(&pops_[p])) {
-            if (s > 0 && ode->currents_change_at(s)) ode->apply_currents(s, lb, le);
-            ode->update(s, lb, le, {cells, in, shift, scale_[p * 2], scale_[p * 2 + 1]}, out);
-        } else if (auto* dn = std::get_if<discrete_population>(&pops_[p])) {
-            dn->update(lb, le, {cells, scale_[p * 2], scale_[p * 2 + 1]}, out);
-        } else if (const auto* an = std::get_if<analog_population>(&pops_[p])) {
-            for (std::uint32_t k : in) cells[2 * (k + shift)] = cells[2 * (k + shift) + 1] = 0;  // sources take no input
-            an->update(s, lb, le, out);
-        } else {
-            for (std::uint32_t k : in) cells[2 * (k + shift)] = cells[2 * (k + shift) + 1] = 0;  // sources take no input
-            std::get<source_population>(pops_[p]).update(s, lb, le, 0, out);
+void cpu_engine::order_populations(const network& net) {
+    const auto& projs = net.projections();
+    std::vector<std::uint32_t> pending(n_pops_, 0);  // zero-delay inputs from populations not yet placed
+    sends_now_.assign(n_pops_, 0);
+    for (const auto& q : projs)
+        if (is_zero_delay(q.synapse)) {
+            ++pending[q.target.value];
+            sends_now_[q.source.value] = 1;
         }
-        in.clear();
+    std::vector<std::uint8_t> placed(n_pops_, 0);
+    order_.clear();
+    while (order_.size() < n_pops_) {
+        std::uint32_t p = 0;
+        while (p < n_pops_ && (placed[p] || pending[p] > 0)) ++p;
+        if (p == n_pops_) {
+            std::string names;
+            for (std::uint32_t k = 0; k < n_pops_; ++k)
+                if (!placed[k] && pending[k] > 0) names += (names.empty() ? "'" : ", '") + net.populations()[k].name + "'";
+            for (std::size_t q = 0; q < projs.size(); ++q)
+                if (is_zero_delay(projs[q].synapse) && !placed[projs[q].source.value])
+                    throw invalid_parameter("projection " + std::to_string(q) + " ('" + net.at(projs[q].source).name +
+                                                "' -> '" + net.at(projs[q].target).name + "')",
+                                            "delay_ms", "0",
+                                            "zero-delay projections form a cycle among populations " + names +
+                                                "; give one projection of the cycle a delay of at least one step");
+        }
+        placed[p] = 1;
+        order_.push_back(p);
+        for (const auto& q : projs)
+            if (is_zero_delay(q.synapse) && q.source.value == p) --pending[q.target.value];
     }
 }
 
+void cpu_engine::update_range(int t, std::int64_t s, std::barrier<>* sync) {
+    for (const std::uint32_t p : order_) {
+        update_population(t, s, p);
+        if (!sends_now_[p]) continue;
+        if (sync) sync->arrive_and_wait();  // every thread's spikes of p are in
+        counters_[static_cast<std::size_t>(t)].events += deliver_from(t, s, p, true);
+    }
+}
+
+void cpu_engine::update_population(int t, std::int64_t s, std::uint32_t p) {
+    const std::int64_t slot = s & slot_mask_;
+    auto& out = spikes_of(s, t, p);
+    out.clear();
+    const std::uint32_t b = std::max(lo_[t], first_[p]), e = std::min(lo_[t + 1], first_[p + 1]);
+    if (b >= e) return;
+    const std::uint32_t lb = b - first_[p], le = e - first_[p];
+    auto& in = touched(t, p, slot);
+    std::int64_t* cells = ring_.data() + (static_cast<std::size_t>(slot) * n_ + first_[p]) * 2;
+    const std::int64_t shift = std::int64_t{lo_[t]} - first_[p];
+    if (auto* lif = std::get_if<lif_population>(&pops_[p])) {
+        if (s > 0 && lif->currents_change_at(s)) lif->apply_currents(s, lb, le);
+        lif->update(s, lb, le, {cells, in, shift, scale_[p * 2], scale_[p * 2 + 1]}, out);
+    } else if (auto* ode = std::get_if<ode_population>(&pops_[p])) {
+        if (s > 0 && ode->currents_change_at(s)) ode->apply_currents(s, lb, le);
+        ode->update(s, lb, le, {cells, in, shift, scale_[p * 2], scale_[p * 2 + 1]}, out);
+    } else if (auto* dn = std::get_if<discrete_population>(&pops_[p])) {
+        dn->update(lb, le, {cells, scale_[p * 2], scale_[p * 2 + 1]}, out);
+    } else if (const auto* an = std::get_if<analog_population>(&pops_[p])) {
+        for (std::uint32_t k : in) cells[2 * (k + shift)] = cells[2 * (k + shift) + 1] = 0;  // sources take no input
+        an->update(s, lb, le, out);
+    } else {
+        for (std::uint32_t k : in) cells[2 * (k + shift)] = cells[2 * (k + shift) + 1] = 0;  // sources take no input
+        std::get<source_population>(pops_[p]).update(s, lb, le, 0, out);
+    }
+    in.clear();
+}
+
 void cpu_engine::deliver(int t, std::int64_t s) {
+    std::uint64_t events = 0;
+    for (std::uint32_t sp = 0; sp < n_pops_; ++sp) events += deliver_from(t, s, sp, false);
+    for (auto& table : plastic_[static_cast<std::size_t>(t)]) events += deliver_plastic(t, s, table);
+    counters_[static_cast<std::size_t>(t)].events += events;
+}
+
+std::uint64_t cpu_engine::deliver_from(int t, std::int64_t s, std::uint32_t sp, bool now) {
     const std::size_t lo = lo_[t];
     std::int64_t* ring = ring_.data();
     const std::size_t n = n_;
-    const auto& tables = tables_[static_cast<std::size_t>(t)];
+    // Zero-delay tables hold delay 1: they arrive in step s as if sent in step s - 1.
+    const std::int64_t sent = now ? s - 1 : s;
+    const auto* tables = tables_[static_cast<std::size_t>(t)].data() + (now ? std::size_t{n_pops_} * n_pops_ : 0) +
+                         std::size_t{sp} * n_pops_;
     std::uint64_t events = 0;
-    for (std::uint32_t sp = 0; sp < n_pops_; ++sp) {
-        for (std::uint32_t tp = 0; tp < n_pops_; ++tp) {
-            const auto& table = tables[sp * n_pops_ + tp];
-            if (table.synapses() == 0) continue;
-            if (std::holds_alternative<analog_population>(pops_[sp])) {
-                events += deliver_analog(t, s, sp, tp, table);
-            } else if (table.uniform()) {
-                // One receptor, delay and weight: add the weight at each target and list the
-                // row as touched, in one pass over it.
-                const std::int64_t slot = (s + table.delay()) & slot_mask_;
-                std::int64_t* cells = ring + (static_cast<std::size_t>(slot) * n + lo) * 2 + table.receptor();
-                const std::int64_t w = table.weight();
-                auto& hit = touched(t, tp, slot);
-                for (int u = 0; u < threads_; ++u)
-                    for (const std::uint32_t g : spikes_of(s, u, sp)) {
-                        const auto row = table.row(g);
-                        events += row.size();
-                        for (const std::uint32_t off : row) cells[2 * std::size_t{off}] += w;
-                        hit.insert(hit.end(), row.begin(), row.end());
+    for (std::uint32_t tp = 0; tp < n_pops_; ++tp) {
+        const auto& table = tables[tp];
+        if (table.synapses() == 0) continue;
+        if (std::holds_alternative<analog_population>(pops_[sp])) {
+            events += deliver_analog(t, s, sent, sp, tp, table);
+        } else if (table.uniform()) {
+            // One receptor, delay and weight: add the weight at each target and list the
+            // row as touched, in one pass over it.
+            const std::int64_t slot = (sent + table.delay()) & slot_mask_;
+            std::int64_t* cells = ring + (static_cast<std::size_t>(slot) * n + lo) * 2 + table.receptor();
+            const std::int64_t w = table.weight();
+            auto& hit = touched(t, tp, slot);
+            for (int u = 0; u < threads_; ++u)
+                for (const std::uint32_t g : spikes_of(s, u, sp)) {
+                    const auto row = table.row(g);
+                    events += row.size();
+                    for (const std::uint32_t off : row) cells[2 * std::size_t{off}] += w;
+                    hit.insert(hit.end(), row.begin(), row.end());
+                }
+        } else if (table.one_route() && !follows_touched_list(tp)) {
+            // One receptor and delay onto a population that reads every cell (a converted
+            // dense layer): the row's weights add into one slot, with no list to keep.
+            const std::int64_t slot = (sent + table.delay()) & slot_mask_;
+            std::int64_t* cells = ring + (static_cast<std::size_t>(slot) * n + lo) * 2 + table.receptor();
+            for (int u = 0; u < threads_; ++u)
+                for (const std::uint32_t g : spikes_of(s, u, sp)) {
+                    const auto row = table.row(g);
+                    const std::int32_t* weights = table.row_weights(g);
+                    events += row.size();
+                    for (std::size_t k = 0; k < row.size(); ++k) cells[2 * std::size_t{table.target_of(row[k])}] += weights[k];
+                }
+        } else {
+            // Discrete populations read every ring cell: no touched list to keep.
+            const bool listed = follows_touched_list(tp);
+            for (int u = 0; u < threads_; ++u)
+                for (const std::uint32_t g : spikes_of(s, u, sp)) {
+                    const auto row = table.row(g);
+                    const std::int32_t* weights = table.row_weights(g);
+                    events += row.size();
+                    for (std::size_t k = 0; k < row.size(); ++k) {
+                        const std::uint32_t word = row[k], off = table.target_of(word);
+                        const std::int64_t slot = (sent + table.delay_of(word)) & slot_mask_;
+                        ring[(static_cast<std::size_t>(slot) * n + lo + off) * 2 + table.receptor_of(word)] += weights[k];
+                        if (listed) touched(t, tp, slot).push_back(off);
                     }
-            } else {
-                // Discrete populations read every ring cell: no touched list to keep.
-                const bool listed = follows_touched_list(tp);
-                for (int u = 0; u < threads_; ++u)
-                    for (const std::uint32_t g : spikes_of(s, u, sp)) {
-                        const auto row = table.row(g);
-                        const std::int32_t* weights = table.row_weights(g);
-                        events += row.size();
-                        for (std::size_t k = 0; k < row.size(); ++k) {
-                            const std::uint32_t word = row[k], off = table.target_of(word);
-                            const std::int64_t slot = (s + table.delay_of(word)) & slot_mask_;
-                            ring[(static_cast<std::size_t>(slot) * n + lo + off) * 2 + table.receptor_of(word)] += weights[k];
-                            if (listed) touched(t, tp, slot).push_back(off);
-                        }
-                    }
-            }
+                }
         }
     }
-    for (auto& table : plastic_[static_cast<std::size_t>(t)]) events += deliver_plastic(t, s, table);
     for (auto& conv : convs_[static_cast<std::size_t>(t)]) {
-        const auto* analog = std::get_if<analog_population>(&pops_[conv.source()]);
+        if (conv.source() != sp || (conv.delay() == 0) != now) continue;
+        const auto* analog = std::get_if<analog_population>(&pops_[sp]);
         for (int u = 0; u < threads_; ++u) {
-            const auto& spikes = spikes_of(s, u, conv.source());
+            const auto& spikes = spikes_of(s, u, sp);
             if (!analog) {
                 events += conv.add_spikes(spikes);
                 continue;
@@ -310,7 +379,7 @@ void cpu_engine::deliver(int t, std::int64_t s) {
                    std::int64_t{first_[conv.target()]} - static_cast<std::int64_t>(lo),
                    listed ? &touched(t, conv.target(), slot) : nullptr);
     }
-    counters_[static_cast<std::size_t>(t)].events += events;
+    return events;
 }
 
 // Pre spikes first (depression, then delivery of the new weight), then the post spikes of the
@@ -395,7 +464,7 @@ std::int64_t cpu_engine::run(std::int64_t steps, const progress_callback& progre
     std::barrier<> step_barrier(threads_);
     parallel_for_threads(threads_, [&](int t) {
         for (std::int64_t s = s0; s < s1; ++s) {
-            update_range(t, s);
+            update_range(t, s, &step_barrier);
             // Every thread decides the same way whether this step takes a state sample, which
             // needs a second barrier so that no thread updates step s + 1 while it is read.
             bool sample_due = false;
@@ -440,7 +509,7 @@ std::int64_t cpu_engine::run_one_thread(std::int64_t steps, const progress_callb
     std::int64_t done = 0;
     std::exception_ptr failure;
     for (std::int64_t s = s0; s < s1; ++s) {
-        update_range(0, s);
+        update_range(0, s, nullptr);
         bool stop = false;
         try {
             stop = progress && interval > 0 && (s + 1 - s0) % interval == 0 && !progress(s + 1 - s0, steps);

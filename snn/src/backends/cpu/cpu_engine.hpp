@@ -5,10 +5,14 @@
 // neurons it touched, so that the update of the arrival step visits only those (see
 // lif_population.hpp). A thread only ever writes and reads the ring entries of its own
 // neurons, so one barrier per step (between the update and the delivery) orders everything;
-// with one thread there is no barrier at all. Integer sums make the
+// with one thread there is no barrier at all. Zero-delay projections deliver in the step of
+// the spike: populations are updated in an order where their sources come first, and each
+// population that sends through one is followed by a barrier and that delivery (see
+// update_range). Integer sums make the
 // result independent of the order of additions, so rasters are bit-identical for any thread
 // count (ARCHITECTURE.md, "Determinism").
 
+#include <barrier>
 #include <cstdint>
 #include <memory>
 #include <variant>
@@ -68,12 +72,27 @@ private:
     bool follows_touched_list(std::uint32_t p) const {
         return std::holds_alternative<lif_population>(pops_[p]) || std::holds_alternative<ode_population>(pops_[p]);
     }
-    void update_range(int t, std::int64_t s);
+    /// Updates thread t's neurons of every population over step s, in order_, delivering the
+    /// spikes of zero-delay projections after their source (behind `sync` when not null).
+    void update_range(int t, std::int64_t s, std::barrier<>* sync);
+    void update_population(int t, std::int64_t s, std::uint32_t p);
+    /// Delivers the step-s spikes of the projections that take one step or more.
     void deliver(int t, std::int64_t s);
+    /// Delivers the step-s spikes of population sp through its tables and convolutions onto
+    /// thread t's targets: the zero-delay ones (`now`) or the others.
+    std::uint64_t deliver_from(int t, std::int64_t s, std::uint32_t sp, bool now);
+    /// Sorts the populations so that every zero-delay projection goes forward (order_), or
+    /// throws invalid_parameter naming a projection on a zero-delay cycle.
+    void order_populations(const network& net);
     std::uint64_t deliver_plastic(int t, std::int64_t s, plastic_table& table);
-    /// Delivers the values of analog source population `sp` through `table` (cpu_engine_analog.cpp).
-    std::uint64_t deliver_analog(int t, std::int64_t s, std::uint32_t sp, std::uint32_t tp, const synapse_table& table);
-    void build_populations(const network& net);
+    /// Delivers the step-s values of analog source population `sp` through `table`, with the
+    /// delays counted from step `sent` (cpu_engine_runtime.cpp).
+    std::uint64_t deliver_analog(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp, std::uint32_t tp,
+                                 const synapse_table& table);
+    using population_state =
+        std::variant<lif_population, source_population, discrete_population, analog_population, ode_population>;
+    /// The run-time state of population p as built from `net`.
+    population_state make_population(const network& net, std::uint32_t p) const;
     void record_spikes(std::int64_t s);
     void sample_state(const state_sink& sink);
     std::int64_t run_one_thread(std::int64_t steps, const progress_callback& progress, std::int64_t interval);
@@ -81,17 +100,21 @@ private:
     int threads_;
     std::uint32_t n_ = 0, n_pops_ = 0;
     std::vector<std::uint32_t> first_;  ///< global id of each population's neuron 0, plus n_
-    std::vector<std::variant<lif_population, source_population, discrete_population, analog_population, ode_population>>
-        pops_;
+    std::vector<population_state> pops_;
     double dt_ms_ = 0;
     std::uint64_t seed_ = 0;
     std::vector<std::uint32_t> lo_;                   ///< thread t owns [lo_[t], lo_[t+1])
-    std::vector<std::vector<synapse_table>> tables_;  ///< [thread][source population * n_pops_ + target population]
+    /// [thread][k]: k = source population * n_pops_ + target population for the projections
+    /// that take one step or more; n_pops_² + the same for the zero-delay ones, which are
+    /// stored with delay 1 and delivered as if sent a step earlier.
+    std::vector<std::vector<synapse_table>> tables_;
+    std::vector<std::uint32_t> order_;     ///< population update order (zero-delay sources first)
+    std::vector<std::uint8_t> sends_now_;  ///< [population]: source of a zero-delay projection
     std::vector<std::vector<plastic_table>> plastic_;  ///< [thread][plastic projection, in order]
     std::vector<std::vector<conv_projection>> convs_;  ///< [thread]: convolution projections (no tables)
     std::vector<std::vector<double>> conv_values_;     ///< [thread]: analog values of a step's events
     std::vector<double> scale_;                       ///< [pop * 2 + receptor]: fixed point -> mV
-    std::vector<std::int64_t> ring_;                  ///< [slot][neuron][receptor]
+    aligned_vector<std::int64_t> ring_;               ///< [slot][neuron][receptor]
     std::int64_t slot_mask_ = 0;
     std::size_t slots_ = 1;
     std::vector<std::vector<std::uint32_t>> touched_;  ///< [thread][population][slot]

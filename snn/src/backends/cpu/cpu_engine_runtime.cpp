@@ -14,24 +14,19 @@
 
 namespace volley::snn::detail {
 
-void cpu_engine::build_populations(const network& net) {
-    pops_.clear();
-    for (std::uint32_t p = 0; p < net.populations().size(); ++p) {
-        const auto& model = net.populations()[p].model;
-        if (std::holds_alternative<analog_source>(model))
-            pops_.emplace_back(std::in_place_type<analog_population>, net, population_index{p});
-        else if (std::holds_alternative<discrete_neuron>(model))
-            pops_.emplace_back(std::in_place_type<discrete_population>, net, population_index{p}, dt_ms_, seed_);
-        else if (is_source_model(model))
-            pops_.emplace_back(std::in_place_type<source_population>, net, population_index{p}, dt_ms_, seed_);
-        else if (is_ode_model(model))
-            pops_.emplace_back(std::in_place_type<ode_population>, net, population_index{p}, dt_ms_, seed_);
-        else
-            pops_.emplace_back(std::in_place_type<lif_population>, net, population_index{p}, dt_ms_, seed_);
-    }
+cpu_engine::population_state cpu_engine::make_population(const network& net, std::uint32_t p) const {
+    const auto& model = net.populations()[p].model;
+    const population_index pop{p};
+    if (std::holds_alternative<analog_source>(model))
+        return population_state(std::in_place_type<analog_population>, net, pop);
+    if (std::holds_alternative<discrete_neuron>(model))
+        return population_state(std::in_place_type<discrete_population>, net, pop, dt_ms_, seed_);
+    if (is_source_model(model)) return population_state(std::in_place_type<source_population>, net, pop, dt_ms_, seed_);
+    if (is_ode_model(model)) return population_state(std::in_place_type<ode_population>, net, pop, dt_ms_, seed_);
+    return population_state(std::in_place_type<lif_population>, net, pop, dt_ms_, seed_);
 }
 
-std::uint64_t cpu_engine::deliver_analog(int t, std::int64_t s, std::uint32_t sp, std::uint32_t tp,
+std::uint64_t cpu_engine::deliver_analog(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp, std::uint32_t tp,
                                          const synapse_table& table) {
     const auto& source = std::get<analog_population>(pops_[sp]);
     const std::size_t lo = lo_[t], n = n_;
@@ -42,7 +37,7 @@ std::uint64_t cpu_engine::deliver_analog(int t, std::int64_t s, std::uint32_t sp
             const auto row = table.row(g);
             events += row.size();
             if (table.uniform()) {
-                const std::int64_t slot = (s + table.delay()) & slot_mask_;
+                const std::int64_t slot = (sent + table.delay()) & slot_mask_;
                 const std::int64_t w = std::llround(static_cast<double>(table.weight()) * x);
                 std::int64_t* cells = ring_.data() + (static_cast<std::size_t>(slot) * n + lo) * 2 + table.receptor();
                 for (const std::uint32_t off : row) cells[2 * std::size_t{off}] += w;
@@ -52,7 +47,7 @@ std::uint64_t cpu_engine::deliver_analog(int t, std::int64_t s, std::uint32_t sp
                 const std::int32_t* weights = table.row_weights(g);
                 for (std::size_t k = 0; k < row.size(); ++k) {
                     const std::uint32_t word = row[k], off = table.target_of(word);
-                    const std::int64_t slot = (s + table.delay_of(word)) & slot_mask_;
+                    const std::int64_t slot = (sent + table.delay_of(word)) & slot_mask_;
                     ring_[(static_cast<std::size_t>(slot) * n + lo + off) * 2 + table.receptor_of(word)] +=
                         std::llround(static_cast<double>(weights[k]) * x);
                     touched(t, tp, slot).push_back(off);
@@ -63,7 +58,11 @@ std::uint64_t cpu_engine::deliver_analog(int t, std::int64_t s, std::uint32_t sp
 }
 
 void cpu_engine::reset(const network& net) {
-    build_populations(net);
+    // A discrete population only returns to its initial state (its parameters, i_bias
+    // included, are those of `net`); the others are rebuilt.
+    for (std::uint32_t p = 0; p < n_pops_; ++p)
+        if (auto* d = std::get_if<discrete_population>(&pops_[p])) d->restart();
+        else pops_[p] = make_population(net, p);
     for (auto& per_thread : plastic_)
         for (auto& table : per_thread) table.rebuild(net, {.dt_ms = dt_ms_, .seed = seed_});
     std::fill(ring_.begin(), ring_.end(), 0);

@@ -11,6 +11,9 @@
 
 #include <algorithm>
 #include <bit>
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
@@ -78,15 +81,51 @@ void if_block_avx512(const if_columns& c, std::uint32_t b0, std::uint32_t b1, st
 
 using if_block_fn = void (*)(const if_columns&, std::uint32_t, std::uint32_t, std::uint8_t*);
 
-/// The widest version the CPU runs; VOLLEY_CPU_ISA=baseline selects the baseline (they agree bit for bit).
-if_block_fn choose_if_block() {
+/// Writes base + k for every flag[k] != 0, k < n, to out; returns how many.
+std::uint32_t extract_baseline(const std::uint8_t* flag, std::uint32_t n, std::uint32_t base, std::uint32_t* out) {
+    std::uint32_t count = 0, k = 0;
+    for (; k + 8 <= n; k += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, flag + k, 8);
+        while (word != 0) {
+            out[count++] = base + k + static_cast<std::uint32_t>(std::countr_zero(word)) / 8;
+            word &= word - 1;
+        }
+    }
+    for (; k < n; ++k)
+        if (flag[k]) out[count++] = base + k;
+    return count;
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+// The same with a compress-store of 16 indices at a time: no branch per spike, which at the
+// firing rates of converted networks (~10% per step) would be mispredicted half the time.
+[[gnu::target("avx512f")]]
+std::uint32_t extract_avx512(const std::uint8_t* flag, std::uint32_t n, std::uint32_t base, std::uint32_t* out) {
+    const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    std::uint32_t count = 0, k = 0;
+    for (; k + 16 <= n; k += 16) {
+        const __m512i f = _mm512_maskz_cvtepu8_epi32(0xFFFF, _mm_loadu_si128(reinterpret_cast<const __m128i*>(flag + k)));
+        const __mmask16 m = _mm512_test_epi32_mask(f, f);
+        _mm512_mask_compressstoreu_epi32(out + count, m, _mm512_add_epi32(iota, _mm512_set1_epi32(static_cast<int>(base + k))));
+        count += static_cast<std::uint32_t>(std::popcount(static_cast<unsigned>(m)));
+    }
+    return count + extract_baseline(flag + k, n - k, base + k, out + count);
+}
+#endif
+
+using extract_fn = std::uint32_t (*)(const std::uint8_t*, std::uint32_t, std::uint32_t, std::uint32_t*);
+
+/// Whether to run the AVX-512 versions: the CPU has them and VOLLEY_CPU_ISA is not
+/// "baseline" (both versions agree bit for bit).
+bool use_avx512() {
 #if defined(__GNUC__) && defined(__x86_64__)
     const char* cap = std::getenv("VOLLEY_CPU_ISA");
-    if ((cap == nullptr || std::string_view(cap) != "baseline") && __builtin_cpu_supports("avx512f") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-        return if_block_avx512;
+    return (cap == nullptr || std::string_view(cap) != "baseline") && __builtin_cpu_supports("avx512f") &&
+           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+#else
+    return false;
 #endif
-    return if_block_baseline;
 }
 
 }  // namespace
@@ -94,24 +133,23 @@ if_block_fn choose_if_block() {
 void discrete_population::update_plain_if(std::uint32_t begin, std::uint32_t end, const step_input& in,
                                           std::vector<std::uint32_t>& spikes) {
     constexpr std::uint32_t block = 256;
-    static const if_block_fn if_block = choose_if_block();
+#if defined(__GNUC__) && defined(__x86_64__)
+    static const bool wide = use_avx512();
+    static const if_block_fn if_block = wide ? if_block_avx512 : if_block_baseline;
+    static const extract_fn extract = wide ? extract_avx512 : extract_baseline;
+#else
+    static const if_block_fn if_block = if_block_baseline;
+    static const extract_fn extract = extract_baseline;
+#endif
     alignas(64) std::uint8_t flag[block];
+    alignas(64) std::uint32_t fired[block];
     const if_columns c{in.cells, in.scale_e, in.scale_i, v_.data(), r_.data(), w_in_.data(), i_bias_.data(),
                        v_threshold_.data(), v_reset_.data(), subtract_, unit_if_};
     for (std::uint32_t b0 = begin; b0 < end; b0 += block) {
         const std::uint32_t b1 = std::min(end, b0 + block);
         if_block(c, b0, b1, flag);
-        std::uint32_t k = 0;
-        for (; k + 8 <= b1 - b0; k += 8) {
-            std::uint64_t word;
-            std::memcpy(&word, flag + k, 8);
-            while (word != 0) {
-                spikes.push_back(b0 + k + static_cast<std::uint32_t>(std::countr_zero(word)) / 8);
-                word &= word - 1;
-            }
-        }
-        for (; k < b1 - b0; ++k)
-            if (flag[k]) spikes.push_back(b0 + k);
+        const std::uint32_t count = extract(flag, b1 - b0, b0, fired);
+        spikes.insert(spikes.end(), fired, fired + count);
     }
 }
 

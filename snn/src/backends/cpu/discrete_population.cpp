@@ -95,6 +95,8 @@ discrete_population::discrete_population(const network& net, population_index po
             64 + (std::find_if(vars.begin(), vars.end(), [&](const char* v) { return var == v; }) - vars.begin()));
         for (std::uint32_t i = 0; i < n_; ++i) target[i] = draw_neuron_value(spec, seed, pop.value, slot, i);
     }
+    v_initial_ = v_;
+    i_syn_initial_ = i_syn_;
 }
 
 void discrete_population::update(std::uint32_t begin, std::uint32_t end, const step_input& in,

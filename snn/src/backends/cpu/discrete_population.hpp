@@ -29,6 +29,12 @@ public:
     /// ring cells, and appends the local indices of neurons that fire to `spikes`.
     void update(std::uint32_t begin, std::uint32_t end, const step_input& in, std::vector<std::uint32_t>& spikes);
 
+    /// Returns v and i_syn to their initial values (the parameters stay as they are).
+    void restart() {
+        v_ = v_initial_;
+        i_syn_ = i_syn_initial_;
+    }
+
     /// Sets i_bias per neuron; throws invalid_parameter on a size mismatch or a non-finite value.
     void set_bias(std::span<const double> per_neuron);
 
@@ -48,6 +54,7 @@ private:
     bool subtract_ = false;
     // State.
     std::vector<double> v_, i_syn_;
+    std::vector<double> v_initial_, i_syn_initial_;
     // Per-neuron parameters and step coefficients (see the constructor).
     std::vector<double> v_leak_, v_threshold_, v_reset_, w_in_, i_bias_, r_;
     std::vector<std::uint8_t> has_syn_;

@@ -20,6 +20,7 @@ int fixed_point_exponent(double max_abs_weight) {
 synapse_table::synapse_table(const std::vector<std::uint32_t>& row_sizes, const synapse_table_shape& shape,
                              std::int32_t fixed_weight, std::uint32_t max_target_offset) {
     uniform_ = shape.uniform;
+    one_route_ = shape.one_route;
     receptor_ = shape.receptor;
     delay_ = std::max<std::uint32_t>(shape.delay, 1);
     weight_ = fixed_weight;

@@ -20,6 +20,7 @@ namespace volley::snn::detail {
 /// What a table's synapses have in common, found while counting them.
 struct synapse_table_shape {
     bool uniform = true;          ///< one receptor, one delay and one weight for all
+    bool one_route = true;        ///< one receptor and one delay for all (weights may differ)
     std::uint8_t receptor = 0;    ///< the receptor when uniform
     std::uint32_t delay = 0;      ///< [steps] the delay when uniform; 0 before the first synapse
     double weight = 0;            ///< [mV] the weight when uniform
@@ -31,7 +32,9 @@ struct synapse_table_shape {
             receptor = r;
             delay = d;
             weight = w;
-        } else if (r != receptor || d != delay || w != weight) {
+        } else if (r != receptor || d != delay) {
+            uniform = one_route = false;
+        } else if (w != weight) {
             uniform = false;
         }
         if (d > max_delay) max_delay = d;
@@ -66,6 +69,8 @@ public:
 
     /// True when every synapse has receptor(), delay() and weight(); words are target offsets.
     bool uniform() const noexcept { return uniform_; }
+    /// True when every synapse has receptor() and delay() (the weights may differ).
+    bool one_route() const noexcept { return one_route_; }
     std::uint32_t receptor() const noexcept { return receptor_; }
     std::uint32_t delay() const noexcept { return delay_; }
     std::int32_t weight() const noexcept { return weight_; }
@@ -89,7 +94,7 @@ private:
     std::vector<std::uint32_t> words_;
     std::vector<std::int32_t> weights_;  ///< empty when uniform
     std::vector<std::uint32_t> cursor_;  ///< fill position of each row while building
-    bool uniform_ = true;
+    bool uniform_ = true, one_route_ = true;
     std::uint32_t receptor_ = 0, delay_ = 1;
     std::int32_t weight_ = 0;
     std::uint32_t delay_bits_ = 0, delay_mask_ = 0, target_shift_ = 0;
