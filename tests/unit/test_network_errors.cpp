@@ -74,10 +74,12 @@ TEST(network_errors, nan_delay) {
                                                  {"projection 0", "delay_ms", "nan"}));
 }
 
-TEST(network_errors, zero_delay) {
+// A zero delay onto the source itself is a same-step cycle: refused when the simulation is built.
+TEST(network_errors, zero_delay_self_loop) {
     two_pops n;
-    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { n.net.connect(n.exc, n.exc, all_to_all{}, {.delay_ms = 0.0}); },
-                                                 {"projection 0", "exc", "delay_ms", "0"}));
+    n.net.connect(n.exc, n.exc, all_to_all{}, {.delay_ms = 0.0});
+    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { simulation sim(n.net, context{.threads = 1}, {.dt_ms = 0.1}); },
+                                                 {"projection 0", "exc", "delay_ms", "0", "cycle"}));
 }
 
 TEST(network_errors, delay_below_dt_is_rejected_when_the_simulation_is_built) {

@@ -65,7 +65,7 @@ vs::nir_graph export_nir(const vc::converted_snn& c) {
     return vs::network_to_nir(net, {.dt_s = 1e-3});
 }
 
-TEST(NirConvertExport, ReadBackNetworkSpikesLikeTheConvertersWithBiasesOnAtEachLayersDepth) {
+TEST(NirConvertExport, ReadBackNetworkSpikesLikeTheConverters) {
     const auto c = convert_model();
     ASSERT_TRUE(std::holds_alternative<vs::convolution>(c.snn.first_map));
     const auto dir = std::filesystem::temp_directory_path() / "volley_nir_convert_export";
@@ -108,29 +108,14 @@ TEST(NirConvertExport, ReadBackNetworkSpikesLikeTheConvertersWithBiasesOnAtEachL
                 for (std::size_t k = 0; k < layer.steps.size() && layer.steps[k] == 0; ++k) spiked[layer.neurons[k]] = 1;
         for (std::size_t i = 0; i < current.size(); ++i)
             ASSERT_NEAR(r.v.at(first)[0][i] + spiked[i], current[i], 1e-6) << "neuron " << i;
-        // The converter's network, its input current from step 0 and layer k's bias from step k.
+        // The converter's network (zero delays: every layer in the same step, as NIR's
+        // instantaneous graph) with its input current; it stamps NIR step t as t + 1.
         vs::simulation sim(c.snn.network, vs::context{.threads = 1}, {.dt_ms = 1.0});
-        std::vector<std::vector<double>> bias(c.snn.layers.size());
-        for (std::size_t k = 1; k < c.snn.layers.size(); ++k) {
-            const auto& p = c.snn.network.at(c.snn.layers[k].population);
-            bias[k] = std::vector<double>(p.size, 0.0);
-            for (const auto& [name, v] : p.parameters)
-                if (name == "i_bias") bias[k] = std::get<std::vector<double>>(v);
-            sim.set_bias(c.snn.layers[k].population, std::vector<double>(p.size, 0.0));
-        }
         sim.set_bias(c.snn.layers[0].population, current);
         auto out = sim.record_spikes(c.snn.layers.back().population);
-        for (std::int64_t step = 0; step < T + D - 1; ++step) {
-            if (step >= 1 && step < D) sim.set_bias(c.snn.layers[static_cast<std::size_t>(step)].population, bias[static_cast<std::size_t>(step)]);
-            sim.run(1.0);
-        }
-        // The converter's output layer handles NIR step t in its engine step t + D − 1 and
-        // stamps it one later.
+        sim.run(static_cast<double>(T));
         std::vector<std::pair<std::int64_t, std::uint32_t>> conv_spikes, nir_spikes;
-        for (std::size_t k = 0; k < out.size(); ++k) {
-            const std::int64_t t = out.steps()[k] - D;
-            if (t >= 0 && t < T) conv_spikes.emplace_back(t, out.node_ids()[k]);
-        }
+        for (std::size_t k = 0; k < out.size(); ++k) conv_spikes.emplace_back(out.steps()[k] - 1, out.node_ids()[k]);
         std::sort(conv_spikes.begin(), conv_spikes.end());
         for (std::size_t k = 0; k < r.outputs[0].steps.size(); ++k)
             nir_spikes.emplace_back(r.outputs[0].steps[k], r.outputs[0].neurons[k]);
