@@ -110,6 +110,7 @@ private:
     std::vector<std::vector<synapse_table>> tables_;
     std::vector<std::uint32_t> order_;     ///< population update order (zero-delay sources first)
     std::vector<std::uint8_t> sends_now_;  ///< [population]: source of a zero-delay projection
+    std::vector<std::uint8_t> inhibited_;  ///< [population]: some projection reaches its inhibitory receptor
     std::vector<std::vector<plastic_table>> plastic_;  ///< [thread][plastic projection, in order]
     std::vector<std::vector<conv_projection>> convs_;  ///< [thread]: convolution projections (no tables)
     std::vector<std::vector<double>> conv_values_;     ///< [thread]: analog values of a step's events

@@ -23,6 +23,9 @@ public:
     struct step_input {
         std::int64_t* cells = nullptr;
         double scale_e = 0, scale_i = 0;
+        /// False when no projection reaches the inhibitory receptor: its cells stay 0 and the
+        /// plain IF step neither reads nor clears them.
+        bool inhibitory = true;
     };
 
     /// Advances neurons [begin, end) (local indices) over step `s`, reading and clearing their
