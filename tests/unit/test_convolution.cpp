@@ -77,7 +77,8 @@ convolution random_kernel(convolution c, std::uint32_t seed) {
     return c;
 }
 
-/// Stride, asymmetric padding, dilation; groups; an average pool as a depthwise convolution.
+/// Stride, asymmetric padding, dilation; groups; an average pool as a depthwise convolution;
+/// two dense kernels.
 std::vector<convolution> cases() {
     convolution strided{.in_channels = 3, .in_height = 7, .in_width = 6, .out_channels = 4, .kernel_height = 3,
                         .kernel_width = 2, .stride_h = 2, .stride_w = 1, .pad_top = 1, .pad_bottom = 0,
@@ -88,7 +89,14 @@ std::vector<convolution> cases() {
     convolution pool{.in_channels = 3, .in_height = 4, .in_width = 6, .out_channels = 3, .kernel_height = 2,
                      .kernel_width = 2, .stride_h = 2, .stride_w = 2, .groups = 3,
                      .kernel = std::vector<double>(12, 0.25)};
-    return {random_kernel(strided, 1), random_kernel(grouped, 2), pool};
+    // Dense kernels whose taps reach consecutive output columns (the 32-bit path's strips):
+    // stride 1 with "same" padding, and stride 2 (an average pool folded into a kernel).
+    convolution same{.in_channels = 2, .in_height = 6, .in_width = 7, .out_channels = 5, .kernel_height = 3,
+                     .kernel_width = 3, .pad_top = 1, .pad_bottom = 1, .pad_left = 1, .pad_right = 1, .kernel = {}};
+    convolution folded{.in_channels = 3, .in_height = 8, .in_width = 8, .out_channels = 4, .kernel_height = 4,
+                       .kernel_width = 4, .stride_h = 2, .stride_w = 2, .pad_top = 1, .pad_bottom = 1, .pad_left = 1,
+                       .pad_right = 1, .kernel = {}};
+    return {random_kernel(strided, 1), random_kernel(grouped, 2), pool, random_kernel(same, 3), random_kernel(folded, 4)};
 }
 
 constexpr double dt = 0.1;

@@ -115,6 +115,48 @@ conv_projection::conv_projection(const convolution& c, std::uint32_t source_pop,
     slices32_.resize(slices_.size());
     for (std::size_t q = 0; q < slices_.size(); ++q) slices32_[q] = static_cast<std::int32_t>(rounded(slices_[q], shift_));
     acc32_.assign(acc_.size(), 0);
+
+    // Strips: the input columns whose taps reach consecutive output columns, grouped by their
+    // kernel columns in output order; for each (channel, kernel row, pattern) the slices side
+    // by side. Only channels whose slices span all accumulator channels (no groups) use them.
+    std::map<std::vector<std::uint32_t>, std::uint32_t> patterns;
+    std::vector<std::vector<std::uint32_t>> pattern_ks;
+    col_pattern_.assign(c.in_width, no_strip);
+    col_first_out_.assign(c.in_width, 0);
+    for (std::uint32_t ix = 0; ix < c.in_width; ++ix) {
+        std::vector<tap> t(col_taps_.begin() + col_tap_begin_[ix], col_taps_.begin() + col_tap_begin_[ix + 1]);
+        if (t.size() < 2) continue;
+        std::sort(t.begin(), t.end(), [](const tap& a, const tap& b) { return a.out < b.out; });
+        bool consecutive = true;
+        std::vector<std::uint32_t> ks;
+        for (std::size_t j = 0; j < t.size(); ++j) {
+            consecutive = consecutive && (j == 0 || t[j].out == t[j - 1].out + 1);
+            ks.push_back(t[j].k);
+        }
+        if (!consecutive) continue;
+        const auto [it, fresh] = patterns.try_emplace(ks, static_cast<std::uint32_t>(pattern_ks.size()));
+        if (fresh) pattern_ks.push_back(ks);
+        col_pattern_[ix] = it->second;
+        col_first_out_[ix] = t.front().out;
+    }
+    const auto n_pat = static_cast<std::uint32_t>(pattern_ks.size());
+    for (const auto& ks : pattern_ks) pattern_taps_.push_back(static_cast<std::uint32_t>(ks.size()));
+    strip_of_.assign(std::size_t{c.in_channels} * kh_ * n_pat, ~std::uint64_t{0});
+    std::map<std::vector<std::int32_t>, std::uint64_t> seen_strips;
+    for (std::uint32_t ch = 0; ch < c.in_channels; ++ch) {
+        if (ch_count_[ch] != n_ch_) continue;
+        for (std::uint32_t ky = 0; ky < kh_; ++ky)
+            for (std::uint32_t pat = 0; pat < n_pat; ++pat) {
+                std::vector<std::int32_t> strip;
+                for (const std::uint32_t kx : pattern_ks[pat]) {
+                    const auto* w = slices32_.data() + slice_of_[(std::size_t{ch} * kh_ + ky) * kw_ + kx];
+                    strip.insert(strip.end(), w, w + n_ch_);
+                }
+                const auto [it, fresh] = seen_strips.try_emplace(strip, strips32_.size());
+                if (fresh) strips32_.insert(strips32_.end(), strip.begin(), strip.end());
+                strip_of_[(std::size_t{ch} * kh_ + ky) * n_pat + pat] = it->second;
+            }
+    }
 }
 
 // The hot loop of a convolutional projection, compiled for AVX-512, AVX2 and the baseline
@@ -165,6 +207,26 @@ template <class Word, std::uint32_t N>
     else deliver_spike<Word, N, 0, 0>(v, p, r0, r1, c0, c1);
 }
 
+/// Adds one strip (length L, or `len` when L is 0) per row tap of a spike of source p, whose
+/// input column has strip pattern `pat`. Returns false, adding nothing, when its channel has no
+/// strips.
+template <class Word, std::uint32_t L>
+[[gnu::always_inline]] inline bool deliver_strips(const conv_projection::view<Word>& v, conv_projection::place p,
+                                                  std::uint32_t pat, std::uint32_t len) {
+    const std::uint32_t r0 = v.row_tap_begin[p.iy], r1 = v.row_tap_begin[p.iy + 1];
+    const std::size_t n_ch = v.n_ch, row_stride = std::size_t{v.out_w} * n_ch, n_pat = v.n_patterns;
+    const std::uint64_t* const strip_of = v.strip_of + std::size_t{p.ch} * v.kh * n_pat + pat;
+    if (*strip_of == ~std::uint64_t{0}) return false;
+    Word* const out = v.acc + v.col_first_out[p.ix] * n_ch;
+    const Word* const strips = v.strips;
+    const conv_projection::tap* const row_taps = v.row_taps;
+    for (std::uint32_t r = r0; r < r1; ++r) {
+        const conv_projection::tap rt = row_taps[r];
+        add_slice<Word, L>(out + rt.out * row_stride, strips + strip_of[rt.k * n_pat], len);
+    }
+    return true;
+}
+
 template <class Word>
 [[gnu::always_inline]] inline std::uint64_t conv_spike_body(const conv_projection::view<Word>& v,
                                                            const std::uint32_t* spikes, std::size_t count) {
@@ -173,6 +235,20 @@ template <class Word>
         const std::uint32_t i = spikes[k];
         const conv_projection::place p = v.places[i];
         events += v.fanout[i];
+        if (v.strips) {
+            const std::uint32_t pat = v.col_pattern[p.ix];
+            if (pat != conv_projection::no_strip) {
+                const std::uint32_t len = v.pattern_taps[pat] * v.n_ch;
+                bool done = false;
+                switch (len) {
+                    case 96: done = deliver_strips<Word, 96>(v, p, pat, len); break;
+                    case 64: done = deliver_strips<Word, 64>(v, p, pat, len); break;
+                    case 48: done = deliver_strips<Word, 48>(v, p, pat, len); break;
+                    default: done = deliver_strips<Word, 0>(v, p, pat, len); break;
+                }
+                if (done) continue;
+            }
+        }
         switch (v.ch_count[p.ch]) {
             case 0: break;
             case 8: deliver_spike<Word, 8>(v, p); break;
@@ -209,13 +285,17 @@ std::uint64_t conv_projection::add_spikes(std::span<const std::uint32_t> spikes,
         dirty32_ = true;
         const view<std::int32_t> v{out_w_, kh_, kw_, n_ch_, places_.data(), ch_count_.data(), ch_first_.data(),
                                    slice_of_.data(), fanout_.data(), row_tap_begin_.data(), col_tap_begin_.data(),
-                                   row_taps_.data(), col_taps_.data(), slices32_.data(), acc32_.data()};
+                                   row_taps_.data(), col_taps_.data(), slices32_.data(), acc32_.data(),
+                                   col_pattern_.data(), col_first_out_.data(), pattern_taps_.data(),
+                                   strip_of_.data(), strips32_.empty() ? nullptr : strips32_.data(),
+                                   static_cast<std::uint32_t>(pattern_taps_.size())};
         return conv_spike_kernel(v, spikes.data(), spikes.size());
     }
     dirty_ = true;
     const view<std::int64_t> v{out_w_, kh_, kw_, n_ch_, places_.data(), ch_count_.data(), ch_first_.data(),
                                slice_of_.data(), fanout_.data(), row_tap_begin_.data(), col_tap_begin_.data(),
-                               row_taps_.data(), col_taps_.data(), slices_.data(), acc_.data()};
+                               row_taps_.data(), col_taps_.data(), slices_.data(), acc_.data(),
+                               nullptr, nullptr, nullptr, nullptr, nullptr, 0};
     if (!values) return conv_spike_kernel(v, spikes.data(), spikes.size());
     std::uint64_t events = 0;
     for (std::size_t k = 0; k < spikes.size(); ++k) {
@@ -284,7 +364,8 @@ void conv_projection::flush(std::int64_t* cells, std::int64_t offset, std::vecto
 }
 
 std::uint64_t conv_projection::bytes() const noexcept {
-    return 8 * (slices_.size() + acc_.size()) + sizeof(place) * places_.size() + 4 * (slices32_.size() + acc32_.size() + fanout_.size() + ch_first_.size() * 2 + row_tap_begin_.size() +
+    return 8 * (slices_.size() + acc_.size() + strip_of_.size()) + sizeof(place) * places_.size() +
+           4 * (strips32_.size() + col_pattern_.size() + col_first_out_.size() + pattern_taps_.size() + slices32_.size() + acc32_.size() + fanout_.size() + ch_first_.size() * 2 + row_tap_begin_.size() +
                                                      col_tap_begin_.size()) +
            8 * (row_taps_.size() + col_taps_.size() + slice_of_.size());
 }

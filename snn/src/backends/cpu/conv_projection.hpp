@@ -14,6 +14,10 @@
 // halves the memory traffic of the delivery. That copy is the 64-bit kernel divided by 2^shift
 // (rounded), with the smallest shift for which the bound fits in 31 bits, and the flush
 // multiplies by 2^shift again: the weights keep at least 31 bits of the largest step input.
+// The 32-bit copy is also laid out as strips: for an input column whose taps reach
+// consecutive output columns (the interior of a map), the slices of one kernel row for those
+// taps, in output order, side by side. The output positions are adjacent in the accumulator,
+// so one spike adds one contiguous strip per kernel row instead of one slice per tap.
 
 #include <cstdint>
 #include <span>
@@ -77,7 +81,13 @@ public:
         const tap *row_taps, *col_taps;
         const Word* slices;
         Word* acc;
+        // Strips (32-bit path only; null otherwise).
+        const std::uint32_t *col_pattern, *col_first_out, *pattern_taps;
+        const std::uint64_t* strip_of;
+        const Word* strips;
+        std::uint32_t n_patterns;
     };
+    static constexpr std::uint32_t no_strip = ~0u;
 
 private:
     std::uint32_t source_, target_, delay_;
@@ -96,6 +106,12 @@ private:
     bool narrow_ = false;                ///< spikes go through slices32_ and acc32_
     std::uint32_t shift_ = 0;            ///< slices32_ = slices_ / 2^shift_, rounded
     aligned_vector<std::int32_t> slices32_, acc32_;
+    /// Per input column: its tap pattern (no_strip: none) and the first output column it reaches.
+    std::vector<std::uint32_t> col_pattern_, col_first_out_;
+    std::vector<std::uint32_t> pattern_taps_;  ///< per pattern: its number of taps
+    /// [(input channel * kh + ky) * patterns + pattern]: offset of the strip in strips32_, or ~0.
+    std::vector<std::uint64_t> strip_of_;
+    aligned_vector<std::int32_t> strips32_;
     std::uint64_t synapses_ = 0;
     bool dirty_ = false, dirty32_ = false;
 };
