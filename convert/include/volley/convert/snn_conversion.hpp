@@ -5,6 +5,13 @@
 // and, for dense layers, all_to_all projections with a weight list. Weights are rescaled layer by
 // layer with the data-based λ of normalization.hpp: W_l ← W_l·λ_{l−1}/λ_l, b_l ← b_l/λ_l.
 //
+// The graph may be a DAG (Add, Concatenate). Each node's value is kept as a sum of terms, each
+// the rates of one spiking layer carried through linear moves (and at most one Conv2D/Dense);
+// a node with a ReLU (and the output) becomes an IF population with one projection per term,
+// each rescaled by its own source's λ: an Add of branches is several projections into one
+// population, a Concatenate gives the next layer one projection per part, each with its slice
+// of the kernel.
+//
 // Linear layers without neurons are folded into the projection that follows them: an average
 // pool whose windows tile its input becomes part of the next convolution's kernel (pool then
 // conv is one convolution with stride·pool and a kernel spread over the pooled cells), zero
@@ -84,8 +91,9 @@ struct converted_snn {
 
 /// Builds the spiking network of `graph` (BatchNorm already folded) with the per-node λ of
 /// `scales`. Throws unsupported_model naming the layer, its type and the closest supported
-/// alternative for what the conversion cannot express (Add, Concatenate, a gated max-pool, a
-/// pool whose windows do not tile its input, a linear layer without ReLU before the output),
+/// alternative for what the conversion cannot express (two linear layers in a row without a
+/// ReLU between them, a pool whose windows do not tile its input, a Concatenate of a layer
+/// without ReLU, the image read by more than one spiking layer),
 /// and invalid_parameter for bad options or a λ that is not finite and positive.
 converted_snn convert_to_snn(const cnn_graph& graph, const layer_scales& scales, const conversion_options& options = {});
 

@@ -1,0 +1,2 @@
+# Conversion of non-sequential CNNs (Add, Concatenate), the gated max-pool and TTFS input coding.
+volley_test(test_snn_graph_conversion unit/test_snn_graph_conversion.cpp LIBS volley::convert volley::snn)
