@@ -35,7 +35,7 @@ struct convert_options {
     std::string timesteps = "8,16,32,64,128,256";
     std::string percentile = "99.9";
     std::size_t norm_images = 10000;
-    std::string input = "const", reset = "subtract", max_pool = "avg";
+    std::string input = "const", reset = "subtract", max_pool = "gate";
     double v0 = 0, max_rate = 1.0;
     std::size_t limit = 0;
     int threads = 0;
@@ -55,8 +55,9 @@ convert::conversion_options conversion_settings(const convert_options& o) {
     else if (o.input == "ttfs")
         throw invalid_parameter("--input", "input", o.input, "time-to-first-spike input is not implemented; use const, poisson or bernoulli");
     else throw invalid_parameter("--input", "input", o.input, "expected const, poisson or bernoulli");
-    if (o.max_pool != "avg")
-        throw invalid_parameter("--max-pool", "max-pool", o.max_pool, "only avg (max-pool replaced by average pooling) is implemented");
+    if (o.max_pool == "avg") c.max_pool_as_avg = true;
+    else if (o.max_pool == "gate") c.max_pool_as_avg = false;
+    else throw invalid_parameter("--max-pool", "max-pool", o.max_pool, "expected gate or avg");
     c.v0 = o.v0;
     c.max_rate = o.max_rate;
     return c;
@@ -188,6 +189,7 @@ void run_convert(const convert_options& o) {
                     {"input", convert::to_string(settings.input)},
                     {"reset", convert::to_string(settings.reset)},
                     {"v0", settings.v0},
+                    {"max_pool", o.max_pool},
                     {"threads", threads},
                     {"timesteps", ts},
                     {"layers", layers},
@@ -241,7 +243,7 @@ void register_convert(CLI::App& app, command_context& /*ctx*/) {
     cmd->add_option("--reset", o->reset, "Reset after a spike: subtract or zero")->capture_default_str();
     cmd->add_option("--v0", o->v0, "Initial membrane potential, in units of the threshold (0 or 0.5)")
         ->capture_default_str();
-    cmd->add_option("--max-pool", o->max_pool, "Max-pool handling: avg (replace by average pooling)")
+    cmd->add_option("--max-pool", o->max_pool, "Max-pool handling: gate (pass the input with the highest spike count so far) or avg (replace by average pooling)")
         ->capture_default_str();
     cmd->add_option("--limit", o->limit, "Evaluate only the first N images (0: all)");
     cmd->add_option("--threads", o->threads, "Worker threads, one image each (0: all cores)")

@@ -222,6 +222,54 @@ converted_snn convert_to_snn(const cnn_graph& g, const layer_scales& scales, con
         return from_source(static_cast<int>(out.layers.size() - 1), sig.channels, sig.height, sig.width);
     };
 
+    // A max-pool as a gate (SNN Toolbox's fir_max): a relay population of one discrete IF unit
+    // per window, which fires on every spike the max_pool_gate passes it (threshold 0.5, input
+    // 1, reset to 0). Its rate is the rate of the window's leading input, so its λ is the
+    // source's.
+    auto gated_max_pool = [&](std::size_t k, const signal& in) -> signal {
+        const auto& n = g.nodes[k];
+        if (in.weighted() || in.terms.size() != 1 || in.flattened)
+            unsupported(g, n, "a gated max-pool must read one spiking layer directly (after ReLU, optionally "
+                              "zero-padded); use --max-pool avg");
+        const auto& t = in.terms.front();
+        const auto& m = t.moves;
+        if (t.source == image_source) unsupported(g, n, "a max-pool on the input image; use --max-pool avg");
+        if (m.pool_h * m.pool_w != 1 || m.channel_offset != 0 || m.read_channels() != m.channels)
+            unsupported(g, n, "a gated max-pool after an average pool or a Concatenate; use --max-pool avg");
+        snn::max_pool_gate gate;
+        gate.channels = static_cast<std::uint32_t>(m.channels);
+        gate.in_height = static_cast<std::uint32_t>(m.height);
+        gate.in_width = static_cast<std::uint32_t>(m.width);
+        gate.pool_h = static_cast<std::uint32_t>(n.pool.pool_h);
+        gate.pool_w = static_cast<std::uint32_t>(n.pool.pool_w);
+        gate.stride_h = static_cast<std::uint32_t>(n.pool.stride_h);
+        gate.stride_w = static_cast<std::uint32_t>(n.pool.stride_w);
+        gate.pad_top = static_cast<std::uint32_t>(m.pad.top);
+        gate.pad_bottom = static_cast<std::uint32_t>(m.pad.bottom);
+        gate.pad_left = static_cast<std::uint32_t>(m.pad.left);
+        gate.pad_right = static_cast<std::uint32_t>(m.pad.right);
+        if (gate.pad_top >= gate.pool_h || gate.pad_bottom >= gate.pool_h || gate.pad_left >= gate.pool_w ||
+            gate.pad_right >= gate.pool_w)
+            unsupported(g, n, "a gated max-pool whose padding is as large as its window; use --max-pool avg");
+        const auto& src = out.layers[static_cast<std::size_t>(t.source)];
+        spiking_layer relay;
+        relay.name = n.name;
+        relay.node = k;
+        relay.lambda = src.lambda;
+        relay.channels = m.channels;
+        relay.height = gate.out_height();
+        relay.width = gate.out_width();
+        if (relay.height != n.output_shape.h || relay.width != n.output_shape.w)
+            throw internal_error("gated max-pool '" + n.name + "' has the wrong output size");
+        snn::discrete_neuron unit;
+        unit.p.v_threshold = 0.5;
+        unit.p.v_reset = 0;
+        relay.population = out.network.add_population(n.name, static_cast<std::uint32_t>(relay.size()), unit);
+        out.network.connect(src.population, relay.population, gate, {.weight = 1.0, .delay_ms = delay_ms});
+        out.layers.push_back(std::move(relay));
+        return from_source(static_cast<int>(out.layers.size() - 1), m.channels, gate.out_height(), gate.out_width());
+    };
+
     std::vector<signal> signals(g.nodes.size());
     for (std::size_t k = 0; k < g.nodes.size(); ++k) {
         const auto& n = g.nodes[k];
@@ -246,9 +294,10 @@ converted_snn convert_to_snn(const cnn_graph& g, const layer_scales& scales, con
                 if (n.inputs.size() == 1 && in.bias_ops.size() == 1 && in.terms.size() >= 1) name = g.nodes[in.bias_ops[0]].name;
                 break;
             case layer_kind::max_pool:
-                if (!options.max_pool_as_avg)
-                    unsupported(g, n, "the gated max-pool is not implemented; convert with max-pool as average "
-                                      "pooling (--max-pool avg) or retrain with AveragePooling2D");
+                if (!options.max_pool_as_avg) {
+                    sig = gated_max_pool(k, in);
+                    break;
+                }
                 [[fallthrough]];
             case layer_kind::avg_pool: {
                 only_moves(in);

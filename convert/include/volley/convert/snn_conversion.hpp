@@ -50,9 +50,10 @@ struct conversion_options {
     double v0 = 0;  ///< initial membrane potential of every neuron, in units of the threshold (0 or 0.5)
     input_coding input = input_coding::constant_current;
     double max_rate = 1.0;  ///< input events per step at pixel value 1 (poisson, bernoulli: in (0, 1])
-    /// Replace MaxPool2D by an average pool (the only max-pool mode at present: a gated
-    /// max-pool is not implemented, and false makes a max-pool an error).
-    bool max_pool_as_avg = true;
+    /// Replace MaxPool2D by an average pool. False (the default): a gated max-pool (SNN
+    /// Toolbox's fir_max), a max_pool_gate projection into a relay population of one unit per
+    /// window that passes the spikes of the window's input with the highest count so far.
+    bool max_pool_as_avg = false;
 };
 
 /// One population of integrate-and-fire neurons of the converted network.
