@@ -37,6 +37,7 @@ struct convert_options {
     std::size_t norm_images = 10000;
     std::string input = "const", reset = "subtract", max_pool = "gate";
     double v0 = 0, max_rate = 1.0;
+    std::int64_t ttfs_window = 16;
     std::size_t limit = 0;
     int threads = 0;
     std::uint64_t seed = 1;
@@ -52,9 +53,9 @@ convert::conversion_options conversion_settings(const convert_options& o) {
     if (o.input == "const") c.input = convert::input_coding::constant_current;
     else if (o.input == "poisson") c.input = convert::input_coding::poisson;
     else if (o.input == "bernoulli") c.input = convert::input_coding::bernoulli;
-    else if (o.input == "ttfs")
-        throw invalid_parameter("--input", "input", o.input, "time-to-first-spike input is not implemented; use const, poisson or bernoulli");
-    else throw invalid_parameter("--input", "input", o.input, "expected const, poisson or bernoulli");
+    else if (o.input == "ttfs") c.input = convert::input_coding::ttfs;
+    else throw invalid_parameter("--input", "input", o.input, "expected const, poisson, bernoulli or ttfs");
+    c.ttfs_window = o.ttfs_window;
     if (o.max_pool == "avg") c.max_pool_as_avg = true;
     else if (o.max_pool == "gate") c.max_pool_as_avg = false;
     else throw invalid_parameter("--max-pool", "max-pool", o.max_pool, "expected gate or avg");
@@ -190,6 +191,7 @@ void run_convert(const convert_options& o) {
                     {"reset", convert::to_string(settings.reset)},
                     {"v0", settings.v0},
                     {"max_pool", o.max_pool},
+                    {"ttfs_window", settings.ttfs_window},
                     {"threads", threads},
                     {"timesteps", ts},
                     {"layers", layers},
@@ -237,7 +239,9 @@ void register_convert(CLI::App& app, command_context& /*ctx*/) {
     cmd->add_option("--percentile", o->percentile, "λ per layer: a percentile of the ReLU outputs, or max")
         ->capture_default_str();
     cmd->add_option("--norm-images", o->norm_images, "Images of the normalisation set (0: all)")->capture_default_str();
-    cmd->add_option("--input", o->input, "Input coding: const, poisson or bernoulli")->capture_default_str();
+    cmd->add_option("--input", o->input, "Input coding: const, poisson, bernoulli or ttfs")->capture_default_str();
+    cmd->add_option("--ttfs-window", o->ttfs_window, "ttfs: the window K of first-spike times [steps]")
+        ->capture_default_str();
     cmd->add_option("--max-rate", o->max_rate, "Input events per step at pixel value 1 (poisson, bernoulli)")
         ->capture_default_str();
     cmd->add_option("--reset", o->reset, "Reset after a spike: subtract or zero")->capture_default_str();

@@ -38,7 +38,10 @@ double checked_lambda(const cnn_graph& g, const layer_scales& s, std::size_t nod
 void check_options(const conversion_options& o) {
     if (!std::isfinite(o.v0) || o.v0 < 0 || o.v0 >= 1)
         throw invalid_parameter("conversion options", "v0", std::to_string(o.v0), "must be in [0, 1) (units of the threshold)");
-    if (o.input != input_coding::constant_current) {
+    if (o.input == input_coding::ttfs && o.ttfs_window < 2)
+        throw invalid_parameter("conversion options", "ttfs_window", std::to_string(o.ttfs_window),
+                                "the time-to-first-spike window needs at least 2 steps");
+    if (o.input == input_coding::poisson || o.input == input_coding::bernoulli) {
         if (!std::isfinite(o.max_rate) || !(o.max_rate > 0))
             throw invalid_parameter("conversion options", "max_rate", std::to_string(o.max_rate), "must be finite and > 0");
         if (o.input == input_coding::bernoulli && o.max_rate > 1)
@@ -56,6 +59,7 @@ std::string to_string(input_coding c) {
         case input_coding::constant_current: return "const";
         case input_coding::poisson: return "poisson";
         case input_coding::bernoulli: return "bernoulli";
+        case input_coding::ttfs: return "ttfs";
     }
     return "?";
 }
@@ -190,7 +194,8 @@ converted_snn convert_to_snn(const cnn_graph& g, const layer_scales& scales, con
         for (const auto& t : sig.terms) {
             const bool from_image = t.source == image_source;
             const double lambda_src = from_image ? input_scale : out.layers[static_cast<std::size_t>(t.source)].lambda;
-            const double scale = lambda_src / lambda * (from_image && spike_input ? 1.0 / options.max_rate : 1.0);
+            const bool rate_coded = options.input == input_coding::poisson || options.input == input_coding::bernoulli;
+            const double scale = lambda_src / lambda * (from_image && rate_coded ? 1.0 / options.max_rate : 1.0);
             snn::connector rule;
             std::vector<double> weights;
             if (t.op == no_op) {

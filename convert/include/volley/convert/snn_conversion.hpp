@@ -36,6 +36,11 @@ enum class input_coding : std::uint8_t {
     constant_current,  ///< W·x + b as a constant input current every step (the default, most accurate)
     poisson,           ///< per pixel and step, a Poisson number of input events of mean x·max_rate
     bernoulli,         ///< per pixel and step, one input spike with probability x·max_rate
+    /// Time to first spike: pixel x in (0, 1] emits one event at step t = min(K − 1,
+    /// round((1 − x)·K)) of a window of K = ttfs_window steps (x = 0: none); the first layer's
+    /// input synapses latch it as a held current of the decoded value 1 − t/K from then on
+    /// (docs/conversion.md, "Input coding").
+    ttfs,
 };
 
 /// What a neuron's membrane does after a spike.
@@ -50,6 +55,7 @@ struct conversion_options {
     double v0 = 0;  ///< initial membrane potential of every neuron, in units of the threshold (0 or 0.5)
     input_coding input = input_coding::constant_current;
     double max_rate = 1.0;  ///< input events per step at pixel value 1 (poisson, bernoulli: in (0, 1])
+    std::int64_t ttfs_window = 16;  ///< ttfs: the window K of first-spike times [steps], >= 2
     /// Replace MaxPool2D by an average pool. False (the default): a gated max-pool (SNN
     /// Toolbox's fir_max), a max_pool_gate projection into a relay population of one unit per
     /// window that passes the spikes of the window's input with the highest count so far.
@@ -98,7 +104,7 @@ struct converted_snn {
 /// and invalid_parameter for bad options or a λ that is not finite and positive.
 converted_snn convert_to_snn(const cnn_graph& graph, const layer_scales& scales, const conversion_options& options = {});
 
-/// "subtract" / "zero", "const" / "poisson" / "bernoulli".
+/// "subtract" / "zero", "const" / "poisson" / "bernoulli" / "ttfs".
 std::string to_string(reset_rule r);
 std::string to_string(input_coding c);
 
