@@ -56,6 +56,9 @@ convert::conversion_options conversion_settings(const convert_options& o) {
     else if (o.input == "ttfs") c.input = convert::input_coding::ttfs;
     else throw invalid_parameter("--input", "input", o.input, "expected const, poisson, bernoulli or ttfs");
     c.ttfs_window = o.ttfs_window;
+    if (c.input == convert::input_coding::ttfs && c.ttfs_window < 2)
+        throw invalid_parameter("--ttfs-window", "ttfs_window", std::to_string(o.ttfs_window),
+                                "the time-to-first-spike window needs at least 2 steps");
     if (o.max_pool == "avg") c.max_pool_as_avg = true;
     else if (o.max_pool == "gate") c.max_pool_as_avg = false;
     else throw invalid_parameter("--max-pool", "max-pool", o.max_pool, "expected gate or avg");
