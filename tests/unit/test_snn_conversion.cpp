@@ -306,7 +306,8 @@ TEST(snn_conversion, bad_input_is_an_error_naming_what_is_wrong) {
     EXPECT_THROW(evaluate_snn(net, four, std::vector<std::int32_t>{1}, {}, {}), invalid_parameter);
 
     auto g = identity_chain(4, true);
-    g.nodes[0].relu = false;  // two linear layers in a row
+    g.nodes[0].relu = false;  // a Concatenate of a layer without ReLU
+    g.nodes[1].kind = layer_kind::concatenate;
     try {
         convert_to_snn(g, unit_scales(2));
         ADD_FAILURE() << "no error";

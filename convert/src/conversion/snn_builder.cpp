@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <sstream>
 
 #include "conversion/folded_projection.hpp"
@@ -66,16 +67,19 @@ std::string to_string(input_coding c) {
 
 namespace {
 
-constexpr std::size_t no_op = static_cast<std::size_t>(-1);
 constexpr int image_source = -1;
 
 /// One summand of a node's value: the rates of a spiking layer (or the image) carried through
 /// the linear moves (pools, padding) into channels [channel_offset, channel_offset + channels)
-/// of the node's map, and then, for a weighted term, through one Conv2D/Dense node `op`.
+/// of the node's map, and then, for a weighted term, through one convolution or dense map (a
+/// layer's, or the composition of consecutive linear layers such as SeparableConv2D's
+/// depthwise and pointwise parts).
 struct term {
     int source = image_source;  ///< index into converted_snn::layers, or the image
     pending_linear moves;
-    std::size_t op = no_op;
+    std::shared_ptr<const conv2d_spec> conv;  ///< weighted by this convolution (its bias unused)
+    std::shared_ptr<const dense_spec> dense;  ///< weighted by this dense map (its bias unused)
+    bool weighted() const noexcept { return conv || dense; }
 };
 
 /// A node's value as the converter sees it: a sum of terms over spiking layers plus the biases
@@ -85,17 +89,19 @@ struct signal {
     bool flattened = false;
     std::vector<std::uint32_t> permutation;
     std::vector<term> terms;
-    std::vector<std::size_t> bias_ops;  ///< nodes whose bias is part of the value (weighted terms)
+    std::vector<double> bias;  ///< per value, in the CNN's units (weighted terms' biases); empty: 0
+    std::string layer;         ///< the one Conv2D/Dense whose output this is (names its population)
     bool weighted() const noexcept {
-        return std::any_of(terms.begin(), terms.end(), [](const term& t) { return t.op != no_op; });
+        return std::any_of(terms.begin(), terms.end(), [](const term& t) { return t.weighted(); });
     }
+    std::size_t size() const noexcept { return channels * height * width; }
 };
 
 /// The pending moves of a whole spiking layer (or the image) as the start of a signal.
 signal from_source(int source, std::size_t c, std::size_t h, std::size_t w) {
     signal s;
     s.channels = c, s.height = h, s.width = w;
-    s.terms.push_back({source, pending_linear{c, h, w, 1, 1, {}, false, {}, 0, c}, no_op});
+    s.terms.push_back({source, pending_linear{c, h, w, 1, 1, {}, false, {}, 0, c}, nullptr, nullptr});
     return s;
 }
 
@@ -181,12 +187,7 @@ converted_snn convert_to_snn(const cnn_graph& g, const layer_scales& scales, con
         layer.width = sig.width;
         const std::size_t size = layer.size();
         std::vector<double> bias(size, 0.0);
-        for (const std::size_t op : sig.bias_ops) {
-            const auto& o = g.nodes[op];
-            const auto& b = o.kind == layer_kind::conv2d ? o.conv.bias : o.dense.bias;
-            const std::size_t per_channel = size / b.size();
-            for (std::size_t i = 0; i < size; ++i) bias[i] += b[i / per_channel] / lambda;
-        }
+        for (std::size_t i = 0; i < sig.bias.size(); ++i) bias[i] = sig.bias[i] / lambda;
         const auto pop = out.network.add_population(name, static_cast<std::uint32_t>(size), neuron);
         layer.population = pop;
         out.network.set_parameter(pop, "i_bias", bias);
@@ -198,16 +199,16 @@ converted_snn convert_to_snn(const cnn_graph& g, const layer_scales& scales, con
             const double scale = lambda_src / lambda * (from_image && rate_coded ? 1.0 / options.max_rate : 1.0);
             snn::connector rule;
             std::vector<double> weights;
-            if (t.op == no_op) {
+            if (!t.weighted()) {
                 if (from_image) unsupported(g, n, "a spiking layer straight on the input; the input must reach it through a Conv2D or Dense");
                 rule = placement(t, sig, scale, weights);
-            } else if (const auto& o = g.nodes[t.op]; o.kind == layer_kind::conv2d) {
-                auto c = detail::fold_convolution(t.moves, channel_slice(o.conv, t.moves.channel_offset, t.moves.channels), scale);
+            } else if (t.conv) {
+                auto c = detail::fold_convolution(t.moves, *t.conv, scale);
                 if (c.out_height() != layer.height || c.out_width() != layer.width || c.out_channels != layer.channels)
-                    throw internal_error("folded convolution of '" + o.name + "' has the wrong output size");
+                    throw internal_error("folded convolution into '" + name + "' has the wrong output size");
                 rule = std::move(c);
             } else {
-                weights = detail::fold_dense(t.moves, o.dense, scale);
+                weights = detail::fold_dense(t.moves, *t.dense, scale);
                 rule = snn::all_to_all{};
             }
             if (from_image) {
@@ -275,6 +276,81 @@ converted_snn convert_to_snn(const cnn_graph& g, const layer_scales& scales, con
         return from_source(static_cast<int>(out.layers.size() - 1), m.channels, gate.out_height(), gate.out_width());
     };
 
+    // A Conv2D/Dense reading another linear layer's output (no ReLU between): the two maps
+    // compose exactly when the second is a 1x1 convolution (stride 1, no padding, groups 1:
+    // SeparableConv2D's pointwise part) on a convolution, or a Dense on a Dense. Each term's map
+    // becomes second ∘ first, and the bias b2 + W2·b1.
+    auto compose = [&](std::size_t k, const signal& in) -> signal {
+        const auto& n = g.nodes[k];
+        signal sig = in;
+        const std::size_t m_ch = in.channels, hw = in.height * in.width;
+        const bool all_conv = std::all_of(in.terms.begin(), in.terms.end(), [](const term& t) { return t.conv != nullptr; });
+        const bool all_dense = std::all_of(in.terms.begin(), in.terms.end(), [](const term& t) { return t.dense != nullptr; });
+        std::vector<double> w2;  // (out, m_ch)
+        std::vector<float> b2;
+        if (n.kind == layer_kind::conv2d && all_conv && !in.flattened) {
+            const auto& c = n.conv;
+            if (c.kernel_h != 1 || c.kernel_w != 1 || c.stride_h != 1 || c.stride_w != 1 || c.groups != 1 ||
+                c.pad_top + c.pad_bottom + c.pad_left + c.pad_right > 0)
+                unsupported(g, n, "two linear layers in a row (a Conv2D without ReLU before it) compose only when "
+                                  "the second is a 1x1 convolution with stride 1; add a ReLU");
+            w2.assign(c.kernel.begin(), c.kernel.end());
+            b2 = c.bias;
+            for (auto& t : sig.terms) {
+                const auto& a = *t.conv;
+                const std::size_t cg = a.in_channels / a.groups, og = a.out_channels / a.groups, kk = a.kernel_h * a.kernel_w;
+                auto composed = std::make_shared<conv2d_spec>(a);
+                composed->groups = 1;
+                composed->out_channels = c.out_channels;
+                composed->bias.assign(c.out_channels, 0.0f);
+                composed->kernel.assign(c.out_channels * a.in_channels * kk, 0.0f);
+                for (std::size_t o = 0; o < c.out_channels; ++o)
+                    for (std::size_t mid = 0; mid < a.out_channels; ++mid) {
+                        const double w = w2[o * m_ch + mid];
+                        if (w == 0) continue;
+                        for (std::size_t ci = 0; ci < cg; ++ci) {
+                            const std::size_t ch = mid / og * cg + ci;
+                            for (std::size_t q = 0; q < kk; ++q)
+                                composed->kernel[(o * a.in_channels + ch) * kk + q] +=
+                                    static_cast<float>(w * a.kernel[(mid * cg + ci) * kk + q]);
+                        }
+                    }
+                t.conv = std::move(composed);
+            }
+        } else if (n.kind == layer_kind::dense && all_dense && hw == 1) {
+            const auto& d = n.dense;
+            w2.assign(d.kernel.begin(), d.kernel.end());
+            b2 = d.bias;
+            for (auto& t : sig.terms) {
+                const auto& a = *t.dense;
+                auto composed = std::make_shared<dense_spec>(a);
+                composed->out_features = d.out_features;
+                composed->bias.assign(d.out_features, 0.0f);
+                composed->kernel.assign(d.out_features * a.in_features, 0.0f);
+                for (std::size_t o = 0; o < d.out_features; ++o)
+                    for (std::size_t mid = 0; mid < a.out_features; ++mid) {
+                        const double w = w2[o * m_ch + mid];
+                        for (std::size_t i = 0; i < a.in_features; ++i)
+                            composed->kernel[o * a.in_features + i] += static_cast<float>(w * a.kernel[mid * a.in_features + i]);
+                    }
+                t.dense = std::move(composed);
+            }
+        } else {
+            unsupported(g, n, "two linear layers in a row (a Conv2D or Dense without ReLU before it); add a ReLU");
+        }
+        const std::size_t out_ch = n.output_shape.c;
+        sig.channels = out_ch;
+        sig.bias.assign(out_ch * hw, 0.0);
+        for (std::size_t o = 0; o < out_ch; ++o)
+            for (std::size_t p = 0; p < hw; ++p) {
+                double b = b2[o];
+                for (std::size_t mid = 0; mid < m_ch && !in.bias.empty(); ++mid) b += w2[o * m_ch + mid] * in.bias[mid * hw + p];
+                sig.bias[o * hw + p] = b;
+            }
+        sig.layer = n.name;
+        return sig;
+    };
+
     std::vector<signal> signals(g.nodes.size());
     for (std::size_t k = 0; k < g.nodes.size(); ++k) {
         const auto& n = g.nodes[k];
@@ -296,7 +372,7 @@ converted_snn convert_to_snn(const cnn_graph& g, const layer_scales& scales, con
             case layer_kind::relu:
                 sig = in;
                 // A ReLU of one Conv2D/Dense is that layer's spiking population: keep its name.
-                if (n.inputs.size() == 1 && in.bias_ops.size() == 1 && in.terms.size() >= 1) name = g.nodes[in.bias_ops[0]].name;
+                if (!in.layer.empty()) name = in.layer;
                 break;
             case layer_kind::max_pool:
                 if (!options.max_pool_as_avg) {
@@ -351,19 +427,22 @@ converted_snn convert_to_snn(const cnn_graph& g, const layer_scales& scales, con
                 break;
             case layer_kind::add:
                 sig = in;
+                sig.layer.clear();
                 for (std::size_t j = 1; j < n.inputs.size(); ++j) {
                     const auto& other = signals[n.inputs[j]];
                     if (other.channels != sig.channels || other.height != sig.height || other.width != sig.width ||
                         other.flattened != sig.flattened || other.permutation != sig.permutation)
                         unsupported(g, n, "its inputs have different shapes or orders");
                     sig.terms.insert(sig.terms.end(), other.terms.begin(), other.terms.end());
-                    sig.bias_ops.insert(sig.bias_ops.end(), other.bias_ops.begin(), other.bias_ops.end());
+                    if (sig.bias.empty()) sig.bias.assign(sig.size(), 0.0);
+                    for (std::size_t i = 0; i < other.bias.size(); ++i) sig.bias[i] += other.bias[i];
                 }
                 break;
             case layer_kind::concatenate:
                 sig = in;
                 sig.terms.clear();
-                sig.bias_ops.clear();
+                sig.bias.clear();
+                sig.layer.clear();
                 sig.channels = 0;
                 for (const std::size_t i : n.inputs) {
                     const auto& part = signals[i];
@@ -381,7 +460,10 @@ converted_snn convert_to_snn(const cnn_graph& g, const layer_scales& scales, con
                 break;
             case layer_kind::conv2d:
             case layer_kind::dense: {
-                only_moves(in);
+                if (in.weighted()) {
+                    sig = compose(k, in);
+                    break;
+                }
                 sig.terms.clear();
                 for (auto t : in.terms) {
                     auto& m = t.moves;
@@ -389,6 +471,7 @@ converted_snn convert_to_snn(const cnn_graph& g, const layer_scales& scales, con
                         if (in.flattened) unsupported(g, n, "a Conv2D after Flatten");
                         if (n.conv.groups != 1 && (m.channel_offset != 0 || m.channels != n.conv.in_channels))
                             unsupported(g, n, "a grouped Conv2D on a Concatenate");
+                        t.conv = std::make_shared<const conv2d_spec>(channel_slice(n.conv, m.channel_offset, m.channels));
                     } else {
                         if (m.pad.top + m.pad.bottom + m.pad.left + m.pad.right > 0)
                             unsupported(g, n, "zero padding before a Dense layer");
@@ -396,8 +479,8 @@ converted_snn convert_to_snn(const cnn_graph& g, const layer_scales& scales, con
                             unsupported(g, n, "a Dense layer on a map that was not flattened");
                         m.flattened = in.flattened;
                         m.permutation = in.permutation;
+                        t.dense = std::make_shared<const dense_spec>(n.dense);
                     }
-                    t.op = k;
                     sig.terms.push_back(std::move(t));
                 }
                 sig.channels = n.output_shape.c;
@@ -405,7 +488,10 @@ converted_snn convert_to_snn(const cnn_graph& g, const layer_scales& scales, con
                 sig.width = n.output_shape.w;
                 sig.flattened = false;
                 sig.permutation.clear();
-                sig.bias_ops = {k};
+                const auto& b = n.kind == layer_kind::conv2d ? n.conv.bias : n.dense.bias;
+                sig.bias.assign(sig.size(), 0.0);
+                for (std::size_t i = 0; i < sig.size(); ++i) sig.bias[i] = b[i / (sig.height * sig.width)];
+                sig.layer = n.name;
                 break;
             }
         }

@@ -98,9 +98,10 @@ struct converted_snn {
 
 /// Builds the spiking network of `graph` (BatchNorm already folded) with the per-node λ of
 /// `scales`. Throws unsupported_model naming the layer, its type and the closest supported
-/// alternative for what the conversion cannot express (two linear layers in a row without a
-/// ReLU between them, a pool whose windows do not tile its input, a Concatenate of a layer
-/// without ReLU, the image read by more than one spiking layer),
+/// alternative for what the conversion cannot express (two linear layers in a row that do not
+/// compose, i.e. other than a conv then a 1x1 conv or a dense then a dense; an average pool
+/// whose windows do not tile its input; a Concatenate of a layer without ReLU; the image read
+/// by more than one spiking layer; a gated max-pool that does not read a ReLU layer directly),
 /// and invalid_parameter for bad options or a λ that is not finite and positive.
 converted_snn convert_to_snn(const cnn_graph& graph, const layer_scales& scales, const conversion_options& options = {});
 
