@@ -393,7 +393,8 @@ converted_snn convert_to_snn(const cnn_graph& g, const layer_scales& scales, con
                                           "size divisible by it, not after padding or Flatten); pool " +
                                               std::to_string(p.pool_h) + "x" + std::to_string(p.pool_w) + " stride " +
                                               std::to_string(p.stride_h) + "x" + std::to_string(p.stride_w) + " on " +
-                                              std::to_string(m.pooled_height()) + "x" + std::to_string(m.pooled_width()));
+                                              std::to_string(m.pooled_height()) + "x" + std::to_string(m.pooled_width()) +
+                                              (n.kind == layer_kind::max_pool ? "; a max-pool converts as a gate with --max-pool gate" : ""));
                     m.pool_h *= p.pool_h;
                     m.pool_w *= p.pool_w;
                 }
