@@ -106,7 +106,9 @@ TEST(snn_graph_conversion, residual_add_and_concatenate_follow_the_cnn) {
 
 /// image 2x6x6 → conv0 (4, 3x3 pad 1, ReLU) → a: conv (3, 3x3 pad 1, ReLU), b: conv (2, 1x1,
 /// ReLU) → Concatenate(a, b) → conv (4, 3x3 pad 1, ReLU) → avg pool 2 → flatten → dense (5).
-cnn_graph concatenate_graph() {
+/// With `add`: b has 3 channels and an Add (no ReLU) of the two post-ReLU branches replaces
+/// the Concatenate, so c gets two projections with the same kernel, each with its branch's λ.
+cnn_graph concatenate_graph(bool add = false) {
     std::mt19937 rng(11);
     std::uniform_real_distribution<float> u(-0.35f, 0.6f);
     cnn_graph g;
@@ -126,13 +128,13 @@ cnn_graph concatenate_graph() {
     };
     conv("conv0", {}, 2, 4, 3);
     conv("a", {0}, 4, 3, 3);
-    conv("b", {0}, 4, 2, 1);
+    conv("b", {0}, 4, add ? 3 : 2, 1);
     layer_node cat;
     cat.name = "cat";
-    cat.kind = layer_kind::concatenate;
+    cat.kind = add ? layer_kind::add : layer_kind::concatenate;
     cat.inputs = {1, 2};
     g.nodes.push_back(cat);
-    conv("c", {3}, 5, 4, 3);
+    conv("c", {3}, add ? 3 : 5, 4, 3);
     layer_node pool;
     pool.name = "pool";
     pool.kind = layer_kind::avg_pool;
@@ -234,6 +236,16 @@ TEST(snn_graph_conversion, consecutive_linear_layers_compose) {
     std::vector<std::string> names;
     for (const auto& l : net.layers) names.push_back(l.name);
     EXPECT_EQ(names, (std::vector<std::string>{"conv0", "pointwise", "fc", "out"}));
+    expect_snn_matches_cnn(g, x, 2000, 0.005);
+}
+
+TEST(snn_graph_conversion, add_of_post_relu_branches_into_a_convolution_follows_the_cnn) {
+    const auto g = concatenate_graph(true);
+    const auto x = random_images(g.input_shape, 8, 4);
+    normalization_options no;
+    no.percentile = 100;
+    const auto scales = compute_layer_scales(g, x, no);
+    EXPECT_NE(scales.lambda[1], scales.lambda[2]);  // the branches have their own scales
     expect_snn_matches_cnn(g, x, 2000, 0.005);
 }
 
