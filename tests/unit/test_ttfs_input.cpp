@@ -51,6 +51,8 @@ TEST(ttfs_input, events_come_at_the_first_spike_times_and_drive_the_first_layer)
     o.ttfs_window = K;
     const auto net = convert_to_snn(identity_layer(x.size()), unit_scales(), o);
     ASSERT_TRUE(net.input.has_value());
+    ASSERT_EQ(net.network.projections().size(), 1u);
+    const auto delay = static_cast<std::int64_t>(std::get<double>(net.network.projections()[0].synapse.delay_ms));
     evaluation_options eo;
     eo.timesteps = {T};
     const auto table = detail::input_table(net, x, 0, eo);
@@ -83,10 +85,10 @@ TEST(ttfs_input, events_come_at_the_first_spike_times_and_drive_the_first_layer)
         // current keeps the input active in every step after it.
         EXPECT_EQ(first_input[p], t + 1) << "pixel " << p;
         EXPECT_EQ(inputs[p], T - t) << "pixel " << p;
-        // The first layer gets the held current from step t + 1 (one step of delay): after m
-        // steps of a constant input c an IF neuron (v > 1, reset by subtraction) has fired
-        // ceil(m·c) − 1 times.
-        const double mc = static_cast<double>(T - t - 1) * held;
+        // The first layer gets the held current from step t + d (d: the projection's delay in
+        // steps): after m steps of a constant input c an IF neuron (v > 1, reset by
+        // subtraction) has fired ceil(m·c) − 1 times.
+        const double mc = static_cast<double>(T - t - delay) * held;
         EXPECT_EQ(count[p], static_cast<std::int64_t>(std::ceil(mc)) - (mc > 0 ? 1 : 0)) << "pixel " << p;
     }
 }
