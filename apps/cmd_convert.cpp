@@ -35,8 +35,9 @@ struct convert_options {
     std::string timesteps = "8,16,32,64,128,256";
     std::string percentile = "99.9";
     std::size_t norm_images = 10000;
-    std::string input = "const", reset = "subtract", max_pool = "avg";
+    std::string input = "const", reset = "subtract", max_pool = "gate";
     double v0 = 0, max_rate = 1.0;
+    std::int64_t ttfs_window = 16;
     std::size_t limit = 0;
     int threads = 0;
     std::uint64_t seed = 1;
@@ -52,11 +53,15 @@ convert::conversion_options conversion_settings(const convert_options& o) {
     if (o.input == "const") c.input = convert::input_coding::constant_current;
     else if (o.input == "poisson") c.input = convert::input_coding::poisson;
     else if (o.input == "bernoulli") c.input = convert::input_coding::bernoulli;
-    else if (o.input == "ttfs")
-        throw invalid_parameter("--input", "input", o.input, "time-to-first-spike input is not implemented; use const, poisson or bernoulli");
-    else throw invalid_parameter("--input", "input", o.input, "expected const, poisson or bernoulli");
-    if (o.max_pool != "avg")
-        throw invalid_parameter("--max-pool", "max-pool", o.max_pool, "only avg (max-pool replaced by average pooling) is implemented");
+    else if (o.input == "ttfs") c.input = convert::input_coding::ttfs;
+    else throw invalid_parameter("--input", "input", o.input, "expected const, poisson, bernoulli or ttfs");
+    c.ttfs_window = o.ttfs_window;
+    if (c.input == convert::input_coding::ttfs && c.ttfs_window < 2)
+        throw invalid_parameter("--ttfs-window", "ttfs_window", std::to_string(o.ttfs_window),
+                                "the time-to-first-spike window needs at least 2 steps");
+    if (o.max_pool == "avg") c.max_pool_as_avg = true;
+    else if (o.max_pool == "gate") c.max_pool_as_avg = false;
+    else throw invalid_parameter("--max-pool", "max-pool", o.max_pool, "expected gate or avg");
     c.v0 = o.v0;
     c.max_rate = o.max_rate;
     return c;
@@ -188,6 +193,8 @@ void run_convert(const convert_options& o) {
                     {"input", convert::to_string(settings.input)},
                     {"reset", convert::to_string(settings.reset)},
                     {"v0", settings.v0},
+                    {"max_pool", o.max_pool},
+                    {"ttfs_window", settings.ttfs_window},
                     {"threads", threads},
                     {"timesteps", ts},
                     {"layers", layers},
@@ -235,13 +242,15 @@ void register_convert(CLI::App& app, command_context& /*ctx*/) {
     cmd->add_option("--percentile", o->percentile, "λ per layer: a percentile of the ReLU outputs, or max")
         ->capture_default_str();
     cmd->add_option("--norm-images", o->norm_images, "Images of the normalisation set (0: all)")->capture_default_str();
-    cmd->add_option("--input", o->input, "Input coding: const, poisson or bernoulli")->capture_default_str();
+    cmd->add_option("--input", o->input, "Input coding: const, poisson, bernoulli or ttfs")->capture_default_str();
+    cmd->add_option("--ttfs-window", o->ttfs_window, "ttfs: the window K of first-spike times [steps]")
+        ->capture_default_str();
     cmd->add_option("--max-rate", o->max_rate, "Input events per step at pixel value 1 (poisson, bernoulli)")
         ->capture_default_str();
     cmd->add_option("--reset", o->reset, "Reset after a spike: subtract or zero")->capture_default_str();
     cmd->add_option("--v0", o->v0, "Initial membrane potential, in units of the threshold (0 or 0.5)")
         ->capture_default_str();
-    cmd->add_option("--max-pool", o->max_pool, "Max-pool handling: avg (replace by average pooling)")
+    cmd->add_option("--max-pool", o->max_pool, "Max-pool handling: gate (pass the input with the highest spike count so far) or avg (replace by average pooling)")
         ->capture_default_str();
     cmd->add_option("--limit", o->limit, "Evaluate only the first N images (0: all)");
     cmd->add_option("--threads", o->threads, "Worker threads, one image each (0: all cores)")

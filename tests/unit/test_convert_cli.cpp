@@ -113,9 +113,13 @@ TEST_F(convert_cli, images_of_the_wrong_size_and_bad_options_exit_2_naming_the_p
     r = run_volley("convert " + torch_file + " --timesteps 16,8", dir);
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("ascending"), std::string::npos) << r.err;
-    r = run_volley("convert " + torch_file + " --input ttfs", dir);
+    r = run_volley("convert " + torch_file + " --input ttfs --ttfs-window 1", dir);
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.err.find("not implemented"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("ttfs"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("at least 2"), std::string::npos) << r.err;
+    r = run_volley("convert " + torch_file + " --max-pool max", dir);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("gate or avg"), std::string::npos) << r.err;
     r = run_volley("convert " + torch_file + " --data mnist", dir);
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("mnist"), std::string::npos) << r.err;

@@ -303,14 +303,14 @@ TEST(snn_conversion, bad_input_is_an_error_naming_what_is_wrong) {
     EXPECT_THROW(evaluate_snn(net, four, std::vector<std::int32_t>{1}, {}, {}), invalid_parameter);
 
     auto g = identity_chain(4, true);
-    g.nodes[1].kind = layer_kind::add;
-    g.nodes[1].inputs = {0, 0};
+    g.nodes[0].relu = false;  // a Concatenate of a layer without ReLU
+    g.nodes[1].kind = layer_kind::concatenate;
     try {
         convert_to_snn(g, unit_scales(2));
         ADD_FAILURE() << "no error";
     } catch (const unsupported_model& e) {
         EXPECT_NE(std::string(e.what()).find("'dense1'"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("sequential"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("add a ReLU"), std::string::npos) << e.what();
     }
     auto scales = unit_scales(1);
     scales.lambda[0] = std::nan("");
@@ -324,18 +324,18 @@ TEST(snn_conversion, bad_input_is_an_error_naming_what_is_wrong) {
     EXPECT_THROW(convert_to_snn(identity_chain(4, false), unit_scales(1), o), invalid_parameter);
 }
 
-TEST(snn_conversion, max_pool_converts_only_as_an_average_pool_and_pools_must_tile) {
+TEST(snn_conversion, max_pool_converts_as_a_gate_or_as_an_average_pool_that_must_tile) {
     const auto* f = fixture();
     if (!f) GTEST_SKIP() << "Fashion-MNIST is not installed (scripts/setup)";
     auto g = f->graph;
     g.nodes[1].kind = layer_kind::max_pool;
-    conversion_options gated;
-    gated.max_pool_as_avg = false;
-    EXPECT_THROW(convert_to_snn(g, f->scales, gated), unsupported_model);
-    EXPECT_NO_THROW(convert_to_snn(g, f->scales));
+    conversion_options avg;
+    avg.max_pool_as_avg = true;
+    EXPECT_EQ(convert_to_snn(g, f->scales).layers.size(), 4u);  // the gate adds a relay layer
+    EXPECT_EQ(convert_to_snn(g, f->scales, avg).layers.size(), 3u);
     g.nodes[1].pool.stride_h = 1;
     try {
-        convert_to_snn(g, f->scales);
+        convert_to_snn(g, f->scales, avg);
         ADD_FAILURE() << "no error";
     } catch (const unsupported_model& e) {
         EXPECT_NE(std::string(e.what()).find("tile"), std::string::npos) << e.what();

@@ -49,7 +49,7 @@ std::vector<double> fold_dense(const pending_linear& m, const dense_spec& dense,
     const std::size_t n_src = m.channels * m.height * m.width, n_out = dense.out_features;
     const std::size_t hp = m.pooled_height(), wp = m.pooled_width();
     // column_of[pooled CHW index] = the dense input column that reads it.
-    std::vector<std::size_t> column_of(m.channels * hp * wp);
+    std::vector<std::size_t> column_of(m.read_channels() * hp * wp);
     for (std::size_t i = 0; i < column_of.size(); ++i) column_of[i] = i;
     if (!m.permutation.empty())
         for (std::size_t i = 0; i < m.permutation.size(); ++i) column_of[m.permutation[i]] = i;
@@ -59,7 +59,7 @@ std::vector<double> fold_dense(const pending_linear& m, const dense_spec& dense,
         for (std::size_t y = 0; y < hp * m.pool_h; ++y)
             for (std::size_t x = 0; x < wp * m.pool_w; ++x) {
                 const std::size_t src = (ch * m.height + y) * m.width + x;
-                const std::size_t col = column_of[(ch * hp + y / m.pool_h) * wp + x / m.pool_w];
+                const std::size_t col = column_of[((ch + m.channel_offset) * hp + y / m.pool_h) * wp + x / m.pool_w];
                 for (std::size_t o = 0; o < n_out; ++o)
                     weights[src * n_out + o] = dense.kernel[o * dense.in_features + col] * share;
             }

@@ -26,6 +26,10 @@ struct pending_linear {
     zero_pad_spec pad;                                ///< zero padding after the pool
     bool flattened = false;
     std::vector<std::uint32_t> permutation;  ///< flatten's out[i] = in[permutation[i]]; empty: identity
+    /// Where the source's channels sit in the (concatenated) map the next layer reads, and that
+    /// map's channel count (0: `channels`, no concatenation).
+    std::size_t channel_offset = 0, map_channels = 0;
+    std::size_t read_channels() const noexcept { return map_channels == 0 ? channels : map_channels; }
     std::size_t pooled_height() const noexcept { return height / pool_h; }
     std::size_t pooled_width() const noexcept { return width / pool_w; }
 };

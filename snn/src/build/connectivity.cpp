@@ -1,6 +1,7 @@
 // Connector expansion (see connectivity.hpp).
 
 #include "build/connectivity.hpp"
+#include "model/max_pool_gate.hpp"
 
 #include "model/format_number.hpp"
 
@@ -135,6 +136,8 @@ void projection_expander::expand(std::uint32_t j) {
                 sources_fixed_in_degree(c, n_src_, same_ && !c.allow_autapses, j, conn, sources);
             } else if constexpr (std::is_same_v<C, convolution>) {
                 sources_convolution(c, j, sources, kernel_weights_);
+            } else if constexpr (std::is_same_v<C, max_pool_gate>) {
+                sources_max_pool_gate(c, j, sources);  // the window; the engine gates it (gate_projection)
             } else {
                 cursor_ = std::lower_bound(cursor_, by_target_.end(), j,
                                            [&](std::size_t a, std::uint32_t t) { return c.targets[a] < t; });

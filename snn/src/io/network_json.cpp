@@ -231,6 +231,23 @@ auto convolution_fields(Conv& c) {
                                                           {"groups", &c.groups}}};
 }
 
+/// The fields of a max_pool_gate connector by their names in files.
+template <class Gate>
+auto max_pool_gate_fields(Gate& g) {
+    using field = std::conditional_t<std::is_const_v<Gate>, const std::uint32_t*, std::uint32_t*>;
+    return std::array<std::pair<const char*, field>, 11>{{{"channels", &g.channels},
+                                                          {"in_height", &g.in_height},
+                                                          {"in_width", &g.in_width},
+                                                          {"pool_h", &g.pool_h},
+                                                          {"pool_w", &g.pool_w},
+                                                          {"stride_h", &g.stride_h},
+                                                          {"stride_w", &g.stride_w},
+                                                          {"pad_top", &g.pad_top},
+                                                          {"pad_bottom", &g.pad_bottom},
+                                                          {"pad_left", &g.pad_left},
+                                                          {"pad_right", &g.pad_right}}};
+}
+
 connector read_connector(const node& c) {
     const auto type = c.at("type").string();
     if (type == "all_to_all") {
@@ -264,8 +281,17 @@ connector read_connector(const node& c) {
         cv.kernel = c.at("kernel").numbers();
         return cv;
     }
+    if (type == "max_pool_gate") {
+        c.only_keys({"type", "channels", "in_height", "in_width", "pool_h", "pool_w", "stride_h", "stride_w", "pad_top",
+                     "pad_bottom", "pad_left", "pad_right"});
+        max_pool_gate g;
+        for (auto [key, field] : max_pool_gate_fields(g))
+            if (c.has(key)) *field = static_cast<std::uint32_t>(c.at(key).unsigned_int(std::numeric_limits<std::uint32_t>::max()));
+        return g;
+    }
     c.at("type").fail("unknown connector type \"" + type +
-                      "\" (known: all_to_all, one_to_one, fixed_probability, fixed_in_degree, from_list, convolution)");
+                      "\" (known: all_to_all, one_to_one, fixed_probability, fixed_in_degree, from_list, convolution, "
+                      "max_pool_gate)");
 }
 
 stdp_pairing read_pairing(const node& n) {
@@ -480,6 +506,8 @@ std::string to_network_json(const network& net, const run_settings& run) {
                     for (auto [key, field] : convolution_fields(r)) c[key] = *field;
                     c["kernel"] = r.kernel;
                 }
+                if constexpr (std::is_same_v<R, max_pool_gate>)
+                    for (auto [key, field] : max_pool_gate_fields(r)) c[key] = *field;
             },
             q.rule);
         projs.push_back({{"source", net.at(q.source).name},

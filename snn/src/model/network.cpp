@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "model/check_convolution.hpp"
+#include "model/max_pool_gate.hpp"
 #include "model/format_number.hpp"
 
 namespace volley::snn {
@@ -66,7 +67,8 @@ void check_plastic_weights(const synapse_spec& syn, const std::string& object) {
 
 std::string connector_name(const connector& c) {
     static constexpr const char* names[] = {"all_to_all", "one_to_one", "fixed_probability",
-                                            "fixed_in_degree", "from_list", "convolution"};
+                                            "fixed_in_degree", "from_list", "convolution",
+                                            "max_pool_gate"};
     return names[c.index()];
 }
 
@@ -178,12 +180,17 @@ std::size_t network::connect(population_index source, population_index target, c
         synapse_count = fl->sources.size();
     } else if (const auto* cv = std::get_if<convolution>(&rule)) {
         detail::check_convolution(*cv, src, tgt, synapse, object);
+    } else if (const auto* gate = std::get_if<max_pool_gate>(&rule)) {
+        detail::check_max_pool_gate(*gate, src, tgt, synapse, object);
     }
     check_finite(synapse.weight, object, "weight");
     check_plastic_weights(synapse, object);
     if (is_plastic(synapse.plasticity) && std::holds_alternative<analog_source>(src.model))
         throw invalid_parameter(object, "plasticity", plasticity_name(synapse.plasticity),
                                 "an analog_source sends values, not spikes, and cannot drive plastic synapses");
+    if (is_plastic(synapse.plasticity) && std::holds_alternative<max_pool_gate>(rule))
+        throw invalid_parameter(object, "plasticity", plasticity_name(synapse.plasticity),
+                                "a max_pool_gate passes spikes through fixed gates and cannot be plastic");
     if (is_plastic(synapse.plasticity) && std::holds_alternative<convolution>(rule))
         throw invalid_parameter(object, "plasticity", plasticity_name(synapse.plasticity),
                                 "a convolution shares one kernel among all its synapses and cannot be plastic");

@@ -132,6 +132,9 @@ std::vector<double> dense_weights(const network& net, const projection& q, std::
                 if (a->allow_autapses || q.source != q.target || i != j) w[j * ns + i] += weight(i * nt + j);
     } else if (std::holds_alternative<one_to_one>(q.rule)) {
         for (std::size_t i = 0; i < ns; ++i) w[i * ns + i] += weight(i);
+    } else if (std::holds_alternative<max_pool_gate>(q.rule)) {
+        unsupported(t, "projection " + std::to_string(index) +
+                           " is a max_pool_gate, which NIR cannot express (convert with --max-pool avg)");
     } else {
         unsupported(t, "projection " + std::to_string(index) + " uses a random connector (" + connector_name(q.rule) +
                            "); NIR needs explicit weights");

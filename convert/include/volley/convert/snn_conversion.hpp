@@ -5,6 +5,13 @@
 // and, for dense layers, all_to_all projections with a weight list. Weights are rescaled layer by
 // layer with the data-based λ of normalization.hpp: W_l ← W_l·λ_{l−1}/λ_l, b_l ← b_l/λ_l.
 //
+// The graph may be a DAG (Add, Concatenate). Each node's value is kept as a sum of terms, each
+// the rates of one spiking layer carried through linear moves (and at most one Conv2D/Dense);
+// a node with a ReLU (and the output) becomes an IF population with one projection per term,
+// each rescaled by its own source's λ: an Add of branches is several projections into one
+// population, a Concatenate gives the next layer one projection per part, each with its slice
+// of the kernel.
+//
 // Linear layers without neurons are folded into the projection that follows them: an average
 // pool whose windows tile its input becomes part of the next convolution's kernel (pool then
 // conv is one convolution with stride·pool and a kernel spread over the pooled cells), zero
@@ -30,6 +37,11 @@ enum class input_coding : std::uint8_t {
     constant_current,  ///< W·x + b as a constant input current every step (the default, most accurate)
     poisson,           ///< per pixel and step, a Poisson number of input events of mean x·max_rate
     bernoulli,         ///< per pixel and step, one input spike with probability x·max_rate
+    /// Time to first spike: pixel x in (0, 1] emits one event at step t = min(K − 1,
+    /// round((1 − x)·K)) of a window of K = ttfs_window steps (x = 0: none); the first layer's
+    /// input synapses latch it as a held current of the decoded value 1 − t/K from then on
+    /// (docs/conversion.md, "Input coding").
+    ttfs,
 };
 
 /// What a neuron's membrane does after a spike.
@@ -44,9 +56,11 @@ struct conversion_options {
     double v0 = 0;  ///< initial membrane potential of every neuron, in units of the threshold (0 or 0.5)
     input_coding input = input_coding::constant_current;
     double max_rate = 1.0;  ///< input events per step at pixel value 1 (poisson, bernoulli: in (0, 1])
-    /// Replace MaxPool2D by an average pool (the only max-pool mode at present: a gated
-    /// max-pool is not implemented, and false makes a max-pool an error).
-    bool max_pool_as_avg = true;
+    std::int64_t ttfs_window = 16;  ///< ttfs: the window K of first-spike times [steps], >= 2
+    /// Replace MaxPool2D by an average pool. False (the default): a gated max-pool (SNN
+    /// Toolbox's fir_max), a max_pool_gate projection into a relay population of one unit per
+    /// window that passes the spikes of the window's input with the highest count so far.
+    bool max_pool_as_avg = false;
 };
 
 /// One population of integrate-and-fire neurons of the converted network.
@@ -85,12 +99,14 @@ struct converted_snn {
 
 /// Builds the spiking network of `graph` (BatchNorm already folded) with the per-node λ of
 /// `scales`. Throws unsupported_model naming the layer, its type and the closest supported
-/// alternative for what the conversion cannot express (Add, Concatenate, a gated max-pool, a
-/// pool whose windows do not tile its input, a linear layer without ReLU before the output),
+/// alternative for what the conversion cannot express (two linear layers in a row that do not
+/// compose, i.e. other than a conv then a 1x1 conv or a dense then a dense; an average pool
+/// whose windows do not tile its input; a Concatenate of a layer without ReLU; the image read
+/// by more than one spiking layer; a gated max-pool that does not read a ReLU layer directly),
 /// and invalid_parameter for bad options or a λ that is not finite and positive.
 converted_snn convert_to_snn(const cnn_graph& graph, const layer_scales& scales, const conversion_options& options = {});
 
-/// "subtract" / "zero", "const" / "poisson" / "bernoulli".
+/// "subtract" / "zero", "const" / "poisson" / "bernoulli" / "ttfs".
 std::string to_string(reset_rule r);
 std::string to_string(input_coding c);
 

@@ -83,8 +83,40 @@ private:
     }
 };
 
+/// A gated max-pool (SNN Toolbox's `fir_max`): the source is a C x H x W map (CHW), the target a
+/// C x out_height() x out_width() map of windows. Window (c, y, x) covers the source rows
+/// y*stride_h - pad_top + [0, pool_h) and columns x*stride_w - pad_left + [0, pool_w) of channel
+/// c (cells in the padding do not exist). At every step each source neuron's spike count is
+/// accumulated, the current step's spikes included; each window's leader is the source neuron
+/// in it with the highest count so far, ties going to the first in row-major order (lowest
+/// row, then lowest column). A window passes a spike to its target, with the synapse's weight
+/// and delay, exactly when its leader spiked in this step: at most one spike per window and
+/// step, and a window whose inputs fire at constant rates passes the highest of them (after the
+/// first few steps). The weight and delay must be constants; it cannot be plastic.
+struct max_pool_gate {
+    std::uint32_t channels = 1, in_height = 1, in_width = 1;  ///< source layout CHW
+    std::uint32_t pool_h = 2, pool_w = 2;
+    std::uint32_t stride_h = 2, stride_w = 2;
+    std::uint32_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;  ///< each < the pool size
+
+    /// Rows of the window map: (in_height + pad_top + pad_bottom - pool_h) / stride_h + 1, or 0
+    /// when the window does not fit.
+    std::uint32_t out_height() const noexcept { return extent(in_height, pad_top + pad_bottom, pool_h, stride_h); }
+    /// Columns of the window map (as out_height()).
+    std::uint32_t out_width() const noexcept { return extent(in_width, pad_left + pad_right, pool_w, stride_w); }
+    friend bool operator==(const max_pool_gate&, const max_pool_gate&) = default;
+
+private:
+    static std::uint32_t extent(std::uint32_t in, std::uint32_t pad, std::uint32_t k, std::uint32_t s) noexcept {
+        const std::uint64_t padded = std::uint64_t{in} + pad;
+        if (s == 0 || k == 0 || padded < k) return 0;
+        return static_cast<std::uint32_t>((padded - k) / s + 1);
+    }
+};
+
 /// Every connector the engine knows.
-using connector = std::variant<all_to_all, one_to_one, fixed_probability, fixed_in_degree, from_list, convolution>;
+using connector =
+    std::variant<all_to_all, one_to_one, fixed_probability, fixed_in_degree, from_list, convolution, max_pool_gate>;
 
 /// The connector's name in files: "all_to_all", "one_to_one", "fixed_probability", ...
 std::string connector_name(const connector& c);

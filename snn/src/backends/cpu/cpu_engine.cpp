@@ -106,7 +106,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
     parallel_for_threads(threads_, [&](int ti) {
         const auto t = static_cast<std::size_t>(ti);
         for (std::size_t q = 0; q < projs.size(); ++q) {
-            if (std::holds_alternative<convolution>(projs[q].rule)) continue;
+            if (std::holds_alternative<convolution>(projs[q].rule) || std::holds_alternative<max_pool_gate>(projs[q].rule)) continue;
             const std::uint32_t sp = projs[q].source.value, tp = projs[q].target.value;
             const auto [b, e] = target_range(t, tp);
             if (b >= e) continue;
@@ -137,6 +137,8 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
     std::vector<std::uint32_t> conv_delay(projs.size(), 0);
     for (std::size_t q = 0; q < projs.size(); ++q) {
         const auto* cv = std::get_if<convolution>(&projs[q].rule);
+        if (std::holds_alternative<max_pool_gate>(projs[q].rule))  // gate hook: its weight and delay count too
+            note_gate(net, q, options, max_w[0], conv_delay[q], max_delay);
         if (!cv) continue;
         const std::string object = "projection " + std::to_string(q) + " ('" + net.at(projs[q].source).name +
                                    "' -> '" + net.at(projs[q].target).name + "')";
@@ -181,7 +183,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
             plan.row_sizes = {};
         }
         for (std::size_t q = 0; q < projs.size(); ++q) {
-            if (std::holds_alternative<convolution>(projs[q].rule)) continue;
+            if (std::holds_alternative<convolution>(projs[q].rule) || std::holds_alternative<max_pool_gate>(projs[q].rule)) continue;
             const std::uint32_t tp = projs[q].target.value;
             const auto [b, e] = target_range(t, tp);
             if (b >= e || is_plastic(projs[q].synapse.plasticity)) continue;
@@ -217,6 +219,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
             table_bytes_ += convs_[t].back().bytes();
             synapse_count_ += convs_[t].back().synapses();
         }
+    build_gates(net, conv_delay, to_fixed);  // gate hook
     for (const auto& per_thread : tables_)
         for (const auto& tab : per_thread) {
             synapse_count_ += tab.synapses();
@@ -382,6 +385,7 @@ std::uint64_t cpu_engine::deliver_from(int t, std::int64_t s, std::uint32_t sp, 
                    std::int64_t{first_[conv.target()]} - static_cast<std::int64_t>(lo),
                    listed ? &touched(t, conv.target(), slot) : nullptr);
     }
+    events += deliver_gates(t, s, sp, now);
     return events;
 }
 

@@ -21,6 +21,7 @@
 #include "backends/cpu/analog_population.hpp"
 #include "backends/cpu/conv_projection.hpp"
 #include "backends/cpu/discrete_population.hpp"
+#include "backends/cpu/gate_projection.hpp"
 #include "backends/cpu/lif_population.hpp"
 #include "backends/cpu/ode_population.hpp"
 #include "backends/cpu/plastic_table.hpp"
@@ -72,6 +73,12 @@ private:
     bool follows_touched_list(std::uint32_t p) const {
         return std::holds_alternative<lif_population>(pops_[p]) || std::holds_alternative<ode_population>(pops_[p]);
     }
+    // Gated max-pool projections (cpu_engine_gates.cpp).
+    void note_gate(const network& net, std::size_t q, const simulation_options& options, std::vector<double>& max_w,
+                   std::uint32_t& delay, std::uint32_t& max_delay);
+    void build_gates(const network& net, const std::vector<std::uint32_t>& delays, const std::vector<double>& to_fixed);
+    /// Delivers the step-s spikes of population sp through its gates (zero-delay ones: `now`).
+    std::uint64_t deliver_gates(int t, std::int64_t s, std::uint32_t sp, bool now);
     /// Updates thread t's neurons of every population over step s, in order_, delivering the
     /// spikes of zero-delay projections after their source (behind `sync` when not null).
     void update_range(int t, std::int64_t s, std::barrier<>* sync);
@@ -114,6 +121,7 @@ private:
     std::vector<std::vector<plastic_table>> plastic_;  ///< [thread][plastic projection, in order]
     std::vector<std::vector<conv_projection>> convs_;  ///< [thread]: convolution projections (no tables)
     std::vector<std::vector<double>> conv_values_;     ///< [thread]: analog values of a step's events
+    std::vector<std::vector<gate_projection>> gates_;  ///< [thread]: gated max-pool projections (no tables)
     std::vector<double> scale_;                       ///< [pop * 2 + receptor]: fixed point -> mV
     aligned_vector<std::int64_t> ring_;               ///< [slot][neuron][receptor]
     std::int64_t slot_mask_ = 0;

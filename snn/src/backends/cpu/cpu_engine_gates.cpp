@@ -1,0 +1,58 @@
+// The CPU engine's gated max-pool projections (gate_projection.hpp): their part of the build
+// (the scale and delay they need, one gate per thread over the windows it owns) and their
+// delivery. cpu_engine.cpp only calls these three hooks.
+
+#include <algorithm>
+#include <cmath>
+
+#include "backends/cpu/cpu_engine.hpp"
+#include "build/connectivity.hpp"
+
+namespace volley::snn::detail {
+
+void cpu_engine::note_gate(const network& net, std::size_t q, const simulation_options& options,
+                           std::vector<double>& max_w, std::uint32_t& delay, std::uint32_t& max_delay) {
+    const auto& proj = net.projections()[q];
+    const std::string object = "projection " + std::to_string(q) + " ('" + net.at(proj.source).name + "' -> '" +
+                               net.at(proj.target).name + "')";
+    delay = static_cast<std::uint32_t>(delay_steps(std::get<double>(proj.synapse.delay_ms), options.dt_ms, object));
+    max_delay = std::max(max_delay, delay);
+    double& mw = max_w[proj.target.value * 2 + static_cast<std::uint8_t>(proj.synapse.receptor)];
+    mw = std::max(mw, std::abs(std::get<double>(proj.synapse.weight)));
+}
+
+void cpu_engine::build_gates(const network& net, const std::vector<std::uint32_t>& delays,
+                             const std::vector<double>& to_fixed) {
+    const auto& projs = net.projections();
+    gates_.assign(static_cast<std::size_t>(threads_), {});
+    for (std::size_t t = 0; t < gates_.size(); ++t)
+        for (std::size_t q = 0; q < projs.size(); ++q) {
+            const auto* g = std::get_if<max_pool_gate>(&projs[q].rule);
+            if (!g) continue;
+            const std::uint32_t sp = projs[q].source.value, tp = projs[q].target.value;
+            const std::uint32_t b = std::max(lo_[t], first_[tp]) - first_[tp];
+            const std::uint32_t e = std::max(std::min(lo_[t + 1], first_[tp + 1]), first_[tp]) - first_[tp];
+            if (b >= e) continue;
+            const auto r = static_cast<std::uint8_t>(projs[q].synapse.receptor);
+            const auto w = static_cast<std::int64_t>(std::llround(std::get<double>(projs[q].synapse.weight) * to_fixed[tp * 2 + r]));
+            gates_[t].emplace_back(*g, sp, tp, r, delays[q], w, b, e);
+            table_bytes_ += gates_[t].back().bytes();
+            synapse_count_ += gates_[t].back().synapses();
+        }
+}
+
+std::uint64_t cpu_engine::deliver_gates(int t, std::int64_t s, std::uint32_t sp, bool now) {
+    std::uint64_t events = 0;
+    for (auto& gate : gates_[static_cast<std::size_t>(t)]) {
+        if (gate.source() != sp || (gate.delay() == 0) != now) continue;
+        for (int u = 0; u < threads_; ++u) gate.count(spikes_of(s, u, gate.source()));
+        const std::int64_t slot = (s + gate.delay()) & slot_mask_;
+        const bool listed = follows_touched_list(gate.target());
+        events += gate.deliver(ring_.data() + (static_cast<std::size_t>(slot) * n_ + first_[gate.target()]) * 2 + gate.receptor(),
+                               std::int64_t{first_[gate.target()]} - static_cast<std::int64_t>(lo_[t]),
+                               listed ? &touched(t, gate.target(), slot) : nullptr);
+    }
+    return events;
+}
+
+}  // namespace volley::snn::detail
