@@ -39,7 +39,7 @@ spike_trains random_trains(std::size_t n, std::int64_t T, unsigned seed) {
 
 /// The gate step by step, from its definition: the window's leader is the source with the
 /// highest count including this step's spikes, ties to the first in row-major order; the
-/// window's relay fires `delay` steps after a step in which its leader spiked.
+/// window's relay fires `delay` steps after a step in which its leader spiked (0: the same step).
 std::vector<std::vector<std::int64_t>> reference_gate(const snn::max_pool_gate& g, const spike_trains& in,
                                                       std::int64_t T, std::int64_t delay) {
     const std::size_t oh = g.out_height(), ow = g.out_width();
@@ -102,7 +102,7 @@ TEST(max_pool_gate, passes_the_spikes_of_the_leading_input_as_defined) {
     for (std::size_t k = 0; k < gates.size(); ++k) {
         const auto& g = gates[k];
         const auto in = random_trains(std::size_t{g.channels} * g.in_height * g.in_width, T, 5 + static_cast<unsigned>(k));
-        for (const double delay : {1.0, 3.0}) {
+        for (const double delay : {0.0, 1.0, 3.0}) {
             const auto want = reference_gate(g, in, T, static_cast<std::int64_t>(delay));
             std::size_t passed = 0;
             for (const auto& w : want) passed += w.size();
