@@ -10,6 +10,7 @@
 #include <volley/convert/image_dataset.hpp>
 #include <volley/convert/normalization.hpp>
 #include <volley/convert/snn_evaluation.hpp>
+#include <volley/convert/snn_quantization.hpp>
 #include <volley/snn/network_json.hpp>
 #include <volley/snn/nir_file.hpp>
 #include <volley/snn/nir_network.hpp>
@@ -41,8 +42,16 @@ struct convert_options {
     int threads = 0;
     std::uint64_t seed = 1;
     std::string out;
+    int quantize = 0;  ///< bits of the integer mode; 0: off
     bool json = false, quiet = false;
 };
+
+/// Fraction of equal entries of two prediction lists.
+double agreement(const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b) {
+    std::size_t same = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) same += a[i] == b[i];
+    return a.empty() ? std::nan("") : static_cast<double>(same) / static_cast<double>(a.size());
+}
 
 convert::conversion_options conversion_settings(const convert_options& o) {
     convert::conversion_options c;
@@ -164,6 +173,16 @@ void run_convert(const convert_options& o) {
             std::fflush(stderr);
         };
     const auto result = convert::evaluate_snn(net, data.pixels, data.labels, cnn_pred, eval);
+    std::optional<convert::quantized_snn> quant;
+    std::optional<convert::evaluation_result> qresult;
+    if (o.quantize != 0) {
+        quant = convert::quantize_snn(net, {.bits = o.quantize});
+        if (!o.quiet) {
+            std::fprintf(log, "integer mode: %d-bit weights; evaluating again\n", o.quantize);
+            std::fflush(log);
+        }
+        qresult = convert::evaluate_snn(quant->snn, data.pixels, data.labels, cnn_pred, eval);
+    }
     const double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
 
     if (o.json) {
@@ -180,6 +199,25 @@ void run_convert(const convert_options& o) {
                               {"neurons", result.layers[l].neurons},
                               {"lambda", net.layers[l].lambda},
                               {"spikes_per_step", result.layers[l].spikes_per_step}});
+        nlohmann::json quantized = nullptr;
+        if (quant) {
+            nlohmann::json qts = nlohmann::json::array(), ql = nlohmann::json::array();
+            for (std::size_t c = 0; c < qresult->checkpoints.size(); ++c) {
+                const auto& q = qresult->checkpoints[c];
+                const auto& f = result.checkpoints[c];
+                qts.push_back({{"T", q.timesteps},
+                               {"accuracy", data.labels.empty() ? nlohmann::json(nullptr) : nlohmann::json(q.accuracy)},
+                               {"accuracy_change", data.labels.empty() ? nlohmann::json(nullptr) : nlohmann::json(q.accuracy - f.accuracy)},
+                               {"agreement", q.agreement},
+                               {"agreement_with_float", agreement(qresult->predictions[c], result.predictions[c])},
+                               {"spikes_per_image", q.spikes_per_image},
+                               {"synops_per_image", q.synops_per_image}});
+            }
+            for (const auto& l : quant->layers)
+                ql.push_back({{"name", l.name}, {"scale", l.scale}, {"threshold", l.threshold},
+                              {"max_abs_weight", l.max_abs_weight}, {"max_abs_bias", l.max_abs_bias}, {"head", l.head}});
+            quantized = {{"bits", quant->bits}, {"layers", ql}, {"timesteps", qts}, {"wall_s", qresult->wall_s}};
+        }
         print_json({{"cnn_accuracy", data.labels.empty() ? nlohmann::json(nullptr) : nlohmann::json(cnn_acc)},
                     {"model", o.model},
                     {"data", data.source},
@@ -196,7 +234,8 @@ void run_convert(const convert_options& o) {
                     {"normalisation_s", norm_s},
                     {"cnn_s", cnn_s},
                     {"total_s", total_s},
-                    {"peak_rss_bytes", peak_rss_bytes()}});
+                    {"peak_rss_bytes", peak_rss_bytes()},
+                    {"quantized", quantized}});
         return;
     }
     if (data.labels.empty()) std::printf("CNN: no labels (agreement only)\n");
@@ -208,6 +247,28 @@ void run_convert(const convert_options& o) {
         else std::snprintf(acc, sizeof acc, "%.2f%%", 100 * c.accuracy);
         std::printf("%6lld  %12s  %9.2f%%  %14.0f  %15.0f\n", static_cast<long long>(c.timesteps), acc, 100 * c.agreement,
                     c.spikes_per_image, c.synops_per_image);
+    }
+    if (quant) {
+        std::printf("\ninteger mode, %d-bit weights (head from layer '%s': reset to 0)\n", quant->bits,
+                    quant->head_first < quant->layers.size() ? quant->layers[quant->head_first].name.c_str() : "-");
+        std::printf("%6s  %12s  %10s  %15s  %14s\n", "T", "accuracy", "change", "same as float", "spikes/image");
+        for (std::size_t c = 0; c < qresult->checkpoints.size(); ++c) {
+            const auto& q = qresult->checkpoints[c];
+            char acc[32], change[32];
+            if (data.labels.empty()) {
+                std::snprintf(acc, sizeof acc, "-");
+                std::snprintf(change, sizeof change, "-");
+            } else {
+                std::snprintf(acc, sizeof acc, "%.2f%%", 100 * q.accuracy);
+                std::snprintf(change, sizeof change, "%+.2f pp", 100 * (q.accuracy - result.checkpoints[c].accuracy));
+            }
+            std::printf("%6lld  %12s  %10s  %14.2f%%  %14.0f\n", static_cast<long long>(q.timesteps), acc, change,
+                        100 * agreement(qresult->predictions[c], result.predictions[c]), q.spikes_per_image);
+        }
+        std::printf("%-16s  %12s  %10s  %10s\n", "layer", "max|W|", "scale", "threshold");
+        for (const auto& l : quant->layers)
+            std::printf("%-16s  %12.4g  %10.4g  %10lld%s\n", l.name.c_str(), l.max_abs_weight, l.scale,
+                        static_cast<long long>(l.threshold), l.head ? "  (head)" : "");
     }
     std::printf("\nfiring rates at T = %lld (spikes per neuron and step)\n", static_cast<long long>(timesteps.back()));
     std::printf("%-16s  %9s  %10s  %10s\n", "layer", "neurons", "lambda", "rate");
@@ -248,6 +309,8 @@ void register_convert(CLI::App& app, command_context& /*ctx*/) {
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--seed", o->seed, "Seed of spike-coded inputs")->capture_default_str();
     cmd->add_option("--out", o->out, "Write the spiking network as Volley network JSON, or as NIR when FILE ends in .nir");
+    cmd->add_option("--quantize", o->quantize,
+                    "Also run the integer mode: weights of BITS bits, integer thresholds and biases (2..31)");
     cmd->add_flag("--json", o->json, "Print one JSON object on stdout");
     cmd->add_flag("--quiet", o->quiet, "No progress or header lines");
     cmd->callback([o] { run_convert(*o); });

@@ -59,6 +59,9 @@ std::size_t head_start(const converted_snn& net) {
 quantized_snn quantize_snn(const converted_snn& net, const quantization_options& options) {
     if (options.bits < 2 || options.bits > 31)
         throw invalid_parameter("quantisation", "bits", std::to_string(options.bits), "must be in 2..31");
+    if (!(options.head_max_threshold >= 0) || !std::isfinite(options.head_max_threshold))
+        throw invalid_parameter("quantisation", "head_max_threshold", std::to_string(options.head_max_threshold),
+                                "must be finite and >= 0 (0: no limit)");
     const double max_int = std::ldexp(1.0, options.bits - 1) - 1;
     quantized_snn q;
     q.bits = options.bits;
@@ -86,6 +89,10 @@ quantized_snn quantize_snn(const converted_snn& net, const quantization_options&
         if (!(in_max[l] > 0) || !std::isfinite(in_max[l]))
             throw unsupported_model(object, "its incoming weights are all zero: no integer scale exists");
         ql.scale = max_int / in_max[l];
+        if (ql.head && options.head_max_threshold > 0 && ql.scale > options.head_max_threshold) {
+            ql.scale = options.head_max_threshold;
+            ql.scale_limited = true;
+        }
         const double theta = std::round(ql.scale);
         if (theta < 1)
             throw unsupported_model(object, "a weight of " + std::to_string(in_max[l]) +

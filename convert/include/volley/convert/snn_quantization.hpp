@@ -14,6 +14,10 @@
 // Rounding is to nearest, ties away from zero (std::round). The ratio W/θ, which is all an
 // integrate-and-fire layer sees, changes by at most half a unit of W and of θ.
 //
+// With head_max_threshold > 0 the head's scale is s_l = min((2^(B-1) − 1)/max|W_l|,
+// head_max_threshold): a hardware threshold range is met by spending fewer weight bits, which
+// the report states (never a silent clamp of individual values).
+//
 // The head (the trailing layers fed by dense projections from spiking layers: for the
 // reference CNN the fc layer, fed by conv2's spikes) uses the hardware's neuron: reset to 0
 // after a spike (RISP and DANNA reset the charge to 0; reset by subtraction has no
@@ -31,6 +35,10 @@ namespace volley::convert {
 struct quantization_options {
     int bits = 8;                ///< B: weights in [−(2^(B−1)−1), 2^(B−1)−1]; 2..31
     bool hardware_head = true;   ///< the head resets to 0 (as RISP and danna2 do)
+    /// When > 0, the scale of every head layer is at most this, so that its threshold fits a
+    /// neuroprocessor (danna2: thresholds up to 1023, head_threshold_limit()); the head's
+    /// weights then use fewer than B bits, and quantized_layer::scale_limited says so.
+    double head_max_threshold = 0;
 };
 
 /// What quantisation did to one spiking layer.
@@ -41,6 +49,7 @@ struct quantized_layer {
     std::int64_t threshold = 1;   ///< θ_l = round(s_l)
     std::int64_t max_abs_bias = 0;  ///< max|round(b_l · s_l)|
     bool head = false;            ///< part of the classifier head
+    bool scale_limited = false;   ///< s_l was lowered to head_max_threshold
 };
 
 /// A converted network in integer mode.
