@@ -10,7 +10,9 @@
 #include <volley/convert/image_dataset.hpp>
 #include <volley/convert/normalization.hpp>
 #include <volley/convert/snn_evaluation.hpp>
+#include <volley/convert/head_export.hpp>
 #include <volley/convert/snn_quantization.hpp>
+#include <volley/hw/tennlab_network.hpp>
 #include <volley/snn/network_json.hpp>
 #include <volley/snn/nir_file.hpp>
 #include <volley/snn/nir_network.hpp>
@@ -43,6 +45,7 @@ struct convert_options {
     std::uint64_t seed = 1;
     std::string out;
     int quantize = 0;  ///< bits of the integer mode; 0: off
+    std::string export_head, hardware = "danna2";
     bool json = false, quiet = false;
 };
 
@@ -175,13 +178,32 @@ void run_convert(const convert_options& o) {
     const auto result = convert::evaluate_snn(net, data.pixels, data.labels, cnn_pred, eval);
     std::optional<convert::quantized_snn> quant;
     std::optional<convert::evaluation_result> qresult;
+    std::optional<convert::head_network> head;
+    std::optional<convert::head_check_result> head_check;
+    const auto hardware = convert::head_hardware_from_name(o.hardware, "--hardware");
+    if (!o.export_head.empty() && o.quantize == 0)
+        throw invalid_parameter("--export-head", "export-head", o.export_head,
+                                "the exported head is the integer mode's: give --quantize BITS too");
     if (o.quantize != 0) {
-        quant = convert::quantize_snn(net, {.bits = o.quantize});
+        convert::quantization_options qo{.bits = o.quantize};
+        if (!o.export_head.empty()) qo.head_max_threshold = convert::head_threshold_limit(hardware);
+        quant = convert::quantize_snn(net, qo);
         if (!o.quiet) {
             std::fprintf(log, "integer mode: %d-bit weights; evaluating again\n", o.quantize);
             std::fflush(log);
         }
         qresult = convert::evaluate_snn(quant->snn, data.pixels, data.labels, cnn_pred, eval);
+        if (!o.export_head.empty()) {
+            head = convert::export_head(*quant, hardware);
+            hw::save_tennlab_network(head->network, o.export_head);
+            if (!o.quiet) {
+                std::fprintf(log, "running the head on %s at T = %lld\n", o.hardware.c_str(),
+                             static_cast<long long>(timesteps.back()));
+                std::fflush(log);
+            }
+            head_check = convert::check_head_on_hardware(*quant, *head, data.pixels,
+                                                         {.timesteps = timesteps.back(), .threads = threads});
+        }
     }
     const double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
 
@@ -217,6 +239,24 @@ void run_convert(const convert_options& o) {
                 ql.push_back({{"name", l.name}, {"scale", l.scale}, {"threshold", l.threshold},
                               {"max_abs_weight", l.max_abs_weight}, {"max_abs_bias", l.max_abs_bias}, {"head", l.head}});
             quantized = {{"bits", quant->bits}, {"layers", ql}, {"timesteps", qts}, {"wall_s", qresult->wall_s}};
+            if (head_check) {
+                const double n = static_cast<double>(std::max<std::size_t>(head_check->images, 1));
+                quantized["head"] = {{"file", o.export_head},
+                                     {"hardware", o.hardware},
+                                     {"T", head_check->timesteps},
+                                     {"images", head_check->images},
+                                     {"inputs", head->inputs},
+                                     {"synapses", head->network.edges.size()},
+                                     {"agreement", static_cast<double>(head_check->same_prediction) / n},
+                                     {"same_output_counts", static_cast<double>(head_check->same_counts) / n},
+                                     {"same_output_charges", static_cast<double>(head_check->same_charges) / n},
+                                     {"charge_beyond_range", static_cast<double>(head_check->charge_beyond_range) / n},
+                                     {"input_spikes_per_image", static_cast<double>(head_check->input_spikes) / n},
+                                     {"cost", head_check->cost.to_json()},
+                                     {"time_s_per_image", head_check->cost.time_s() / n},
+                                     {"energy_j_per_image", head_check->cost.energy_j() / n},
+                                     {"wall_s", head_check->wall_s}};
+            }
         }
         print_json({{"cnn_accuracy", data.labels.empty() ? nlohmann::json(nullptr) : nlohmann::json(cnn_acc)},
                     {"model", o.model},
@@ -267,8 +307,35 @@ void run_convert(const convert_options& o) {
         }
         std::printf("%-16s  %12s  %10s  %10s\n", "layer", "max|W|", "scale", "threshold");
         for (const auto& l : quant->layers)
-            std::printf("%-16s  %12.4g  %10.4g  %10lld%s\n", l.name.c_str(), l.max_abs_weight, l.scale,
-                        static_cast<long long>(l.threshold), l.head ? "  (head)" : "");
+            std::printf("%-16s  %12.4g  %10.4g  %10lld%s%s\n", l.name.c_str(), l.max_abs_weight, l.scale,
+                        static_cast<long long>(l.threshold), l.head ? "  (head)" : "",
+                        l.scale_limited ? "  scale limited by the hardware threshold range" : "");
+        for (const auto& l : quant->layers)
+            if (l.scale_limited)
+                std::printf("note: %s: %d bits would need threshold %.0f, beyond %s's range; its weights use at most "
+                            "%.0f (%.1f bits)\n",
+                            l.name.c_str(), quant->bits, std::round((std::ldexp(1.0, quant->bits - 1) - 1) / l.max_abs_weight),
+                            o.hardware.c_str(), std::round(l.max_abs_weight * l.scale),
+                            1 + std::log2(std::round(l.max_abs_weight * l.scale) + 1));
+    }
+    if (head_check) {
+        const auto& h = *head_check;
+        const double n = static_cast<double>(std::max<std::size_t>(h.images, 1));
+        std::printf("\nclassifier head on %s (%zu inputs, %zu synapses; wrote %s), T = %lld, %zu images:\n",
+                    o.hardware.c_str(), head->inputs, head->network.edges.size(), o.export_head.c_str(),
+                    static_cast<long long>(h.timesteps), h.images);
+        std::printf("  predictions equal to the engine's integer mode: %zu/%zu (%.2f%%); output fire counts equal: "
+                    "%zu/%zu; final charges equal: %zu/%zu\n",
+                    h.same_prediction, h.images, 100.0 * static_cast<double>(h.same_prediction) / n, h.same_counts,
+                    h.images, h.same_charges, h.images);
+        if (h.charge_beyond_range > 0)
+            std::printf("  (%zu images have an output charge beyond %s's charge range, where the hardware saturates)\n",
+                        h.charge_beyond_range, o.hardware.c_str());
+        std::printf("  per image: %.0f input spikes, %.0f cycles", static_cast<double>(h.input_spikes) / n,
+                    static_cast<double>(h.cost.cycles) / n);
+        for (const auto& [kind, count] : h.cost.events) std::printf(", %.0f %s", static_cast<double>(count) / n, kind.c_str());
+        std::printf("; %.3g s and %.3g J at the model's clock and energies (assumptions, see docs/danna.md)\n",
+                    h.cost.time_s() / n, h.cost.energy_j() / n);
     }
     std::printf("\nfiring rates at T = %lld (spikes per neuron and step)\n", static_cast<long long>(timesteps.back()));
     std::printf("%-16s  %9s  %10s  %10s\n", "layer", "neurons", "lambda", "rate");
@@ -311,6 +378,9 @@ void register_convert(CLI::App& app, command_context& /*ctx*/) {
     cmd->add_option("--out", o->out, "Write the spiking network as Volley network JSON, or as NIR when FILE ends in .nir");
     cmd->add_option("--quantize", o->quantize,
                     "Also run the integer mode: weights of BITS bits, integer thresholds and biases (2..31)");
+    cmd->add_option("--export-head", o->export_head,
+                    "Write the integer-mode classifier head as TENNLab network JSON and run it on --hardware");
+    cmd->add_option("--hardware", o->hardware, "Processor of --export-head: risp or danna2")->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object on stdout");
     cmd->add_flag("--quiet", o->quiet, "No progress or header lines");
     cmd->callback([o] { run_convert(*o); });

@@ -74,6 +74,7 @@ TEST(head_export, risp_and_danna2_give_the_engine_integer_mode_head) {
             EXPECT_EQ(r.images, 24u);
             EXPECT_EQ(r.same_counts, 24u) << to_string(hardware) << " T = " << T;
             EXPECT_EQ(r.same_charges, 24u) << to_string(hardware) << " T = " << T;
+            EXPECT_EQ(r.charge_beyond_range, 0u);
             EXPECT_EQ(r.same_prediction, 24u) << to_string(hardware) << " T = " << T;
             EXPECT_EQ(r.engine_output_spikes, r.hardware_output_spikes);
             EXPECT_EQ(r.cost.cycles, 24 * (T + head.latency));

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <thread>
 
@@ -211,10 +212,16 @@ head_check_result check_head_on_hardware(const quantized_snn& q, const head_netw
     const auto below = net.layers[q.head_first - 1].population;
     const auto out_pop = net.layers.back().population;
     const std::size_t classes = head.classes;
+    double charge_lo = -2147483647.0, charge_hi = std::numeric_limits<double>::infinity();
+    if (head.hardware == head_hardware::danna2) {
+        const auto p = danna::danna2_params::from_json(head.network.associated_data.at("proc_params"));
+        charge_lo = p.rules.charge_min;
+        charge_hi = p.rules.charge_max;
+    }
 
     struct outcome {
         std::int32_t engine = 0, hardware = 0;
-        bool same_counts = false, same_charges = false;
+        bool same_counts = false, same_charges = false, beyond = false;
         std::uint64_t engine_spikes = 0, hardware_spikes = 0, inputs = 0;
         hw::cost_report cost;
     };
@@ -272,6 +279,7 @@ head_check_result check_head_on_hardware(const quantized_snn& q, const head_netw
                     o.same_counts = o.same_counts && hc[j] == counts[j];
                 }
                 o.same_charges = hv == v;
+                for (const double x : v) o.beyond = o.beyond || x < charge_lo || x > charge_hi;
                 o.hardware = spike_count_readout(hc, hv);
                 o.cost = proc->costs();
                 outcomes[i] = std::move(o);
@@ -298,6 +306,7 @@ head_check_result check_head_on_hardware(const quantized_snn& q, const head_netw
         r.same_prediction += o.engine == o.hardware;
         r.same_counts += o.same_counts;
         r.same_charges += o.same_charges;
+        r.charge_beyond_range += o.beyond;
         r.engine_output_spikes += o.engine_spikes;
         r.hardware_output_spikes += o.hardware_spikes;
         r.input_spikes += o.inputs;

@@ -73,6 +73,10 @@ struct head_check_result {
     std::size_t same_prediction = 0;  ///< images with equal predictions
     std::size_t same_counts = 0;      ///< images whose output fire counts are all equal
     std::size_t same_charges = 0;     ///< images whose final output charges are all equal
+    /// Images where an engine output charge at T lies outside the processor's charge range
+    /// (danna2: a saturating 16-bit charge, −32768..32767): there the hardware holds the bound
+    /// instead, which changes the charge but not a fire count unless the charge climbs back.
+    std::size_t charge_beyond_range = 0;
     std::uint64_t engine_output_spikes = 0, hardware_output_spikes = 0;
     std::uint64_t input_spikes = 0;   ///< head input spikes applied (all images)
     hw::cost_report cost;             ///< summed over the images (cycles and events)
