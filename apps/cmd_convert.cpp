@@ -11,6 +11,7 @@
 #include <volley/convert/normalization.hpp>
 #include <volley/convert/snn_evaluation.hpp>
 #include <volley/convert/head_export.hpp>
+#include <volley/convert/snn_h5.hpp>
 #include <volley/convert/snn_quantization.hpp>
 #include <volley/hw/tennlab_network.hpp>
 #include <volley/snn/network_json.hpp>
@@ -133,10 +134,31 @@ void run_convert(const convert_options& o) {
     const double norm_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_norm0).count();
 
     const auto net = convert::convert_to_snn(graph, scales, settings);
+    std::optional<convert::quantized_snn> quant;
+    const auto hardware = convert::head_hardware_from_name(o.hardware, "--hardware");
+    if (!o.export_head.empty() && o.quantize == 0)
+        throw invalid_parameter("--export-head", "export-head", o.export_head,
+                                "the exported head is the integer mode's: give --quantize BITS too");
+    if (o.quantize != 0) {
+        convert::quantization_options qo{.bits = o.quantize};
+        if (!o.export_head.empty()) qo.head_max_threshold = convert::head_threshold_limit(hardware);
+        quant = convert::quantize_snn(net, qo);
+    }
+    // --out: the integer-mode network with --quantize, else the converted one.
+    const auto& written = quant ? quant->snn : net;
     if (o.out.ends_with(".nir"))
-        snn::write_nir(converted_to_nir(net), o.out);
+        snn::write_nir(converted_to_nir(written), o.out);
+    else if (o.out.ends_with(".h5"))
+        convert::write_snn_h5({.snn = written,
+                               .quantized_bits = o.quantize,
+                               .options = {{"model", o.model}, {"data", o.data}, {"percentile", o.percentile},
+                                           {"norm_images", o.norm_images}, {"input", o.input}, {"max_rate", o.max_rate},
+                                           {"reset", o.reset}, {"v0", o.v0}, {"max_pool", o.max_pool},
+                                           {"timesteps", timesteps}, {"seed", o.seed}, {"quantize", o.quantize},
+                                           {"input_scale", scales.input_scale}}},
+                              o.out);
     else if (!o.out.empty())
-        snn::save_network_json(net.network, o.out,
+        snn::save_network_json(written.network, o.out,
                                {.dt_ms = 1.0, .duration_ms = static_cast<double>(timesteps.back()), .seed = o.seed});
 
     convert::tensor<float> images(graph.input_shape.with_batch(data.count()));
@@ -176,18 +198,10 @@ void run_convert(const convert_options& o) {
             std::fflush(stderr);
         };
     const auto result = convert::evaluate_snn(net, data.pixels, data.labels, cnn_pred, eval);
-    std::optional<convert::quantized_snn> quant;
     std::optional<convert::evaluation_result> qresult;
     std::optional<convert::head_network> head;
     std::optional<convert::head_check_result> head_check;
-    const auto hardware = convert::head_hardware_from_name(o.hardware, "--hardware");
-    if (!o.export_head.empty() && o.quantize == 0)
-        throw invalid_parameter("--export-head", "export-head", o.export_head,
-                                "the exported head is the integer mode's: give --quantize BITS too");
-    if (o.quantize != 0) {
-        convert::quantization_options qo{.bits = o.quantize};
-        if (!o.export_head.empty()) qo.head_max_threshold = convert::head_threshold_limit(hardware);
-        quant = convert::quantize_snn(net, qo);
+    if (quant) {
         if (!o.quiet) {
             std::fprintf(log, "integer mode: %d-bit weights; evaluating again\n", o.quantize);
             std::fflush(log);
@@ -375,7 +389,9 @@ void register_convert(CLI::App& app, command_context& /*ctx*/) {
     cmd->add_option("--threads", o->threads, "Worker threads, one image each (0: all cores)")
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--seed", o->seed, "Seed of spike-coded inputs")->capture_default_str();
-    cmd->add_option("--out", o->out, "Write the spiking network as Volley network JSON, or as NIR when FILE ends in .nir");
+    cmd->add_option("--out", o->out,
+                    "Write the spiking network (the integer mode with --quantize): Volley network JSON, NIR when FILE "
+                    "ends in .nir, the SNN HDF5 layout when it ends in .h5");
     cmd->add_option("--quantize", o->quantize,
                     "Also run the integer mode: weights of BITS bits, integer thresholds and biases (2..31)");
     cmd->add_option("--export-head", o->export_head,
