@@ -104,6 +104,17 @@ TEST(head_export, results_do_not_depend_on_threads) {
         EXPECT_EQ(a.engine_predictions, b.engine_predictions);
         EXPECT_EQ(a.cost.events, b.cost.events);
     }
+    // Both processors from one engine run: each as when checked alone.
+    const std::vector<head_network> heads = {export_head(q, head_hardware::risp), head};
+    const auto both = check_heads_on_hardware(q, heads, images, {.timesteps = 30, .threads = 2});
+    ASSERT_EQ(both.size(), 2u);
+    const auto risp = check_head_on_hardware(q, heads[0], images, {.timesteps = 30, .threads = 1});
+    EXPECT_EQ(both[0].hardware_predictions, risp.hardware_predictions);
+    EXPECT_EQ(both[0].cost.events, risp.cost.events);
+    EXPECT_EQ(both[1].hardware_predictions, a.hardware_predictions);
+    EXPECT_EQ(both[1].cost.events, a.cost.events);
+    EXPECT_EQ(both[0].same_counts, 15u);
+    EXPECT_EQ(both[1].same_counts, 15u);
 }
 
 TEST(head_export, values_outside_danna2_ranges_are_errors_naming_them) {

@@ -198,6 +198,11 @@ head_network export_head(const quantized_snn& q, head_hardware hardware) {
 
 head_check_result check_head_on_hardware(const quantized_snn& q, const head_network& head,
                                          std::span<const float> images, const head_check_options& options) {
+    return check_heads_on_hardware(q, std::span<const head_network>(&head, 1), images, options).front();
+}
+
+std::vector<head_check_result> check_heads_on_hardware(const quantized_snn& q, std::span<const head_network> heads,
+                                                       std::span<const float> images, const head_check_options& options) {
     const auto& net = q.snn;
     const std::size_t size = net.image_size();
     if (size == 0 || images.size() % size != 0)
@@ -207,25 +212,37 @@ head_check_result check_head_on_hardware(const quantized_snn& q, const head_netw
         throw invalid_parameter("head check", "timesteps", std::to_string(options.timesteps), "must be >= 1");
     if (options.threads < 1)
         throw invalid_parameter("head check", "threads", std::to_string(options.threads), "must be >= 1");
+    if (heads.empty()) throw invalid_parameter("head check", "heads", "0", "give at least one exported head");
     const std::size_t n = images.size() / size;
     const std::int64_t T = options.timesteps;
     const auto below = net.layers[q.head_first - 1].population;
     const auto out_pop = net.layers.back().population;
-    const std::size_t classes = head.classes;
-    double charge_lo = -2147483647.0, charge_hi = std::numeric_limits<double>::infinity();
-    if (head.hardware == head_hardware::danna2) {
-        const auto p = danna::danna2_params::from_json(head.network.associated_data.at("proc_params"));
-        charge_lo = p.rules.charge_min;
-        charge_hi = p.rules.charge_max;
+    const std::size_t classes = net.layers.back().size();
+    const std::size_t nh = heads.size();
+    std::vector<double> charge_lo(nh, -2147483647.0), charge_hi(nh, std::numeric_limits<double>::infinity());
+    for (std::size_t h = 0; h < nh; ++h) {
+        if (heads[h].classes != classes || heads[h].inputs != net.layers[q.head_first - 1].size())
+            throw invalid_parameter("head check", "head " + std::to_string(h), to_string(heads[h].hardware),
+                                    "was not exported from this network");
+        if (heads[h].hardware == head_hardware::danna2) {
+            const auto p = danna::danna2_params::from_json(heads[h].network.associated_data.at("proc_params"));
+            charge_lo[h] = p.rules.charge_min;
+            charge_hi[h] = p.rules.charge_max;
+        }
     }
 
     struct outcome {
-        std::int32_t engine = 0, hardware = 0;
+        std::int32_t hardware = 0;
         bool same_counts = false, same_charges = false, beyond = false;
-        std::uint64_t engine_spikes = 0, hardware_spikes = 0, inputs = 0;
+        std::uint64_t hardware_spikes = 0;
         hw::cost_report cost;
     };
-    std::vector<outcome> outcomes(n);
+    struct image_outcome {
+        std::int32_t engine = 0;
+        std::uint64_t engine_spikes = 0, inputs = 0;
+        std::vector<outcome> per_head;
+    };
+    std::vector<image_outcome> outcomes(n);
     std::atomic<std::size_t> next{0};
     const int workers = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(options.threads), std::max<std::size_t>(n, 1)));
     std::vector<std::exception_ptr> errors(static_cast<std::size_t>(workers));
@@ -238,51 +255,60 @@ head_check_result check_head_on_hardware(const quantized_snn& q, const head_netw
             auto in_spikes = sim.record_spikes(below);
             auto out_spikes = sim.record_spikes(out_pop);
             auto out_v = sim.record_state(out_pop, "v", 1.0);
-            auto proc = make_processor(head);
-            proc->load_network(head.network);
-            auto* risp = dynamic_cast<hw::risp_processor*>(proc.get());
+            std::vector<std::unique_ptr<hw::neuroprocessor>> procs;
+            for (const auto& head : heads) {
+                procs.push_back(make_processor(head));
+                procs.back()->load_network(head.network);
+            }
             for (std::size_t i; (i = next.fetch_add(1)) < n;) {
                 const auto image = images.subspan(i * size, size);
                 sim.reset();
                 if (net.input) sim.set_analog_input(*net.input, detail::input_table(net, image, i, eval));
                 else sim.set_bias(net.layers.front().population, net.first_layer_current(image));
                 sim.run(static_cast<double>(T));
-                outcome o;
+                image_outcome io;
                 std::vector<std::uint32_t> counts(classes, 0);
                 for (const auto id : out_spikes.node_ids()) ++counts[id];
-                o.engine_spikes = out_spikes.size();
+                io.engine_spikes = out_spikes.size();
                 const auto& d = out_v.data();
                 if (d.sample_steps.empty() || d.sample_steps.back() != T)
                     throw internal_error("the output membrane was not sampled at step " + std::to_string(T));
                 const std::vector<double> v(d.values.end() - static_cast<std::ptrdiff_t>(classes), d.values.end());
-                o.engine = spike_count_readout(counts, v);
+                io.engine = spike_count_readout(counts, v);
 
-                proc->clear_activity();
-                if (risp) (void)risp->take_counters();
-                std::vector<hw::spike> spikes;
-                for (std::size_t k = 0; k < in_spikes.size(); ++k) {
-                    const std::int64_t at = in_spikes.steps()[k] - 1 + head.input_delay;  // engine step the head integrates it
-                    if (at < T) spikes.push_back({in_spikes.node_ids()[k], static_cast<double>(at), 1.0});
+                for (std::size_t h = 0; h < nh; ++h) {
+                    const auto& head = heads[h];
+                    auto& proc = *procs[h];
+                    proc.clear_activity();
+                    if (auto* risp = dynamic_cast<hw::risp_processor*>(&proc)) (void)risp->take_counters();
+                    std::vector<hw::spike> spikes;
+                    for (std::size_t k = 0; k < in_spikes.size(); ++k) {
+                        // The engine stamps a spike of update u with step u + 1; the head integrates it at u + d_in.
+                        const std::int64_t at = in_spikes.steps()[k] - 1 + head.input_delay;
+                        if (at < T) spikes.push_back({in_spikes.node_ids()[k], static_cast<double>(at), 1.0});
+                    }
+                    io.inputs = spikes.size();
+                    for (std::int64_t t = 0; t < T; ++t) spikes.push_back({head.bias_node, static_cast<double>(t), 1.0});
+                    proc.apply_spikes(spikes, false);
+                    proc.run(static_cast<double>(T + head.latency));
+                    const auto hw_counts = proc.output_counts();
+                    const auto charges = proc.neuron_charges();  // by ascending id: the outputs are the last ids
+                    outcome o;
+                    std::vector<std::uint32_t> hc(classes);
+                    const std::vector<double> hv(charges.end() - static_cast<std::ptrdiff_t>(classes), charges.end());
+                    o.same_counts = true;
+                    for (std::size_t j = 0; j < classes; ++j) {
+                        hc[j] = static_cast<std::uint32_t>(hw_counts[j]);
+                        o.hardware_spikes += hc[j];
+                        o.same_counts = o.same_counts && hc[j] == counts[j];
+                    }
+                    o.same_charges = hv == v;
+                    for (const double x : v) o.beyond = o.beyond || x < charge_lo[h] || x > charge_hi[h];
+                    o.hardware = spike_count_readout(hc, hv);
+                    o.cost = proc.costs();
+                    io.per_head.push_back(std::move(o));
                 }
-                o.inputs = spikes.size();
-                for (std::int64_t t = 0; t < T; ++t) spikes.push_back({head.bias_node, static_cast<double>(t), 1.0});
-                proc->apply_spikes(spikes, false);
-                proc->run(static_cast<double>(T + head.latency));
-                const auto hw_counts = proc->output_counts();
-                const auto charges = proc->neuron_charges();  // by ascending id: the outputs are the last ids
-                std::vector<std::uint32_t> hc(classes);
-                std::vector<double> hv(charges.end() - static_cast<std::ptrdiff_t>(classes), charges.end());
-                o.same_counts = true;
-                for (std::size_t j = 0; j < classes; ++j) {
-                    hc[j] = static_cast<std::uint32_t>(hw_counts[j]);
-                    o.hardware_spikes += hc[j];
-                    o.same_counts = o.same_counts && hc[j] == counts[j];
-                }
-                o.same_charges = hv == v;
-                for (const double x : v) o.beyond = o.beyond || x < charge_lo || x > charge_hi;
-                o.hardware = spike_count_readout(hc, hv);
-                o.cost = proc->costs();
-                outcomes[i] = std::move(o);
+                outcomes[i] = std::move(io);
             }
         } catch (...) {
             errors[static_cast<std::size_t>(w)] = std::current_exception();
@@ -296,24 +322,29 @@ head_check_result check_head_on_hardware(const quantized_snn& q, const head_netw
     for (auto& e : errors)
         if (e) std::rethrow_exception(e);
 
-    head_check_result r;
-    r.images = n;
-    r.timesteps = T;
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto& o = outcomes[i];
-        r.engine_predictions.push_back(o.engine);
-        r.hardware_predictions.push_back(o.hardware);
-        r.same_prediction += o.engine == o.hardware;
-        r.same_counts += o.same_counts;
-        r.same_charges += o.same_charges;
-        r.charge_beyond_range += o.beyond;
-        r.engine_output_spikes += o.engine_spikes;
-        r.hardware_output_spikes += o.hardware_spikes;
-        r.input_spikes += o.inputs;
-        add_costs(r.cost, o.cost, i == 0);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::vector<head_check_result> results(nh);
+    for (std::size_t h = 0; h < nh; ++h) {
+        auto& r = results[h];
+        r.images = n;
+        r.timesteps = T;
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto& io = outcomes[i];
+            const auto& o = io.per_head[h];
+            r.engine_predictions.push_back(io.engine);
+            r.hardware_predictions.push_back(o.hardware);
+            r.same_prediction += io.engine == o.hardware;
+            r.same_counts += o.same_counts;
+            r.same_charges += o.same_charges;
+            r.charge_beyond_range += o.beyond;
+            r.engine_output_spikes += io.engine_spikes;
+            r.hardware_output_spikes += o.hardware_spikes;
+            r.input_spikes += io.inputs;
+            add_costs(r.cost, o.cost, i == 0);
+        }
+        r.wall_s = wall;
     }
-    r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return r;
+    return results;
 }
 
 }  // namespace volley::convert

@@ -89,4 +89,10 @@ struct head_check_result {
 head_check_result check_head_on_hardware(const quantized_snn& q, const head_network& head,
                                          std::span<const float> images, const head_check_options& options = {});
 
+/// The same for several exported heads of the same `q` (e.g. RISP and danna2) from one engine
+/// run per image; one result per head, in order.
+std::vector<head_check_result> check_heads_on_hardware(const quantized_snn& q, std::span<const head_network> heads,
+                                                       std::span<const float> images,
+                                                       const head_check_options& options = {});
+
 }  // namespace volley::convert
