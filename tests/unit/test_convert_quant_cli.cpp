@@ -96,7 +96,17 @@ TEST(convert_quant_cli, integer_mode_head_on_hardware_and_snn_h5) {
         const auto net = volley::hw::load_tennlab_network(head.string());
         EXPECT_EQ(net.nodes.size(), 6272u + 1 + 10);
         EXPECT_EQ(net.outputs.size(), 10u);
-        EXPECT_EQ(net.associated_data["proc_name"], hw);
+        EXPECT_EQ(net.associated_data["other"]["proc_name"], hw);  // what processor_tool's ML reads
+        // processor_tool's ML loads it (volley risp, volley danna --model danna2) and runs it.
+        {
+            const auto cmds = dir / "cmds.txt";
+            std::ofstream(cmds) << "ML " << head.string() << "\nRUN 2\nOC\nQ\n";
+            const std::string tool = hw == "risp" ? "risp" : "danna --model danna2";
+            const auto t = run_volley(tool + " < " + cmds.string(), dir);
+            EXPECT_EQ(t.code, 0) << t.out << t.err;
+            EXPECT_EQ(t.out.find("not loaded"), std::string::npos) << t.out;
+            EXPECT_EQ(t.out.find("not found"), std::string::npos) << t.out;
+        }
         // The layers' thresholds in the JSON are the file's (Threshold = θ + 1 on the hardware).
         const auto& layers = q["layers"];
         ASSERT_EQ(layers.size(), 3u);

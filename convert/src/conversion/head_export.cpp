@@ -134,7 +134,7 @@ head_network export_head(const quantized_snn& q, head_hardware hardware) {
         params = danna::danna2_params{}.to_json();
     }
     auto& n = h.network;
-    n.associated_data = {{"proc_name", hw_name}, {"proc_params", params},
+    n.associated_data = {{"other", {{"proc_name", hw_name}}}, {"proc_params", params},
                          {"volley_head", {{"model", net.source_file}, {"bits", q.bits},
                                           {"input_layer", net.layers[q.head_first - 1].name},
                                           {"input_delay", h.input_delay}, {"latency", h.latency}}}};

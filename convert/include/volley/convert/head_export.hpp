@@ -43,7 +43,7 @@ double head_threshold_limit(head_hardware h);
 /// The exported head and how its nodes map to the engine's neurons.
 struct head_network {
     head_hardware hardware = head_hardware::danna2;
-    hw::tennlab_network network;  ///< with Associated_Data proc_name and proc_params
+    hw::tennlab_network network;  ///< with Associated_Data other.proc_name and proc_params
     std::size_t inputs = 0;       ///< head input features: nodes 0..inputs-1
     hw::node_id bias_node = 0;    ///< = inputs
     std::vector<hw::node_id> layer_first;  ///< first node id of each head layer
