@@ -10,6 +10,10 @@
 #include <volley/convert/image_dataset.hpp>
 #include <volley/convert/normalization.hpp>
 #include <volley/convert/snn_evaluation.hpp>
+#include <volley/convert/head_export.hpp>
+#include <volley/convert/snn_h5.hpp>
+#include <volley/convert/snn_quantization.hpp>
+#include <volley/hw/tennlab_network.hpp>
 #include <volley/snn/network_json.hpp>
 #include <volley/snn/nir_file.hpp>
 #include <volley/snn/nir_network.hpp>
@@ -42,8 +46,17 @@ struct convert_options {
     int threads = 0;
     std::uint64_t seed = 1;
     std::string out;
+    int quantize = 0;  ///< bits of the integer mode; 0: off
+    std::string export_head, hardware = "danna2";
     bool json = false, quiet = false;
 };
+
+/// Fraction of equal entries of two prediction lists.
+double agreement(const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b) {
+    std::size_t same = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) same += a[i] == b[i];
+    return a.empty() ? std::nan("") : static_cast<double>(same) / static_cast<double>(a.size());
+}
 
 convert::conversion_options conversion_settings(const convert_options& o) {
     convert::conversion_options c;
@@ -126,10 +139,31 @@ void run_convert(const convert_options& o) {
     const double norm_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_norm0).count();
 
     const auto net = convert::convert_to_snn(graph, scales, settings);
+    std::optional<convert::quantized_snn> quant;
+    const auto hardware = convert::head_hardware_from_name(o.hardware, "--hardware");
+    if (!o.export_head.empty() && o.quantize == 0)
+        throw invalid_parameter("--export-head", "export-head", o.export_head,
+                                "the exported head is the integer mode's: give --quantize BITS too");
+    if (o.quantize != 0) {
+        convert::quantization_options qo{.bits = o.quantize};
+        if (!o.export_head.empty()) qo.head_max_threshold = convert::head_threshold_limit(hardware);
+        quant = convert::quantize_snn(net, qo);
+    }
+    // --out: the integer-mode network with --quantize, else the converted one.
+    const auto& written = quant ? quant->snn : net;
     if (o.out.ends_with(".nir"))
-        snn::write_nir(converted_to_nir(net), o.out);
+        snn::write_nir(converted_to_nir(written), o.out);
+    else if (o.out.ends_with(".h5"))
+        convert::write_snn_h5({.snn = written,
+                               .quantized_bits = o.quantize,
+                               .options = {{"model", o.model}, {"data", o.data}, {"percentile", o.percentile},
+                                           {"norm_images", o.norm_images}, {"input", o.input}, {"max_rate", o.max_rate},
+                                           {"reset", o.reset}, {"v0", o.v0}, {"max_pool", o.max_pool},
+                                           {"timesteps", timesteps}, {"seed", o.seed}, {"quantize", o.quantize},
+                                           {"input_scale", scales.input_scale}}},
+                              o.out);
     else if (!o.out.empty())
-        snn::save_network_json(net.network, o.out,
+        snn::save_network_json(written.network, o.out,
                                {.dt_ms = 1.0, .duration_ms = static_cast<double>(timesteps.back()), .seed = o.seed});
 
     convert::tensor<float> images(graph.input_shape.with_batch(data.count()));
@@ -169,6 +203,27 @@ void run_convert(const convert_options& o) {
             std::fflush(stderr);
         };
     const auto result = convert::evaluate_snn(net, data.pixels, data.labels, cnn_pred, eval);
+    std::optional<convert::evaluation_result> qresult;
+    std::optional<convert::head_network> head;
+    std::optional<convert::head_check_result> head_check;
+    if (quant) {
+        if (!o.quiet) {
+            std::fprintf(log, "integer mode: %d-bit weights; evaluating again\n", o.quantize);
+            std::fflush(log);
+        }
+        qresult = convert::evaluate_snn(quant->snn, data.pixels, data.labels, cnn_pred, eval);
+        if (!o.export_head.empty()) {
+            head = convert::export_head(*quant, hardware);
+            hw::save_tennlab_network(head->network, o.export_head);
+            if (!o.quiet) {
+                std::fprintf(log, "running the head on %s at T = %lld\n", o.hardware.c_str(),
+                             static_cast<long long>(timesteps.back()));
+                std::fflush(log);
+            }
+            head_check = convert::check_head_on_hardware(*quant, *head, data.pixels,
+                                                         {.timesteps = timesteps.back(), .threads = threads});
+        }
+    }
     const double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
 
     if (o.json) {
@@ -185,6 +240,43 @@ void run_convert(const convert_options& o) {
                               {"neurons", result.layers[l].neurons},
                               {"lambda", net.layers[l].lambda},
                               {"spikes_per_step", result.layers[l].spikes_per_step}});
+        nlohmann::json quantized = nullptr;
+        if (quant) {
+            nlohmann::json qts = nlohmann::json::array(), ql = nlohmann::json::array();
+            for (std::size_t c = 0; c < qresult->checkpoints.size(); ++c) {
+                const auto& q = qresult->checkpoints[c];
+                const auto& f = result.checkpoints[c];
+                qts.push_back({{"T", q.timesteps},
+                               {"accuracy", data.labels.empty() ? nlohmann::json(nullptr) : nlohmann::json(q.accuracy)},
+                               {"accuracy_change", data.labels.empty() ? nlohmann::json(nullptr) : nlohmann::json(q.accuracy - f.accuracy)},
+                               {"agreement", q.agreement},
+                               {"agreement_with_float", agreement(qresult->predictions[c], result.predictions[c])},
+                               {"spikes_per_image", q.spikes_per_image},
+                               {"synops_per_image", q.synops_per_image}});
+            }
+            for (const auto& l : quant->layers)
+                ql.push_back({{"name", l.name}, {"scale", l.scale}, {"threshold", l.threshold},
+                              {"max_abs_weight", l.max_abs_weight}, {"max_abs_bias", l.max_abs_bias}, {"head", l.head}});
+            quantized = {{"bits", quant->bits}, {"layers", ql}, {"timesteps", qts}, {"wall_s", qresult->wall_s}};
+            if (head_check) {
+                const double n = static_cast<double>(std::max<std::size_t>(head_check->images, 1));
+                quantized["head"] = {{"file", o.export_head},
+                                     {"hardware", o.hardware},
+                                     {"T", head_check->timesteps},
+                                     {"images", head_check->images},
+                                     {"inputs", head->inputs},
+                                     {"synapses", head->network.edges.size()},
+                                     {"agreement", static_cast<double>(head_check->same_prediction) / n},
+                                     {"same_output_counts", static_cast<double>(head_check->same_counts) / n},
+                                     {"same_output_charges", static_cast<double>(head_check->same_charges) / n},
+                                     {"charge_beyond_range", static_cast<double>(head_check->charge_beyond_range) / n},
+                                     {"input_spikes_per_image", static_cast<double>(head_check->input_spikes) / n},
+                                     {"cost", head_check->cost.to_json()},
+                                     {"time_s_per_image", head_check->cost.time_s() / n},
+                                     {"energy_j_per_image", head_check->cost.energy_j() / n},
+                                     {"wall_s", head_check->wall_s}};
+            }
+        }
         print_json({{"cnn_accuracy", data.labels.empty() ? nlohmann::json(nullptr) : nlohmann::json(cnn_acc)},
                     {"model", o.model},
                     {"data", data.source},
@@ -203,7 +295,8 @@ void run_convert(const convert_options& o) {
                     {"normalisation_s", norm_s},
                     {"cnn_s", cnn_s},
                     {"total_s", total_s},
-                    {"peak_rss_bytes", peak_rss_bytes()}});
+                    {"peak_rss_bytes", peak_rss_bytes()},
+                    {"quantized", quantized}});
         return;
     }
     if (data.labels.empty()) std::printf("CNN: no labels (agreement only)\n");
@@ -215,6 +308,55 @@ void run_convert(const convert_options& o) {
         else std::snprintf(acc, sizeof acc, "%.2f%%", 100 * c.accuracy);
         std::printf("%6lld  %12s  %9.2f%%  %14.0f  %15.0f\n", static_cast<long long>(c.timesteps), acc, 100 * c.agreement,
                     c.spikes_per_image, c.synops_per_image);
+    }
+    if (quant) {
+        std::printf("\ninteger mode, %d-bit weights (head from layer '%s': reset to 0)\n", quant->bits,
+                    quant->head_first < quant->layers.size() ? quant->layers[quant->head_first].name.c_str() : "-");
+        std::printf("%6s  %12s  %10s  %15s  %14s\n", "T", "accuracy", "change", "same as float", "spikes/image");
+        for (std::size_t c = 0; c < qresult->checkpoints.size(); ++c) {
+            const auto& q = qresult->checkpoints[c];
+            char acc[32], change[32];
+            if (data.labels.empty()) {
+                std::snprintf(acc, sizeof acc, "-");
+                std::snprintf(change, sizeof change, "-");
+            } else {
+                std::snprintf(acc, sizeof acc, "%.2f%%", 100 * q.accuracy);
+                std::snprintf(change, sizeof change, "%+.2f pp", 100 * (q.accuracy - result.checkpoints[c].accuracy));
+            }
+            std::printf("%6lld  %12s  %10s  %14.2f%%  %14.0f\n", static_cast<long long>(q.timesteps), acc, change,
+                        100 * agreement(qresult->predictions[c], result.predictions[c]), q.spikes_per_image);
+        }
+        std::printf("%-16s  %12s  %10s  %10s\n", "layer", "max|W|", "scale", "threshold");
+        for (const auto& l : quant->layers)
+            std::printf("%-16s  %12.4g  %10.4g  %10lld%s%s\n", l.name.c_str(), l.max_abs_weight, l.scale,
+                        static_cast<long long>(l.threshold), l.head ? "  (head)" : "",
+                        l.scale_limited ? "  scale limited by the hardware threshold range" : "");
+        for (const auto& l : quant->layers)
+            if (l.scale_limited)
+                std::printf("note: %s: %d bits would need threshold %.0f, beyond %s's range; its weights use at most "
+                            "%.0f (%.1f bits)\n",
+                            l.name.c_str(), quant->bits, std::round((std::ldexp(1.0, quant->bits - 1) - 1) / l.max_abs_weight),
+                            o.hardware.c_str(), std::round(l.max_abs_weight * l.scale),
+                            1 + std::log2(std::round(l.max_abs_weight * l.scale) + 1));
+    }
+    if (head_check) {
+        const auto& h = *head_check;
+        const double n = static_cast<double>(std::max<std::size_t>(h.images, 1));
+        std::printf("\nclassifier head on %s (%zu inputs, %zu synapses; wrote %s), T = %lld, %zu images:\n",
+                    o.hardware.c_str(), head->inputs, head->network.edges.size(), o.export_head.c_str(),
+                    static_cast<long long>(h.timesteps), h.images);
+        std::printf("  predictions equal to the engine's integer mode: %zu/%zu (%.2f%%); output fire counts equal: "
+                    "%zu/%zu; final charges equal: %zu/%zu\n",
+                    h.same_prediction, h.images, 100.0 * static_cast<double>(h.same_prediction) / n, h.same_counts,
+                    h.images, h.same_charges, h.images);
+        if (h.charge_beyond_range > 0)
+            std::printf("  (%zu images have an output charge beyond %s's charge range, where the hardware saturates)\n",
+                        h.charge_beyond_range, o.hardware.c_str());
+        std::printf("  per image: %.0f input spikes, %.0f cycles", static_cast<double>(h.input_spikes) / n,
+                    static_cast<double>(h.cost.cycles) / n);
+        for (const auto& [kind, count] : h.cost.events) std::printf(", %.0f %s", static_cast<double>(count) / n, kind.c_str());
+        std::printf("; %.3g s and %.3g J at the model's clock and energies (assumptions, see docs/danna.md)\n",
+                    h.cost.time_s() / n, h.cost.energy_j() / n);
     }
     std::printf("\nfiring rates at T = %lld (spikes per neuron and step)\n", static_cast<long long>(timesteps.back()));
     std::printf("%-16s  %9s  %10s  %10s\n", "layer", "neurons", "lambda", "rate");
@@ -256,7 +398,14 @@ void register_convert(CLI::App& app, command_context& /*ctx*/) {
     cmd->add_option("--threads", o->threads, "Worker threads, one image each (0: all cores)")
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--seed", o->seed, "Seed of spike-coded inputs")->capture_default_str();
-    cmd->add_option("--out", o->out, "Write the spiking network as Volley network JSON, or as NIR when FILE ends in .nir");
+    cmd->add_option("--out", o->out,
+                    "Write the spiking network (the integer mode with --quantize): Volley network JSON, NIR when FILE "
+                    "ends in .nir, the SNN HDF5 layout when it ends in .h5");
+    cmd->add_option("--quantize", o->quantize,
+                    "Also run the integer mode: weights of BITS bits, integer thresholds and biases (2..31)");
+    cmd->add_option("--export-head", o->export_head,
+                    "Write the integer-mode classifier head as TENNLab network JSON and run it on --hardware");
+    cmd->add_option("--hardware", o->hardware, "Processor of --export-head: risp or danna2")->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object on stdout");
     cmd->add_flag("--quiet", o->quiet, "No progress or header lines");
     cmd->callback([o] { run_convert(*o); });

@@ -15,7 +15,10 @@
 #include <volley/convert/image_dataset.hpp>
 #include <volley/convert/normalization.hpp>
 #include <volley/convert/snn_conversion.hpp>
+#include <volley/convert/head_export.hpp>
 #include <volley/convert/snn_evaluation.hpp>
+#include <volley/convert/snn_quantization.hpp>
+#include <volley/hw/tennlab_network.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -24,6 +27,8 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <span>
 #include <sstream>
 #include <thread>
 #include <utility>
@@ -45,6 +50,9 @@ struct demo_options {
     std::size_t raster_image = 0;
     int threads = 0;
     std::uint64_t seed = 1;
+    int quantize = 8;                     ///< bits of the integer mode of the hardware head
+    std::int64_t hardware_timesteps = 32; ///< T of the hardware head run; 0: skip it
+    std::size_t hardware_images = 500;    ///< images of the hardware head run (the first of the subset; 0: all)
     bool json = false, quiet = false;
 };
 
@@ -174,6 +182,41 @@ void run_demo(const demo_options& o) {
     const auto result = convert::evaluate_snn(net, test.pixels, labels, cnn_pred, eval);
     stages.emplace_back("snn_evaluation_s", stage.lap());
 
+    // 3b. The quantised classifier head on danna2 and RISP, driven by the engine's spikes of the
+    // layer below it, against the engine's integer mode (docs/conversion.md).
+    std::string hardware_note;
+    std::vector<convert::head_check_result> checks;
+    std::vector<convert::head_network> heads;
+    std::optional<convert::quantized_snn> quant;
+    double integer_accuracy = std::nan("");
+    const std::size_t hw_images = o.hardware_images == 0 ? n : std::min(o.hardware_images, n);
+    if (o.hardware_timesteps > 0) {
+        try {
+            quant = convert::quantize_snn(net, {.bits = o.quantize,
+                                                .head_max_threshold = convert::head_threshold_limit(convert::head_hardware::danna2)});
+            for (const auto h : {convert::head_hardware::danna2, convert::head_hardware::risp}) {
+                heads.push_back(convert::export_head(*quant, h));
+                hw::save_tennlab_network(heads.back().network, (out_dir / ("head_" + convert::to_string(h) + ".json")).string());
+            }
+            if (talk) {
+                std::fprintf(log, "running the %d-bit classifier head on danna2 and RISP at T = %lld for %zu images\n",
+                             o.quantize, static_cast<long long>(o.hardware_timesteps), hw_images);
+                std::fflush(log);
+            }
+            checks = convert::check_heads_on_hardware(
+                *quant, heads, std::span<const float>(test.pixels).first(hw_images * test.image_size()),
+                {.timesteps = o.hardware_timesteps, .threads = threads});
+            integer_accuracy = fraction_equal(checks.front().engine_predictions,
+                                              std::span<const std::int32_t>(labels).first(hw_images));
+        } catch (const volley::error& e) {
+            hardware_note = std::string("not run: ") + e.what();
+            checks.clear();
+        }
+    } else {
+        hardware_note = "skipped (--hardware-timesteps 0)";
+    }
+    stages.emplace_back("hardware_head_s", stage.lap());
+
     // 4. One image's spikes, layer by layer.
     const std::size_t raster_index = o.raster_image;
     const std::span<const float> raster_pixels(test_all.image(raster_index), test_all.image_size());
@@ -221,12 +264,67 @@ void run_demo(const demo_options& o) {
     r.raster_label = label;
     r.raster_steps = o.raster_steps;
     r.spikes = rec.layers;
+    // The float SNN on the same images at the hardware's T (when T is a checkpoint).
+    double float_at_hw_T = std::nan("");
+    for (std::size_t c = 0; c < result.checkpoints.size(); ++c)
+        if (result.checkpoints[c].timesteps == o.hardware_timesteps)
+            float_at_hw_T = fraction_equal(std::span<const std::int32_t>(result.predictions[c]).first(hw_images),
+                                           std::span<const std::int32_t>(labels).first(hw_images));
+    if (!checks.empty()) {
+        r.hardware_bits = quant->bits;
+        r.hardware_timesteps = o.hardware_timesteps;
+        r.hardware_images = hw_images;
+        r.integer_accuracy = integer_accuracy;
+        r.float_accuracy_at_hardware_T = float_at_hw_T;
+        for (std::size_t h = 0; h < checks.size(); ++h) {
+            const auto& c = checks[h];
+            const double ni = static_cast<double>(std::max<std::size_t>(c.images, 1));
+            demo_hardware_result d;
+            d.processor = convert::to_string(heads[h].hardware);
+            d.head_file = (out_dir / ("head_" + d.processor + ".json")).string();
+            d.agreement = static_cast<double>(c.same_prediction) / ni;
+            d.same_counts = static_cast<double>(c.same_counts) / ni;
+            d.same_charges = static_cast<double>(c.same_charges) / ni;
+            d.charge_beyond_range = static_cast<double>(c.charge_beyond_range) / ni;
+            d.neurons = c.cost.neurons;
+            d.synapses = c.cost.synapses;
+            d.cycles_per_image = static_cast<double>(c.cost.cycles) / ni;
+            d.time_s_per_image = c.cost.time_s() / ni;
+            d.energy_j_per_image = c.cost.energy_j() / ni;
+            for (const auto& [kind, count] : c.cost.events)
+                if (count != 0) d.events_per_image.emplace_back(kind, static_cast<double>(count) / ni);
+            r.hardware.push_back(std::move(d));
+        }
+    }
     write_demo_results(out_dir / "results.h5", r);
     stages.emplace_back("write_outputs_s", stage.lap());
     const double total_s = total.lap();
     const double images_per_s = result.wall_s > 0 ? static_cast<double>(n) / result.wall_s : 0.0;
-    const char* hardware_note =
-        "not available yet: the converted classifier head has no quantised hardware export (issue 8), so it is not run on danna2";
+    nlohmann::json hardware_json = {{"available", !r.hardware.empty()}, {"note", hardware_note}};
+    if (!r.hardware.empty()) {
+        hardware_json["bits"] = r.hardware_bits;
+        hardware_json["T"] = r.hardware_timesteps;
+        hardware_json["images"] = r.hardware_images;
+        hardware_json["integer_accuracy"] = r.integer_accuracy;
+        hardware_json["float_accuracy"] = std::isnan(float_at_hw_T) ? nlohmann::json(nullptr) : nlohmann::json(float_at_hw_T);
+        for (std::size_t h = 0; h < r.hardware.size(); ++h) {
+            const auto& d = r.hardware[h];
+            nlohmann::json events = nlohmann::json::object();
+            for (const auto& [kind, v] : d.events_per_image) events[kind] = v;
+            hardware_json[d.processor] = {{"head_file", d.head_file},
+                                          {"agreement", d.agreement},
+                                          {"same_counts", d.same_counts},
+                                          {"same_charges", d.same_charges},
+                                          {"charge_beyond_range", d.charge_beyond_range},
+                                          {"neurons", d.neurons},
+                                          {"synapses", d.synapses},
+                                          {"cycles_per_image", d.cycles_per_image},
+                                          {"time_s_per_image", d.time_s_per_image},
+                                          {"energy_j_per_image", d.energy_j_per_image},
+                                          {"events_per_image", events},
+                                          {"cost", checks[h].cost.to_json()}};
+        }
+    }
 
     if (o.json) {
         nlohmann::json ts = nlohmann::json::array();
@@ -264,7 +362,7 @@ void run_demo(const demo_options& o) {
                     {"stages", stage_json},
                     {"images_per_s", images_per_s},
                     {"synops_per_s", result.synops_per_s},
-                    {"hardware", {{"available", false}, {"note", hardware_note}}},
+                    {"hardware", hardware_json},
                     {"outputs",
                      {(out_dir / "accuracy_vs_T.svg").string(), (out_dir / "raster.svg").string(),
                       (out_dir / "results.h5").string()}},
@@ -288,7 +386,28 @@ void run_demo(const demo_options& o) {
     std::printf("%-22s  %8.2f\n", "total", total_s);
     std::printf("\nSNN: %.1f images/s, %.3g synaptic events/s on %d threads; peak RSS %.0f MB\n", images_per_s,
                 result.synops_per_s, threads, static_cast<double>(peak_rss_bytes()) / 1e6);
-    std::printf("hardware stage (danna2): %s\n", hardware_note);
+    if (r.hardware.empty()) {
+        std::printf("hardware stage (danna2, RISP): %s\n", hardware_note.c_str());
+    } else {
+        char float_text[32] = "-";
+        if (!std::isnan(float_at_hw_T)) std::snprintf(float_text, sizeof float_text, "%.2f%%", 100 * float_at_hw_T);
+        std::printf("\nclassifier head '%s' (%zu inputs) in %d-bit integer mode at T = %lld on the first %llu images: "
+                    "engine accuracy %.2f%% (float SNN %s)\n",
+                    net.layers[quant->head_first].name.c_str(), heads.front().inputs, r.hardware_bits,
+                    static_cast<long long>(r.hardware_timesteps), static_cast<unsigned long long>(r.hardware_images),
+                    100 * r.integer_accuracy, float_text);
+        std::printf("%-9s  %10s  %11s  %9s  %13s  %14s  %13s  %13s\n", "processor", "agreement", "same counts",
+                    "synapses", "cycles/image", "events/image", "time/image", "energy/image");
+        for (const auto& d : r.hardware) {
+            double events = 0;
+            for (const auto& [kind, v] : d.events_per_image) events += v;
+            std::printf("%-9s  %9.2f%%  %10.2f%%  %9lld  %13.0f  %14.0f  %11.3g s  %11.3g J\n", d.processor.c_str(),
+                        100 * d.agreement, 100 * d.same_counts, static_cast<long long>(d.synapses), d.cycles_per_image,
+                        events, d.time_s_per_image, d.energy_j_per_image);
+        }
+        std::printf("(agreement: hardware prediction = the engine integer mode's; clock and energies are the models' "
+                    "assumptions, docs/danna.md)\n");
+    }
     std::printf("wrote %s, %s, %s\n", (out_dir / "accuracy_vs_T.svg").string().c_str(),
                 (out_dir / "raster.svg").string().c_str(), (out_dir / "results.h5").string().c_str());
 }
@@ -321,6 +440,14 @@ void register_demo(CLI::App& app, command_context& /*ctx*/) {
     cmd->add_option("--raster-steps", o->raster_steps, "Steps of the recorded image")->capture_default_str();
     cmd->add_option("--threads", o->threads, "Threads (0: all cores)")->check(CLI::NonNegativeNumber);
     cmd->add_option("--seed", o->seed, "Seed of the simulation")->capture_default_str();
+    cmd->add_option("--quantize", o->quantize, "Bits of the integer mode of the hardware head")->capture_default_str();
+    cmd->add_option("--hardware-timesteps", o->hardware_timesteps,
+                    "T of the classifier head on danna2 and RISP (0: skip that stage)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--hardware-images", o->hardware_images,
+                    "Images of the hardware stage: the first N of the evaluated ones (0: all)")
+        ->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object with the figures on stdout");
     cmd->add_flag("--quiet", o->quiet, "No progress lines");
     cmd->callback([o] { run_demo(*o); });

@@ -94,6 +94,29 @@ void write_demo_results(const std::filesystem::path& path, const demo_results& r
     write_array(res, "layer_lambda", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r.layer_lambda, file);
     write_array(res, "layer_rate", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r.layer_rate, file);
     g.reset();
+    if (!r.hardware.empty()) {
+        auto hg = snn::detail::create_group(root, "hardware", file);
+        write_i64_attribute(hg.get(), "bits", r.hardware_bits, file);
+        write_i64_attribute(hg.get(), "timesteps", r.hardware_timesteps, file);
+        write_i64_attribute(hg.get(), "images", static_cast<std::int64_t>(r.hardware_images), file);
+        write_f64_attribute(hg.get(), "integer_accuracy", r.integer_accuracy, file);
+        write_f64_attribute(hg.get(), "float_accuracy", r.float_accuracy_at_hardware_T, file);
+        for (const auto& h : r.hardware) {
+            auto pg = snn::detail::create_group(hg.get(), h.processor, file);
+            snn::detail::write_string_attribute(pg.get(), "head_file", h.head_file, file);
+            write_f64_attribute(pg.get(), "agreement", h.agreement, file);
+            write_f64_attribute(pg.get(), "same_counts", h.same_counts, file);
+            write_f64_attribute(pg.get(), "same_charges", h.same_charges, file);
+            write_f64_attribute(pg.get(), "charge_beyond_range", h.charge_beyond_range, file);
+            write_i64_attribute(pg.get(), "neurons", h.neurons, file);
+            write_i64_attribute(pg.get(), "synapses", h.synapses, file);
+            write_f64_attribute(pg.get(), "cycles_per_image", h.cycles_per_image, file);
+            write_f64_attribute(pg.get(), "time_s_per_image", h.time_s_per_image, file);
+            write_f64_attribute(pg.get(), "energy_j_per_image", h.energy_j_per_image, file);
+            for (const auto& [kind, v] : h.events_per_image)
+                write_f64_attribute(pg.get(), "events_per_image_" + kind, v, file);
+        }
+    }
     if (!h5.reset()) throw io_error(file, "HDF5 failed to close the file");
 }
 

@@ -17,6 +17,14 @@
 //   /results/layer_lambda       float64 [L]   the normalisation scale λ
 //   /results/layer_rate         float64 [L]   spikes per neuron and step at the largest T
 //   /spikes/<layer>/{node_ids, timestamps}    the recorded image, SONATA spike layout [ms]
+//   /hardware               (when the head ran on hardware) attributes bits, timesteps, images,
+//                           integer_accuracy (engine integer mode at that T), float_accuracy
+//                           (the float SNN at that T; NaN when T is not a checkpoint)
+//   /hardware/<processor>   attributes head_file, agreement (fraction of images whose hardware
+//                           prediction equals the engine integer mode's), same_counts,
+//                           same_charges, charge_beyond_range (fractions of images),
+//                           neurons, synapses, cycles_per_image, time_s_per_image,
+//                           energy_j_per_image, events_per_image_<kind> (the cost_report)
 
 #include <cstdint>
 #include <filesystem>
@@ -30,6 +38,15 @@ struct layer_spike_train {
     std::string layer;
     std::vector<std::uint64_t> node_ids;
     std::vector<double> times_ms;
+};
+
+/// The classifier head on one processor.
+struct demo_hardware_result {
+    std::string processor, head_file;
+    double agreement = 0, same_counts = 0, same_charges = 0, charge_beyond_range = 0;
+    std::int64_t neurons = 0, synapses = 0;
+    double cycles_per_image = 0, time_s_per_image = 0, energy_j_per_image = 0;
+    std::vector<std::pair<std::string, double>> events_per_image;
 };
 
 /// Everything results.h5 holds.
@@ -47,6 +64,12 @@ struct demo_results {
     std::int64_t raster_steps = 0;
     double dt_ms = 1;
     std::vector<layer_spike_train> spikes;
+    // The quantised classifier head on hardware (empty `hardware`: not run).
+    int hardware_bits = 0;
+    std::int64_t hardware_timesteps = 0;
+    std::uint64_t hardware_images = 0;
+    double integer_accuracy = 0, float_accuracy_at_hardware_T = 0;
+    std::vector<demo_hardware_result> hardware;
 };
 
 /// Writes `file` (created or truncated). io_error naming the file when a write fails.

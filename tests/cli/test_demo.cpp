@@ -214,6 +214,30 @@ TEST_F(Demo, WritesConsistentResultsAndReusesOrRetrainsTheCachedModel) {
         EXPECT_LE(rates.at(l), 1.0);
         EXPECT_GT(lambda.at(l), 0.0);
     }
+    // The 8-bit classifier head (dense, fed by conv32's 6,272 neurons) on danna2 and RISP at
+    // T = 32: it must give the engine's integer-mode predictions and output fire counts on every
+    // image; each image runs T + 1 cycles (one head layer); the network has 6,272 inputs, one
+    // bias input and 10 outputs.
+    const auto& hwj = j["hardware"];
+    ASSERT_TRUE(hwj["available"].get<bool>()) << hwj.dump();
+    EXPECT_EQ(hwj["images"], 20);
+    EXPECT_EQ(hwj["T"], 32);
+    for (const char* p : {"danna2", "risp"}) {
+        EXPECT_DOUBLE_EQ(hwj[p]["agreement"].get<double>(), 1.0) << p;
+        EXPECT_DOUBLE_EQ(hwj[p]["same_counts"].get<double>(), 1.0) << p;
+        EXPECT_DOUBLE_EQ(hwj[p]["cycles_per_image"].get<double>(), 33.0) << p;
+        EXPECT_EQ(hwj[p]["neurons"], 6272 + 1 + 10) << p;
+        EXPECT_GT(hwj[p]["energy_j_per_image"].get<double>(), 0.0) << p;
+        EXPECT_TRUE(fs::exists(out / (std::string("head_") + p + ".json"))) << p;
+        const hid_t g = H5Gopen2(h5, (std::string("/hardware/") + p).c_str(), H5P_DEFAULT);
+        ASSERT_GE(g, 0) << p;
+        double agreement = -1;
+        const hid_t a = H5Aopen(g, "agreement", H5P_DEFAULT);
+        H5Aread(a, H5T_NATIVE_DOUBLE, &agreement);
+        H5Aclose(a);
+        H5Gclose(g);
+        EXPECT_DOUBLE_EQ(agreement, 1.0) << p;
+    }
     H5Fclose(h5);
 
     // The one-image spikes in the SONATA layout: a population per layer, ids and times in range.

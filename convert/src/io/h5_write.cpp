@@ -40,6 +40,11 @@ void write_float_dataset(hid_t parent, const std::string& name, const std::vecto
     write_dataset(parent, name, dims, H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, values.data(), file);
 }
 
+void write_double_dataset(hid_t parent, const std::string& name, const std::vector<hsize_t>& dims,
+                          const std::vector<double>& values, const std::string& file) {
+    write_dataset(parent, name, dims, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, values.data(), file);
+}
+
 void write_int_dataset(hid_t parent, const std::string& name, const std::vector<hsize_t>& dims,
                        const std::vector<std::int32_t>& values, const std::string& file) {
     write_dataset(parent, name, dims, H5T_STD_I32LE, H5T_NATIVE_INT32, values.data(), file);

@@ -15,6 +15,10 @@ using snn::detail::hdf5_id;
 void write_float_dataset(hid_t parent, const std::string& name, const std::vector<hsize_t>& dims,
                          const std::vector<float>& values, const std::string& file);
 
+/// Writes an N-D float64 dataset.
+void write_double_dataset(hid_t parent, const std::string& name, const std::vector<hsize_t>& dims,
+                          const std::vector<double>& values, const std::string& file);
+
 /// Writes an N-D int32 dataset.
 void write_int_dataset(hid_t parent, const std::string& name, const std::vector<hsize_t>& dims,
                        const std::vector<std::int32_t>& values, const std::string& file);
