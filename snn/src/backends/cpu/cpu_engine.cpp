@@ -133,7 +133,8 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
         }
     });
     // Convolutions keep their kernel, not a table; their largest weight sets the scale too.
-    std::uint32_t max_delay = 1;
+    // The longest delay sets the ring's slots: one slot when every projection has zero delay.
+    std::uint32_t max_delay = 0;
     std::vector<std::uint32_t> conv_delay(projs.size(), 0);
     for (std::size_t q = 0; q < projs.size(); ++q) {
         const auto* cv = std::get_if<convolution>(&projs[q].rule);
@@ -159,8 +160,9 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
         to_fixed[k] = std::ldexp(1.0, f);
         scale_[k] = std::ldexp(1.0, -f);
     }
-    for (const auto& per_thread : plans)
-        for (const auto& plan : per_thread) max_delay = std::max(max_delay, plan.shape.max_delay);
+    for (const auto& per_thread : plans)  // the delayed tables (zero-delay ones hold delay 1)
+        for (std::size_t k = 0; k < P * P; ++k)
+            if (!per_thread[k].row_sizes.empty()) max_delay = std::max(max_delay, per_thread[k].shape.max_delay);
     for (auto& per_thread : plastic_)
         for (auto& table : per_thread) {
             max_delay = std::max(max_delay, table.max_delay());
