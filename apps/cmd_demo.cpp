@@ -44,7 +44,7 @@ struct demo_options {
     std::string timesteps = "8,16,32,64,128,256";
     demo_training_settings training;
     bool retrain = false, full = false;
-    std::size_t limit = 2000, norm_images = 10000;
+    std::size_t limit = 4000, norm_images = 10000;
     double percentile = 99.9;
     std::int64_t raster_steps = 64;
     std::size_t raster_image = 0;
