@@ -3,6 +3,8 @@
 // an integer IF neuron) must give the engine's output fire counts, final charges and
 // predictions; values outside danna2's ranges are errors naming them.
 
+#include "../support/conversion_test_support.hpp"
+
 #include <volley/convert/head_export.hpp>
 #include <volley/error.hpp>
 #include <volley/hw/tennlab_network.hpp>
@@ -43,13 +45,7 @@ cnn_graph dense_chain(std::vector<std::size_t> sizes) {
     return g;
 }
 
-layer_scales unit_scales(std::size_t nodes) {
-    layer_scales s;
-    s.lambda.assign(nodes, 1.0);
-    s.measured.assign(nodes, true);
-    s.positive_count.assign(nodes, 1);
-    return s;
-}
+using testing::unit_scales;
 
 std::vector<float> random_images(std::size_t n, std::size_t size) {
     std::vector<float> x(n * size);

@@ -2,6 +2,8 @@
 // shared reference CNN against a clipped CNN computed here, per-layer rates against the
 // normalised activations, identical results for any number of workers, and bad input.
 
+#include "../support/conversion_test_support.hpp"
+
 #include <volley/convert/cnn_readers.hpp>
 #include <volley/convert/image_dataset.hpp>
 #include <volley/convert/snn_evaluation.hpp>
@@ -107,34 +109,9 @@ std::vector<std::vector<double>> clipped_cnn(const cnn_graph& g, const layer_sca
     return out;
 }
 
-/// A one-layer network (dense, identity weights, λ = 1) and a second identity layer behind it.
-cnn_graph identity_chain(std::size_t n, bool two_layers) {
-    cnn_graph g;
-    g.source_file = "identity.h5";
-    g.input_shape = {1, n, 1, 1};
-    for (int l = 0; l < (two_layers ? 2 : 1); ++l) {
-        layer_node d;
-        d.name = "dense" + std::to_string(l);
-        d.kind = layer_kind::dense;
-        d.inputs = l == 0 ? std::vector<std::size_t>{} : std::vector<std::size_t>{0};
-        d.output_shape = {1, n, 1, 1};
-        d.relu = true;
-        d.dense.in_features = d.dense.out_features = n;
-        d.dense.kernel.assign(n * n, 0.0f);
-        for (std::size_t i = 0; i < n; ++i) d.dense.kernel[i * n + i] = 1.0f;
-        d.dense.bias.assign(n, 0.0f);
-        g.nodes.push_back(d);
-    }
-    return g;
-}
+using testing::identity_chain;
 
-layer_scales unit_scales(std::size_t nodes) {
-    layer_scales s;
-    s.lambda.assign(nodes, 1.0);
-    s.measured.assign(nodes, true);
-    s.positive_count.assign(nodes, 1);
-    return s;
-}
+using testing::unit_scales;
 
 // An IF neuron (threshold 1, reset by subtraction) with constant input c fires when its
 // accumulated input t·c exceeds the number of spikes so far plus one, so after T steps it has

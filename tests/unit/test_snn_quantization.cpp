@@ -2,6 +2,8 @@
 // snn_quantization.hpp written out independently) and simulated by a hand-written integer IF
 // loop must give the engine's spikes, step by step; bad bit widths are errors.
 
+#include "../support/conversion_test_support.hpp"
+
 #include <volley/convert/snn_quantization.hpp>
 #include <volley/error.hpp>
 #include <volley/snn/simulation.hpp>
@@ -42,13 +44,7 @@ cnn_graph tiny_dense(std::size_t in, std::size_t hidden, std::size_t out) {
     return g;
 }
 
-layer_scales unit_scales(std::size_t nodes) {
-    layer_scales s;
-    s.lambda.assign(nodes, 1.0);
-    s.measured.assign(nodes, true);
-    s.positive_count.assign(nodes, 1);
-    return s;
-}
+using testing::unit_scales;
 
 /// The rule by hand: s = (2^(B-1)-1)/max|W|, W -> round(W s), theta = round(s), b -> round(b s).
 struct int_layer {

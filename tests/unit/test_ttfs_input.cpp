@@ -3,6 +3,8 @@
 // against those formulas written here: the input table, the first input spike of each pixel on
 // the engine, and the spike counts of an identity IF layer driven by the held currents.
 
+#include "../support/conversion_test_support.hpp"
+
 #include <volley/convert/snn_evaluation.hpp>
 #include <volley/error.hpp>
 #include <volley/snn/simulation.hpp>
@@ -17,31 +19,8 @@
 namespace volley::convert {
 namespace {
 
-/// One dense layer with identity weights and λ = 1 over n inputs.
-cnn_graph identity_layer(std::size_t n) {
-    cnn_graph g;
-    g.source_file = "identity.h5";
-    g.input_shape = {1, n, 1, 1};
-    layer_node d;
-    d.name = "dense";
-    d.kind = layer_kind::dense;
-    d.output_shape = {1, n, 1, 1};
-    d.relu = true;
-    d.dense.in_features = d.dense.out_features = n;
-    d.dense.kernel.assign(n * n, 0.0f);
-    for (std::size_t i = 0; i < n; ++i) d.dense.kernel[i * n + i] = 1.0f;
-    d.dense.bias.assign(n, 0.0f);
-    g.nodes.push_back(d);
-    return g;
-}
-
-layer_scales unit_scales() {
-    layer_scales s;
-    s.lambda = {1.0};
-    s.measured = {true};
-    s.positive_count = {1};
-    return s;
-}
+using testing::identity_chain;
+using testing::unit_scales;
 
 TEST(ttfs_input, events_come_at_the_first_spike_times_and_drive_the_first_layer) {
     const std::int64_t K = 16, T = 60;  // the decoded values t/16 are exact binary fractions
@@ -49,7 +28,7 @@ TEST(ttfs_input, events_come_at_the_first_spike_times_and_drive_the_first_layer)
     conversion_options o;
     o.input = input_coding::ttfs;
     o.ttfs_window = K;
-    const auto net = convert_to_snn(identity_layer(x.size()), unit_scales(), o);
+    const auto net = convert_to_snn(identity_chain(x.size(), false), unit_scales(1), o);
     ASSERT_TRUE(net.input.has_value());
     ASSERT_EQ(net.network.projections().size(), 1u);
     const auto delay = static_cast<std::int64_t>(std::get<double>(net.network.projections()[0].synapse.delay_ms));
@@ -97,9 +76,9 @@ TEST(ttfs_input, bad_window_or_pixels_are_errors) {
     conversion_options o;
     o.input = input_coding::ttfs;
     o.ttfs_window = 1;
-    EXPECT_THROW(convert_to_snn(identity_layer(3), unit_scales(), o), invalid_parameter);
+    EXPECT_THROW(convert_to_snn(identity_chain(3, false), unit_scales(1), o), invalid_parameter);
     o.ttfs_window = 8;
-    const auto net = convert_to_snn(identity_layer(3), unit_scales(), o);
+    const auto net = convert_to_snn(identity_chain(3, false), unit_scales(1), o);
     evaluation_options eo;
     eo.timesteps = {10};
     const std::vector<float> bright = {0.5f, 1.5f, 0.0f};

@@ -8,14 +8,12 @@
 #include <volley/snn/simulation.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <exception>
 #include <limits>
 #include <memory>
-#include <thread>
 
+#include "conversion/image_workers.hpp"
 #include "conversion/input_coding.hpp"
 
 namespace volley::convert {
@@ -243,84 +241,70 @@ std::vector<head_check_result> check_heads_on_hardware(const quantized_snn& q, s
         std::vector<outcome> per_head;
     };
     std::vector<image_outcome> outcomes(n);
-    std::atomic<std::size_t> next{0};
-    const int workers = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(options.threads), std::max<std::size_t>(n, 1)));
-    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(workers));
     const auto t0 = std::chrono::steady_clock::now();
-    auto work = [&](int w) {
-        try {
-            evaluation_options eval;
-            eval.timesteps = {T};
-            snn::simulation sim(net.network, snn::context{.threads = 1}, snn::simulation_options{.dt_ms = 1.0, .seed = eval.seed});
-            auto in_spikes = sim.record_spikes(below);
-            auto out_spikes = sim.record_spikes(out_pop);
-            auto out_v = sim.record_state(out_pop, "v", 1.0);
-            std::vector<std::unique_ptr<hw::neuroprocessor>> procs;
-            for (const auto& head : heads) {
-                procs.push_back(make_processor(head));
-                procs.back()->load_network(head.network);
-            }
-            for (std::size_t i; (i = next.fetch_add(1)) < n;) {
-                const auto image = images.subspan(i * size, size);
-                sim.reset();
-                if (net.input) sim.set_analog_input(*net.input, detail::input_table(net, image, i, eval));
-                else sim.set_bias(net.layers.front().population, net.first_layer_current(image));
-                sim.run(static_cast<double>(T));
-                image_outcome io;
-                std::vector<std::uint32_t> counts(classes, 0);
-                for (const auto id : out_spikes.node_ids()) ++counts[id];
-                io.engine_spikes = out_spikes.size();
-                const auto& d = out_v.data();
-                if (d.sample_steps.empty() || d.sample_steps.back() != T)
-                    throw internal_error("the output membrane was not sampled at step " + std::to_string(T));
-                const std::vector<double> v(d.values.end() - static_cast<std::ptrdiff_t>(classes), d.values.end());
-                io.engine = spike_count_readout(counts, v);
-
-                for (std::size_t h = 0; h < nh; ++h) {
-                    const auto& head = heads[h];
-                    auto& proc = *procs[h];
-                    proc.clear_activity();
-                    if (auto* risp = dynamic_cast<hw::risp_processor*>(&proc)) (void)risp->take_counters();
-                    std::vector<hw::spike> spikes;
-                    for (std::size_t k = 0; k < in_spikes.size(); ++k) {
-                        // The engine stamps a spike of update u with step u + 1; the head integrates it at u + d_in.
-                        const std::int64_t at = in_spikes.steps()[k] - 1 + head.input_delay;
-                        if (at < T) spikes.push_back({in_spikes.node_ids()[k], static_cast<double>(at), 1.0});
-                    }
-                    io.inputs = spikes.size();
-                    for (std::int64_t t = 0; t < T; ++t) spikes.push_back({head.bias_node, static_cast<double>(t), 1.0});
-                    proc.apply_spikes(spikes, false);
-                    proc.run(static_cast<double>(T + head.latency));
-                    const auto hw_counts = proc.output_counts();
-                    const auto charges = proc.neuron_charges();  // by ascending id: the outputs are the last ids
-                    outcome o;
-                    std::vector<std::uint32_t> hc(classes);
-                    const std::vector<double> hv(charges.end() - static_cast<std::ptrdiff_t>(classes), charges.end());
-                    o.same_counts = true;
-                    for (std::size_t j = 0; j < classes; ++j) {
-                        hc[j] = static_cast<std::uint32_t>(hw_counts[j]);
-                        o.hardware_spikes += hc[j];
-                        o.same_counts = o.same_counts && hc[j] == counts[j];
-                    }
-                    o.same_charges = hv == v;
-                    for (const double x : v) o.beyond = o.beyond || x < charge_lo[h] || x > charge_hi[h];
-                    o.hardware = spike_count_readout(hc, hv);
-                    o.cost = proc.costs();
-                    io.per_head.push_back(std::move(o));
-                }
-                outcomes[i] = std::move(io);
-            }
-        } catch (...) {
-            errors[static_cast<std::size_t>(w)] = std::current_exception();
-            next.store(n);
+    detail::run_image_workers(detail::worker_count(options.threads, n), n, [&](int, auto&& take) {
+        evaluation_options eval;
+        eval.timesteps = {T};
+        snn::simulation sim(net.network, snn::context{.threads = 1}, snn::simulation_options{.dt_ms = 1.0, .seed = eval.seed});
+        auto in_spikes = sim.record_spikes(below);
+        auto out_spikes = sim.record_spikes(out_pop);
+        auto out_v = sim.record_state(out_pop, "v", 1.0);
+        std::vector<std::unique_ptr<hw::neuroprocessor>> procs;
+        for (const auto& head : heads) {
+            procs.push_back(make_processor(head));
+            procs.back()->load_network(head.network);
         }
-    };
-    std::vector<std::thread> pool;
-    for (int w = 1; w < workers; ++w) pool.emplace_back(work, w);
-    work(0);
-    for (auto& t : pool) t.join();
-    for (auto& e : errors)
-        if (e) std::rethrow_exception(e);
+        for (std::size_t i; take(i);) {
+            const auto image = images.subspan(i * size, size);
+            sim.reset();
+            if (net.input) sim.set_analog_input(*net.input, detail::input_table(net, image, i, eval));
+            else sim.set_bias(net.layers.front().population, net.first_layer_current(image));
+            sim.run(static_cast<double>(T));
+            image_outcome io;
+            std::vector<std::uint32_t> counts(classes, 0);
+            for (const auto id : out_spikes.node_ids()) ++counts[id];
+            io.engine_spikes = out_spikes.size();
+            const auto& d = out_v.data();
+            if (d.sample_steps.empty() || d.sample_steps.back() != T)
+                throw internal_error("the output membrane was not sampled at step " + std::to_string(T));
+            const std::vector<double> v(d.values.end() - static_cast<std::ptrdiff_t>(classes), d.values.end());
+            io.engine = spike_count_readout(counts, v);
+
+            for (std::size_t h = 0; h < nh; ++h) {
+                const auto& head = heads[h];
+                auto& proc = *procs[h];
+                proc.clear_activity();
+                if (auto* risp = dynamic_cast<hw::risp_processor*>(&proc)) (void)risp->take_counters();
+                std::vector<hw::spike> spikes;
+                for (std::size_t k = 0; k < in_spikes.size(); ++k) {
+                    // The engine stamps a spike of update u with step u + 1; the head integrates it at u + d_in.
+                    const std::int64_t at = in_spikes.steps()[k] - 1 + head.input_delay;
+                    if (at < T) spikes.push_back({in_spikes.node_ids()[k], static_cast<double>(at), 1.0});
+                }
+                io.inputs = spikes.size();
+                for (std::int64_t t = 0; t < T; ++t) spikes.push_back({head.bias_node, static_cast<double>(t), 1.0});
+                proc.apply_spikes(spikes, false);
+                proc.run(static_cast<double>(T + head.latency));
+                const auto hw_counts = proc.output_counts();
+                const auto charges = proc.neuron_charges();  // by ascending id: the outputs are the last ids
+                outcome o;
+                std::vector<std::uint32_t> hc(classes);
+                const std::vector<double> hv(charges.end() - static_cast<std::ptrdiff_t>(classes), charges.end());
+                o.same_counts = true;
+                for (std::size_t j = 0; j < classes; ++j) {
+                    hc[j] = static_cast<std::uint32_t>(hw_counts[j]);
+                    o.hardware_spikes += hc[j];
+                    o.same_counts = o.same_counts && hc[j] == counts[j];
+                }
+                o.same_charges = hv == v;
+                for (const double x : v) o.beyond = o.beyond || x < charge_lo[h] || x > charge_hi[h];
+                o.hardware = spike_count_readout(hc, hv);
+                o.cost = proc.costs();
+                io.per_head.push_back(std::move(o));
+            }
+            outcomes[i] = std::move(io);
+        }
+    });
 
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::vector<head_check_result> results(nh);

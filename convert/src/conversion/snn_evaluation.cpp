@@ -9,11 +9,9 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <exception>
 #include <limits>
-#include <mutex>
-#include <thread>
 
+#include "conversion/image_workers.hpp"
 #include "conversion/input_coding.hpp"
 
 namespace volley::convert {
@@ -113,28 +111,15 @@ evaluation_result evaluate_snn(const converted_snn& net, std::span<const float> 
 
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<image_outcome> outcomes(n);
-    std::atomic<std::size_t> next{0}, finished{0};
-    const int workers = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(options.threads), std::max<std::size_t>(n, 1)));
-    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(workers));
-    auto work = [&](int w) {
-        try {
-            image_runner runner(net, options);
-            for (std::size_t i; (i = next.fetch_add(1)) < n;) {
-                outcomes[i] = runner.run(images.subspan(i * size, size), i);
-                const std::size_t f = ++finished;
-                if (options.progress) options.progress(f, n);
-            }
-        } catch (...) {
-            errors[static_cast<std::size_t>(w)] = std::current_exception();
-            next.store(n);
+    std::atomic<std::size_t> finished{0};
+    detail::run_image_workers(detail::worker_count(options.threads, n), n, [&](int, auto&& take) {
+        image_runner runner(net, options);
+        for (std::size_t i; take(i);) {
+            outcomes[i] = runner.run(images.subspan(i * size, size), i);
+            const std::size_t f = ++finished;
+            if (options.progress) options.progress(f, n);
         }
-    };
-    std::vector<std::thread> pool;
-    for (int w = 1; w < workers; ++w) pool.emplace_back(work, w);
-    work(0);
-    for (auto& t : pool) t.join();
-    for (auto& e : errors)
-        if (e) std::rethrow_exception(e);
+    });
 
     evaluation_result r;
     r.images = n;
