@@ -321,7 +321,8 @@ std::uint64_t conv_projection::add_spikes(std::span<const std::uint32_t> spikes,
 namespace {
 
 /// Adds acc[(p, k)]·unit into the cell of each owned target (channel o_lo + k, position p) and
-/// lists the targets with input when `touched` is given; then clears acc.
+/// lists the targets with input when `touched` is given; then clears acc, the positions of
+/// the first and last channel that another thread owns included (the kernel adds there too).
 template <class Word>
 void move_accumulator(Word* acc, std::int64_t unit, std::uint32_t n_ch, std::uint32_t o_lo, std::uint32_t out_hw,
                       std::uint32_t own_begin, std::uint32_t own_end, std::int64_t* cells, std::int64_t offset,
@@ -342,6 +343,8 @@ void move_accumulator(Word* acc, std::int64_t unit, std::uint32_t n_ch, std::uin
             target[2 * std::size_t{p}] += v;
         }
     }
+    if (own_begin > o_lo * out_hw || own_end < (o_lo + n_ch) * out_hw)
+        std::fill(acc, acc + std::size_t{n_ch} * out_hw, Word{0});
 }
 
 }  // namespace
