@@ -2,6 +2,8 @@
 // CNN accuracy beside an analog forward pass run here, the written network file, and input
 // errors with exit status 2.
 
+#include "../support/cli_runner.hpp"
+
 #include "io_test_dir.hpp"
 
 #include <volley/convert/analog_forward.hpp>
@@ -23,22 +25,8 @@ namespace {
 
 const std::string torch_file = std::string(VOLLEY_SHARED_DIR) + "/data/convert/fmnist_small_torch.h5";
 
-struct result {
-    int code;
-    std::string out, err;
-};
-
-result run_volley(const std::string& args, const std::filesystem::path& dir) {
-    const auto out = dir / "stdout.txt", err = dir / "stderr.txt";
-    const int status = std::system((std::string(VOLLEY_CLI) + " " + args + " > " + out.string() + " 2> " + err.string()).c_str());
-    const auto slurp = [](const std::filesystem::path& p) {
-        std::ifstream in(p);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        return ss.str();
-    };
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-}
+using result = volley::testing::cli_result;
+using volley::testing::run_volley;
 
 bool have_dataset() { return std::filesystem::exists(volley::convert::default_fashion_mnist_dir); }
 

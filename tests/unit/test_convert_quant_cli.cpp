@@ -2,6 +2,8 @@
 // table is consistent with the float one, the head on RISP and danna2 agrees with the engine on
 // every image, the written files read back, and bad options exit with 2 naming the value.
 
+#include "../support/cli_runner.hpp"
+
 #include <volley/convert/image_dataset.hpp>
 #include <volley/convert/snn_h5.hpp>
 #include <volley/hw/tennlab_network.hpp>
@@ -21,22 +23,8 @@ namespace {
 namespace fs = std::filesystem;
 const std::string torch_file = std::string(VOLLEY_SHARED_DIR) + "/data/convert/fmnist_small_torch.h5";
 
-struct result {
-    int code;
-    std::string out, err;
-};
-
-result run_volley(const std::string& args, const fs::path& dir) {
-    const auto out = dir / "stdout.txt", err = dir / "stderr.txt";
-    const int status = std::system((std::string(VOLLEY_CLI) + " " + args + " > " + out.string() + " 2> " + err.string()).c_str());
-    const auto slurp = [](const fs::path& p) {
-        std::ifstream in(p);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        return ss.str();
-    };
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-}
+using result = volley::testing::cli_result;
+using volley::testing::run_volley;
 
 fs::path temp_dir() {
     auto d = fs::temp_directory_path() / ("volley_quant_cli_" + std::to_string(::getpid()));

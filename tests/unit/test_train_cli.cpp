@@ -1,6 +1,8 @@
 // `volley train` end to end: the JSON curve and figures, the written file, and input errors with
 // exit status 2.
 
+#include "../support/cli_runner.hpp"
+
 #include "io_test_dir.hpp"
 
 #include <volley/convert/image_dataset.hpp>
@@ -18,24 +20,8 @@ using train_cli = volley::test::io_test;
 
 namespace {
 
-struct result {
-    int code;
-    std::string out, err;
-};
-
-result run_volley(const std::string& args, const std::filesystem::path& dir) {
-    const auto out = dir / "stdout.txt", err = dir / "stderr.txt";
-    const std::string cmd = std::string(VOLLEY_CLI) + " " + args + " > " + out.string() + " 2> " +
-                            err.string();
-    const int status = std::system(cmd.c_str());
-    const auto slurp = [](const std::filesystem::path& p) {
-        std::ifstream in(p);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        return ss.str();
-    };
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-}
+using result = volley::testing::cli_result;
+using volley::testing::run_volley;
 
 bool have_dataset() {
     return std::filesystem::exists(volley::convert::default_fashion_mnist_dir);
