@@ -227,6 +227,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
             synapse_count_ += tab.synapses();
             table_bytes_ += tab.bytes();
         }
+    find_direct_tables();
     slots_ = std::bit_ceil(static_cast<std::size_t>(max_delay) + 1);
     slot_mask_ = static_cast<std::int64_t>(slots_ - 1);
     ring_.assign(slots_ * 2 * n_, 0);
@@ -286,7 +287,8 @@ void cpu_engine::update_population(int t, std::int64_t s, std::uint32_t p) {
     const std::int64_t shift = std::int64_t{lo_[t]} - first_[p];
     if (auto* lif = std::get_if<lif_population>(&pops_[p])) {
         if (s > 0 && lif->currents_change_at(s)) lif->apply_currents(s, lb, le);
-        lif->update(s, lb, le, {cells, in, shift, scale_[p * 2], scale_[p * 2 + 1]}, out);
+        lif->update(t, s, lb, le, {cells, in, shift, scale_[p * 2], scale_[p * 2 + 1]}, out);
+        if (s > 0 && direct_[p]) deliver_direct(t, s - 1, p, *lif);
     } else if (auto* ode = std::get_if<ode_population>(&pops_[p])) {
         if (s > 0 && ode->currents_change_at(s)) ode->apply_currents(s, lb, le);
         ode->update(s, lb, le, {cells, in, shift, scale_[p * 2], scale_[p * 2 + 1]}, out);
@@ -320,7 +322,7 @@ std::uint64_t cpu_engine::deliver_from(int t, std::int64_t s, std::uint32_t sp, 
     std::uint64_t events = 0;
     for (std::uint32_t tp = 0; tp < n_pops_; ++tp) {
         const auto& table = tables[tp];
-        if (table.synapses() == 0) continue;
+        if (table.synapses() == 0 || (!now && is_direct(t, sp, tp))) continue;
         if (std::holds_alternative<analog_population>(pops_[sp])) {
             events += deliver_analog(t, s, sent, sp, tp, table);
         } else if (table.uniform()) {
@@ -431,7 +433,8 @@ void cpu_engine::sample_state(const state_sink& sink) {
     auto& d = *sink.data;
     const auto& column = std::visit(
         [&](const auto& pop) -> const std::vector<double>& {
-            if constexpr (requires { pop.state(d.variable); }) return pop.state(d.variable);
+            if constexpr (requires { pop.state(d.variable, step_); }) return pop.state(d.variable, step_);
+            else if constexpr (requires { pop.state(d.variable); }) return pop.state(d.variable);
             else throw internal_error("state sampled from a spike source");
         },
         pops_[sink.pop]);
@@ -451,7 +454,8 @@ void cpu_engine::add_state_recorder(std::shared_ptr<state_data> data, population
                            "population '" + data->population + "' (spike sources have no state)");
     std::visit(
         [&](const auto& p) {
-            if constexpr (requires { p.state(data->variable); }) p.state(data->variable);  // throws unknown_name
+            if constexpr (requires { p.state(data->variable, step_); }) p.state(data->variable, step_);  // throws unknown_name
+            else if constexpr (requires { p.state(data->variable); }) p.state(data->variable);
         },
         pops_[pop.value]);
     state_sinks_.push_back({std::move(data), pop.value, step_});

@@ -92,6 +92,16 @@ private:
     /// throws invalid_parameter naming a projection on a zero-delay cycle.
     void order_populations(const network& net);
     std::uint64_t deliver_plastic(int t, std::int64_t s, plastic_table& table);
+    // Direct delivery (cpu_engine_direct.cpp).
+    /// Marks the tables whose spikes skip the ring buffer (direct_table_, direct_).
+    void find_direct_tables();
+    bool is_direct(int t, std::uint32_t sp, std::uint32_t tp) const {
+        return direct_table_[static_cast<std::size_t>(t) * n_pops_ * n_pops_ + std::size_t{sp} * n_pops_ + tp] != 0;
+    }
+    /// Adds the step-`sent` spikes of every direct table onto thread t's neurons of LIF
+    /// population tp, straight into their synaptic currents; called after tp's update of step
+    /// sent + 1, where that input arrives.
+    void deliver_direct(int t, std::int64_t sent, std::uint32_t tp, lif_population& lif);
     /// Delivers the step-s values of analog source population `sp` through `table`, with the
     /// delays counted from step `sent` (cpu_engine_runtime.cpp).
     std::uint64_t deliver_analog(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp, std::uint32_t tp,
@@ -118,6 +128,10 @@ private:
     std::vector<std::uint32_t> order_;     ///< population update order (zero-delay sources first)
     std::vector<std::uint8_t> sends_now_;  ///< [population]: source of a zero-delay projection
     std::vector<std::uint8_t> inhibited_;  ///< [population]: some projection reaches its inhibitory receptor
+    /// [thread][source * n_pops_ + target]: a uniform table with a delay of one step onto a
+    /// lif_exp or lif_alpha population, delivered with no ring buffer (deliver_direct).
+    std::vector<std::uint8_t> direct_table_;
+    std::vector<std::uint8_t> direct_;  ///< [population]: the target of some direct table
     std::vector<std::vector<plastic_table>> plastic_;  ///< [thread][plastic projection, in order]
     std::vector<std::vector<conv_projection>> convs_;  ///< [thread]: convolution projections (no tables)
     std::vector<std::vector<double>> conv_values_;     ///< [thread]: analog values of a step's events

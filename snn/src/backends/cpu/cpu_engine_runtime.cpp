@@ -23,7 +23,9 @@ cpu_engine::population_state cpu_engine::make_population(const network& net, std
         return population_state(std::in_place_type<discrete_population>, net, pop, dt_ms_, seed_);
     if (is_source_model(model)) return population_state(std::in_place_type<source_population>, net, pop, dt_ms_, seed_);
     if (is_ode_model(model)) return population_state(std::in_place_type<ode_population>, net, pop, dt_ms_, seed_);
-    return population_state(std::in_place_type<lif_population>, net, pop, dt_ms_, seed_);
+    population_state state(std::in_place_type<lif_population>, net, pop, dt_ms_, seed_);
+    std::get<lif_population>(state).set_threads(threads_);
+    return state;
 }
 
 std::uint64_t cpu_engine::deliver_analog(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp, std::uint32_t tp,

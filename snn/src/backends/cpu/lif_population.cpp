@@ -79,12 +79,10 @@ lif_population::lif_population(const network& net, population_index pop, double 
     const auto &tau_e = synaptic ? column("tau_syn_e_ms") : unused, &tau_i = synaptic ? column("tau_syn_i_ms") : unused;
     for (auto* c : {&p22_, &p20_, &p11e_, &p11i_, &p21e_, &p21i_, &p31e_, &p31i_, &jump_e_, &jump_i_}) c->resize(cols);
     ref_steps_.resize(cols);
-    ref_steps_d_.resize(cols);
     for (std::uint32_t i = 0; i < cols; ++i) {
         p22_[i] = membrane_decay(h_, tau_m[i]);
         p20_[i] = constant_input_gain(h_, tau_m[i]);
         ref_steps_[i] = static_cast<std::int32_t>(std::llround(t_ref[i] / h_));
-        ref_steps_d_[i] = ref_steps_[i];
         if (!synaptic) continue;
         p11e_[i] = std::exp(-h_ / tau_e[i]);
         p11i_[i] = std::exp(-h_ / tau_i[i]);
@@ -104,14 +102,20 @@ lif_population::lif_population(const network& net, population_index pop, double 
         xe_.assign(n_, 0.0);
         xi_.assign(n_, 0.0);
     }
-    next_active_.assign(n_, 0.0);
+    refractory_.assign(n_, 0);
     if (kind_ == kind::delta) {
         in_e_.assign(n_, 0.0);
         in_i_.assign(n_, 0.0);
     }
+    // Stored currents are scaled by 1 / p11^(s mod period); the period keeps that below e^200.
+    scaled_ = kind_ == kind::exp && !hetero_;
+    if (scaled_) {
+        const double fastest = h_ / std::min(tau_e[0], tau_i[0]);  // ln(1 / p11) of the faster current
+        rescale_period_ = static_cast<std::int64_t>(std::clamp(std::floor(200.0 / fastest), 1.0, 1e9));
+    }
     const auto vars = model_state_variables(p.model);
     for (const auto& [var, spec] : p.initial_values) {
-        auto& target = const_cast<std::vector<double>&>(state(var));
+        auto& target = this->column(var);  // at step 0 the scale is 1
         const auto slot = static_cast<std::uint32_t>(
             64 + (std::find_if(vars.begin(), vars.end(), [&](const char* v) { return var == v; }) - vars.begin()));
         for (std::uint32_t i = 0; i < n_; ++i) target[i] = draw_neuron_value(spec, seed, pop.value, slot, i);
@@ -130,29 +134,101 @@ void lif_population::apply_currents(std::int64_t s, std::uint32_t begin, std::ui
     currents_.add_amplitudes(s, begin, end, i_ext_);
 }
 
-const std::vector<double>& lif_population::state(const std::string& variable) const {
+std::vector<double>& lif_population::column(const std::string& variable) {
     if (variable == "v_mv") return v_;
     if (variable == "i_syn_e_mv" && kind_ != kind::delta) return ie_;
     if (variable == "i_syn_i_mv" && kind_ != kind::delta) return ii_;
     throw unknown_name("state variable", variable, "population '" + name_ + "'");
 }
 
-void lif_population::update(std::int64_t s, std::uint32_t begin, std::uint32_t end, const step_input& in,
-                            std::vector<std::uint32_t>& spikes) {
-    auto run = [&]<kind K>() {
-        if constexpr (K == kind::delta) add_input(in);
-        if (hetero_) update_impl<K, true>(s, begin, end, spikes);
-        else update_impl<K, false>(s, begin, end, spikes);
-        if constexpr (K != kind::delta) add_input(in);
-    };
-    switch (kind_) {
-        case kind::delta: run.template operator()<kind::delta>(); break;
-        case kind::exp: run.template operator()<kind::exp>(); break;
-        case kind::alpha: run.template operator()<kind::alpha>(); break;
-    }
+const std::vector<double>& lif_population::state(const std::string& variable, std::int64_t step) const {
+    const auto& stored = const_cast<lif_population*>(this)->column(variable);
+    if (!scaled_ || &stored == &v_) return stored;
+    // After `step` steps the last rescaling was at s0 (the start of step s0), so the stored
+    // values are the currents divided by p11^(step - s0).
+    const std::int64_t s0 = step == 0 ? 0 : (step - 1) / rescale_period_ * rescale_period_;
+    const double gain = std::pow(&stored == &ie_ ? p11e_[0] : p11i_[0], static_cast<double>(step - s0));
+    view_.resize(stored.size());
+    for (std::size_t i = 0; i < stored.size(); ++i) view_[i] = stored[i] * gain;
+    return view_;
 }
 
-void lif_population::add_input(const step_input& in) {
+double lif_population::input_gain(std::int64_t s, bool inhibitory) const {
+    if (!scaled_) return 1.0;
+    return std::pow(inhibitory ? p11i_[0] : p11e_[0], -static_cast<double>(scaled_exponent(s) + 1));
+}
+
+void lif_population::set_threads(int threads) {
+    // A neuron that fires at step s is refractory over steps s + 1 ... s + ref and is released
+    // at the end of step s + ref: ref + 1 buckets cover every pending release.
+    const auto buckets = static_cast<std::size_t>(*std::max_element(ref_steps_.begin(), ref_steps_.end())) + 1;
+    ends_.assign(static_cast<std::size_t>(threads), std::vector<std::vector<std::uint32_t>>(buckets));
+}
+
+void lif_population::update(int thread, std::int64_t s, std::uint32_t begin, std::uint32_t end,
+                            const step_input& in, std::vector<std::uint32_t>& spikes) {
+    const std::size_t first = spikes.size();
+    auto run = [&]<int Kernel>() {
+        if constexpr (Kernel == 0) add_input(s, in);
+        if (hetero_) update_impl<Kernel, true>(s, begin, end, spikes);
+        else update_impl<Kernel, false>(s, begin, end, spikes);
+        if constexpr (Kernel != 0) add_input(s, in);
+    };
+    if (scaled_ && s > 0 && scaled_exponent(s) == 0) {  // back to scale 1
+        const auto period = static_cast<double>(rescale_period_);
+        const double fe = std::pow(p11e_[0], period), fi = std::pow(p11i_[0], period);
+        for (std::uint32_t i = begin; i < end; ++i) {
+            ie_[i] *= fe;
+            ii_[i] *= fi;
+        }
+    }
+    switch (kind_) {
+        case kind::delta: run.template operator()<0>(); break;
+        case kind::exp:
+            if (scaled_) run.template operator()<3>();
+            else run.template operator()<1>();
+            break;
+        case kind::alpha: run.template operator()<2>(); break;
+    }
+    hold_refractory(thread, s, std::span(spikes).subspan(first));
+}
+
+void lif_population::hold_refractory(int thread, std::int64_t s, std::span<const std::uint32_t> fired) {
+    auto& ends = ends_[static_cast<std::size_t>(thread)];
+    const auto buckets = static_cast<std::int64_t>(ends.size());
+    for (const std::uint32_t i : fired) {
+        const std::int32_t ref = ref_steps_[hetero_ ? i : 0];
+        if (ref == 0) continue;
+        refractory_[i] = 1;
+        ends[static_cast<std::size_t>((s + ref) % buckets)].push_back(i);
+    }
+    auto& due = ends[static_cast<std::size_t>(s % buckets)];
+    for (const std::uint32_t i : due) refractory_[i] = 0;
+    due.clear();
+}
+
+void lif_population::add_uniform_input(std::int64_t s, std::uint32_t receptor, std::span<const std::uint32_t> offsets,
+                                       std::int64_t shift, double w_mv) {
+    const bool inh = receptor != 0;
+    if (kind_ == kind::exp) {
+        double* col = (inh ? ii_ : ie_).data() + shift;
+        const double w = w_mv * input_gain(s, inh);
+        for (const std::uint32_t off : offsets) col[off] += w;
+        return;
+    }
+    double* col = (inh ? xi_ : xe_).data() + shift;
+    const auto& jump = inh ? jump_i_ : jump_e_;
+    if (!hetero_) {
+        const double w = w_mv * jump[0];
+        for (const std::uint32_t off : offsets) col[off] += w;
+        return;
+    }
+    const double* jump_col = jump.data() + shift;
+    for (const std::uint32_t off : offsets) col[off] += w_mv * jump_col[off];
+}
+
+void lif_population::add_input(std::int64_t s, const step_input& in) {
+    const double gain_e = input_gain(s, false), gain_i = input_gain(s, true);
     // A neuron listed twice finds its cells cleared the second time and adds +0.0.
     for (const std::uint32_t k : in.touched) {
         const auto i = static_cast<std::uint32_t>(k + in.shift);
@@ -167,8 +243,8 @@ void lif_population::add_input(const step_input& in) {
                 in_i_[i] += ini;
                 break;
             case kind::exp:
-                ie_[i] += ine;
-                ii_[i] += ini;
+                ie_[i] += ine * gain_e;
+                ii_[i] += ini * gain_i;
                 break;
             case kind::alpha:
                 xe_[i] += ine * jump_e_[hetero_ ? i : 0];
@@ -214,7 +290,7 @@ using param_column = std::conditional_t<Hetero, const double*, double>;
 /// The parameters of the dense step: one value each, or a column when heterogeneous.
 template <bool Hetero>
 struct dense_params {
-    param_column<Hetero> v_rest, v_reset, v_thresh, p22, p20, i_ext, p11e, p11i, p21e, p21i, p31e, p31i, ref;
+    param_column<Hetero> v_rest, v_reset, v_thresh, p22, p20, i_ext, p11e, p11i, p21e, p21i, p31e, p31i;
     double h;
 };
 
@@ -240,7 +316,7 @@ namespace dense_avx512 {
 
 // The dense loop, in blocks of 256 neurons so that the spike flags stay in L1; the widest
 // kernel the CPU runs (AVX-512, AVX2, baseline) is chosen at run time.
-template <lif_population::kind K, bool Hetero>
+template <int Kernel, bool Hetero>
 void lif_population::update_impl(std::int64_t s, std::uint32_t begin, std::uint32_t end,
                                  std::vector<std::uint32_t>& spikes) {
     constexpr std::uint32_t block = 256;
@@ -259,18 +335,21 @@ void lif_population::update_impl(std::int64_t s, std::uint32_t begin, std::uint3
         if constexpr (Hetero) return static_cast<const double*>(c.data());
         else return c[0];
     };
-    const dense_params<Hetero> prm{param(v_rest_), param(v_reset_), param(v_thresh_), param(p22_), param(p20_),
-                                   param(hetero_ ? i_ext_ : i_bias_), param(p11e_), param(p11i_), param(p21e_),
-                                   param(p21i_), param(p31e_), param(p31i_), param(ref_steps_d_), h_};
-    constexpr int k = K == kind::delta ? 0 : K == kind::exp ? 1 : 2;
-    const double step_now = static_cast<double>(s);
+    dense_params<Hetero> prm{param(v_rest_), param(v_reset_), param(v_thresh_), param(p22_), param(p20_),
+                             param(hetero_ ? i_ext_ : i_bias_), param(p11e_), param(p11i_), param(p21e_),
+                             param(p21i_), param(p31e_), param(p31i_), h_};
+    if constexpr (Kernel == 3 && !Hetero) {  // scaled currents: the gains take the scale of step s
+        const auto k = static_cast<double>(scaled_exponent(s));
+        prm.p21e = p21e_[0] * std::pow(p11e_[0], k);
+        prm.p21i = p21i_[0] * std::pow(p11i_[0], k);
+    }
     alignas(64) std::uint8_t flag[block];
     for (std::uint32_t b0 = begin; b0 < end; b0 += block) {
         const std::uint32_t b1 = std::min(end, b0 + block);
-        (isa == 2   ? dense_avx512::dense_block<k, Hetero>
-         : isa == 1 ? dense_avx2::dense_block<k, Hetero>
-                    : dense_baseline::dense_block<k, Hetero>)(
-            b0, b1, step_now, v_.data(), ie_.data(), ii_.data(), xe_.data(), xi_.data(), next_active_.data(),
+        (isa == 2   ? dense_avx512::dense_block<Kernel, Hetero>
+         : isa == 1 ? dense_avx2::dense_block<Kernel, Hetero>
+                    : dense_baseline::dense_block<Kernel, Hetero>)(
+            b0, b1, v_.data(), ie_.data(), ii_.data(), xe_.data(), xi_.data(), refractory_.data(),
             in_e_.data(), in_i_.data(), flag, prm);
         collect_spikes(flag, b1 - b0, b0, spikes);
     }

@@ -36,10 +36,26 @@ public:
         double scale_e = 0, scale_i = 0;         ///< fixed point -> mV per receptor
     };
 
-    /// Advances neurons [begin, end) (local indices) over step `s`, adds their input (and
-    /// clears its ring cells), and appends the local indices of neurons that fire to `spikes`.
-    void update(std::int64_t s, std::uint32_t begin, std::uint32_t end, const step_input& in,
+    /// Sizes the refractory bookkeeping for `threads` callers of update(), each with its own
+    /// range of neurons (call before the first update).
+    void set_threads(int threads);
+
+    /// Advances neurons [begin, end) (local indices, the range of caller `thread`) over step
+    /// `s`, adds their input (and clears its ring cells), and appends the local indices of
+    /// neurons that fire to `spikes`.
+    void update(int thread, std::int64_t s, std::uint32_t begin, std::uint32_t end, const step_input& in,
                 std::vector<std::uint32_t>& spikes);
+
+    /// True when input may be added straight into the synaptic state after update() (lif_exp
+    /// and lif_alpha: the input of a step enters after the dense step).
+    bool takes_input_after_update() const noexcept { return kind_ != kind::delta; }
+
+    /// Adds `w_mv` to receptor `receptor` (0 excitatory, 1 inhibitory) of neurons
+    /// offsets[k] + shift, as input that arrives at the end of the step just updated. For
+    /// projections with one delay of one step and one weight: the spikes of step s - 1 go
+    /// from their synapse rows into the currents with no ring buffer between.
+    void add_uniform_input(std::int64_t s, std::uint32_t receptor, std::span<const std::uint32_t> offsets,
+                           std::int64_t shift, double w_mv);
 
     /// Applies the current stimuli that change at `step_index` to neurons [begin, end).
     void apply_currents(std::int64_t step_index, std::uint32_t begin, std::uint32_t end);
@@ -47,17 +63,28 @@ public:
     /// True when a current stimulus of this population changes at `step_index`.
     bool currents_change_at(std::int64_t step_index) const;
 
-    /// The state column of a variable ("v_mv", "i_syn_e_mv", "i_syn_i_mv").
-    const std::vector<double>& state(const std::string& variable) const;
+    /// The state column of a variable ("v_mv", "i_syn_e_mv", "i_syn_i_mv") after `step` steps.
+    const std::vector<double>& state(const std::string& variable, std::int64_t step) const;
 
     std::uint32_t size() const noexcept { return n_; }
 
 private:
     enum class kind { delta, exp, alpha };
 
-    template <kind K, bool Hetero>
+    /// The stored column of a variable (for lif_exp: the scaled currents, see scaled_).
+    std::vector<double>& column(const std::string& variable);
+    /// Scaled currents: the exponent k of step s, with s - k the last rescaling step.
+    std::int64_t scaled_exponent(std::int64_t s) const { return s % rescale_period_; }
+    /// The factor by which input arriving at the end of step s is stored (1 unless scaled_).
+    double input_gain(std::int64_t s, bool inhibitory) const;
+
+    /// The dense loop; Kernel is 0 lif_delta, 1 lif_exp, 2 lif_alpha, 3 lif_exp scaled.
+    template <int Kernel, bool Hetero>
     void update_impl(std::int64_t s, std::uint32_t begin, std::uint32_t end, std::vector<std::uint32_t>& spikes);
-    void add_input(const step_input& in);
+    void add_input(std::int64_t s, const step_input& in);
+    /// Marks the neurons that fired at step s (spikes[first..]) refractory, and ends the
+    /// refractory period of those whose last refractory step is s.
+    void hold_refractory(int thread, std::int64_t s, std::span<const std::uint32_t> fired);
 
     kind kind_;
     bool hetero_ = false;
@@ -66,16 +93,25 @@ private:
     double h_ = 0;
     // State.
     std::vector<double> v_, ie_, ii_, xe_, xi_, i_ext_;
-    /// The first step at which each neuron integrates again after a spike (a double holding an
-    /// integer, so that the refractory test vectorises with the rest of the state).
-    std::vector<double> next_active_;
+    /// lif_exp with one set of parameters: the currents are stored scaled, ie_[i] = I_e(s) /
+    /// p11e^k with k = s mod rescale_period_, so that the dense loop reads them and never
+    /// writes them: only v is written back, 16 bytes a neuron instead of 32 (the loop's time
+    /// is the bytes it streams). Every rescale_period_ steps the stored values are brought
+    /// back to scale 1; the period keeps the scale below e^200.
+    bool scaled_ = false;
+    std::int64_t rescale_period_ = 1;
+    mutable std::vector<double> view_;  ///< a scaled current column brought to scale 1, for state()
+    /// 1 while a neuron is refractory (its v is held). One byte, read by the dense loop, where a
+    /// step counter would cost eight: the dense loop's time is the bytes it streams.
+    std::vector<std::uint8_t> refractory_;
+    /// [thread][step % buckets]: the neurons whose refractory period ends at that step.
+    std::vector<std::vector<std::vector<std::uint32_t>>> ends_;
     /// lif_delta only: the input of the current step [mV], gathered before the dense loop.
     std::vector<double> in_e_, in_i_;
     // Parameters and propagators: size 1, or size n_ when hetero_.
     std::vector<double> v_rest_, v_reset_, v_thresh_, p22_, p20_, p11e_, p11i_, p21e_, p21i_,
         p31e_, p31i_, jump_e_, jump_i_, i_bias_;
     std::vector<std::int32_t> ref_steps_;
-    std::vector<double> ref_steps_d_;  ///< ref_steps_ as doubles, for the vectorised loop
     current_schedule currents_;
 };
 

@@ -1,0 +1,50 @@
+// Direct delivery (see cpu_engine.hpp): the spikes of a uniform projection with a delay of
+// one step reach a lif_exp or lif_alpha population in the next step, after its dense update,
+// which is exactly where the ring buffer's input would be added. So the engine adds them there
+// straight from the synapse rows: one read-modify-write per synaptic event, where the ring
+// costs a write, a touched-list entry, a read and a clear. In CUBA every projection is such a
+// one, and the ring is never touched.
+//
+// Determinism: each neuron's input is a sum of doubles, added in the order of the source
+// populations and then of the source neurons (threads own ascending ranges, and each lists its
+// spikes ascending), whatever the thread count.
+
+#include "backends/cpu/cpu_engine.hpp"
+
+namespace volley::snn::detail {
+
+void cpu_engine::find_direct_tables() {
+    const std::size_t P = n_pops_;
+    direct_table_.assign(static_cast<std::size_t>(threads_) * P * P, 0);
+    direct_.assign(P, 0);
+    for (int t = 0; t < threads_; ++t)
+        for (std::size_t sp = 0; sp < P; ++sp)
+            for (std::size_t tp = 0; tp < P; ++tp) {
+                const auto& table = tables_[static_cast<std::size_t>(t)][sp * P + tp];  // delayed tables only
+                const auto* lif = std::get_if<lif_population>(&pops_[tp]);
+                if (table.synapses() == 0 || !table.uniform() || table.delay() != 1 || !lif ||
+                    !lif->takes_input_after_update() || std::holds_alternative<analog_population>(pops_[sp]))
+                    continue;
+                direct_table_[static_cast<std::size_t>(t) * P * P + sp * P + tp] = 1;
+                direct_[tp] = 1;
+            }
+}
+
+void cpu_engine::deliver_direct(int t, std::int64_t sent, std::uint32_t tp, lif_population& lif) {
+    const std::int64_t shift = std::int64_t{lo_[t]} - first_[tp];
+    std::uint64_t events = 0;
+    for (std::uint32_t sp = 0; sp < n_pops_; ++sp) {
+        if (!is_direct(t, sp, tp)) continue;
+        const auto& table = tables_[static_cast<std::size_t>(t)][std::size_t{sp} * n_pops_ + tp];
+        const double w_mv = table.weight() * scale_[tp * 2 + table.receptor()];
+        for (int u = 0; u < threads_; ++u)
+            for (const std::uint32_t g : spikes_of(sent, u, sp)) {
+                const auto row = table.row(g);
+                events += row.size();
+                lif.add_uniform_input(sent + 1, table.receptor(), row, shift, w_mv);
+            }
+    }
+    counters_[static_cast<std::size_t>(t)].events += events;
+}
+
+}  // namespace volley::snn::detail
