@@ -36,12 +36,13 @@ void cpu_engine::deliver_direct(int t, std::int64_t sent, std::uint32_t tp, lif_
     for (std::uint32_t sp = 0; sp < n_pops_; ++sp) {
         if (!is_direct(t, sp, tp)) continue;
         const auto& table = tables_[static_cast<std::size_t>(t)][std::size_t{sp} * n_pops_ + tp];
-        const double w_mv = table.weight() * scale_[tp * 2 + table.receptor()];
+        const double w =
+            table.weight() * scale_[tp * 2 + table.receptor()] * lif.input_gain(sent + 1, table.receptor() != 0);
         for (int u = 0; u < threads_; ++u)
             for (const std::uint32_t g : spikes_of(sent, u, sp)) {
                 const auto row = table.row(g);
                 events += row.size();
-                lif.add_uniform_input(sent + 1, table.receptor(), row, shift, w_mv);
+                lif.add_uniform_input(table.receptor(), row, shift, w);
             }
     }
     counters_[static_cast<std::size_t>(t)].events += events;

@@ -17,6 +17,7 @@
 #include <numbers>
 #include <type_traits>
 
+#include "backends/cpu/lif_exp_avx512.hpp"
 #include "backends/cpu/propagators.hpp"
 #include "build/draw_values.hpp"
 
@@ -111,7 +112,14 @@ lif_population::lif_population(const network& net, population_index pop, double 
     scaled_ = kind_ == kind::exp && !hetero_;
     if (scaled_) {
         const double fastest = h_ / std::min(tau_e[0], tau_i[0]);  // ln(1 / p11) of the faster current
-        rescale_period_ = static_cast<std::int64_t>(std::clamp(std::floor(200.0 / fastest), 1.0, 1e9));
+        rescale_period_ = static_cast<std::int64_t>(std::clamp(std::floor(200.0 / fastest), 1.0, 1024.0));
+        // The powers a step needs, so that no step calls pow: p11^k and p11^-(k + 1).
+        for (std::int64_t k = 0; k <= rescale_period_; ++k)
+            for (int r = 0; r < 2; ++r) {
+                const double p11 = r == 0 ? p11e_[0] : p11i_[0];
+                decay_power_[r].push_back(std::pow(p11, static_cast<double>(k)));
+                input_power_[r].push_back(std::pow(p11, -static_cast<double>(k + 1)));
+            }
     }
     const auto vars = model_state_variables(p.model);
     for (const auto& [var, spec] : p.initial_values) {
@@ -155,7 +163,7 @@ const std::vector<double>& lif_population::state(const std::string& variable, st
 
 double lif_population::input_gain(std::int64_t s, bool inhibitory) const {
     if (!scaled_) return 1.0;
-    return std::pow(inhibitory ? p11i_[0] : p11e_[0], -static_cast<double>(scaled_exponent(s) + 1));
+    return input_power_[inhibitory ? 1 : 0][static_cast<std::size_t>(scaled_exponent(s))];
 }
 
 void lif_population::set_threads(int threads) {
@@ -175,8 +183,8 @@ void lif_population::update(int thread, std::int64_t s, std::uint32_t begin, std
         if constexpr (Kernel != 0) add_input(s, in);
     };
     if (scaled_ && s > 0 && scaled_exponent(s) == 0) {  // back to scale 1
-        const auto period = static_cast<double>(rescale_period_);
-        const double fe = std::pow(p11e_[0], period), fi = std::pow(p11i_[0], period);
+        const auto period = static_cast<std::size_t>(rescale_period_);
+        const double fe = decay_power_[0][period], fi = decay_power_[1][period];
         for (std::uint32_t i = begin; i < end; ++i) {
             ie_[i] *= fe;
             ii_[i] *= fi;
@@ -207,24 +215,23 @@ void lif_population::hold_refractory(int thread, std::int64_t s, std::span<const
     due.clear();
 }
 
-void lif_population::add_uniform_input(std::int64_t s, std::uint32_t receptor, std::span<const std::uint32_t> offsets,
-                                       std::int64_t shift, double w_mv) {
+void lif_population::add_uniform_input(std::uint32_t receptor, std::span<const std::uint32_t> offsets,
+                                       std::int64_t shift, double w) {
     const bool inh = receptor != 0;
     if (kind_ == kind::exp) {
         double* col = (inh ? ii_ : ie_).data() + shift;
-        const double w = w_mv * input_gain(s, inh);
         for (const std::uint32_t off : offsets) col[off] += w;
         return;
     }
     double* col = (inh ? xi_ : xe_).data() + shift;
     const auto& jump = inh ? jump_i_ : jump_e_;
     if (!hetero_) {
-        const double w = w_mv * jump[0];
-        for (const std::uint32_t off : offsets) col[off] += w;
+        const double wj = w * jump[0];
+        for (const std::uint32_t off : offsets) col[off] += wj;
         return;
     }
     const double* jump_col = jump.data() + shift;
-    for (const std::uint32_t off : offsets) col[off] += w_mv * jump_col[off];
+    for (const std::uint32_t off : offsets) col[off] += w * jump_col[off];
 }
 
 void lif_population::add_input(std::int64_t s, const step_input& in) {
@@ -339,9 +346,26 @@ void lif_population::update_impl(std::int64_t s, std::uint32_t begin, std::uint3
                              param(hetero_ ? i_ext_ : i_bias_), param(p11e_), param(p11i_), param(p21e_),
                              param(p21i_), param(p31e_), param(p31i_), h_};
     if constexpr (Kernel == 3 && !Hetero) {  // scaled currents: the gains take the scale of step s
-        const auto k = static_cast<double>(scaled_exponent(s));
-        prm.p21e = p21e_[0] * std::pow(p11e_[0], k);
-        prm.p21i = p21i_[0] * std::pow(p11i_[0], k);
+        const auto k = static_cast<std::size_t>(scaled_exponent(s));
+        prm.p21e = p21e_[0] * decay_power_[0][k];
+        prm.p21i = p21i_[0] * decay_power_[1][k];
+    }
+    if constexpr ((Kernel == 1 || Kernel == 3) && !Hetero) {
+        if (isa == 2) {  // the hand-written AVX-512 loop, in blocks of 4096 neurons
+            const lif_exp_constants c{prm.v_rest, prm.v_reset, prm.v_thresh, prm.p22, prm.p21e, prm.p21i,
+                                      prm.i_ext * prm.p20, prm.p11e, prm.p11i, Kernel == 1};
+            constexpr std::uint32_t wide = 4096;
+            std::uint64_t fired[wide / 64];
+            for (std::uint32_t b0 = begin; b0 < end; b0 += wide) {
+                const std::uint32_t n = std::min(end - b0, wide);
+                lif_exp_block_avx512(n, v_.data() + b0, ie_.data() + b0, ii_.data() + b0, refractory_.data() + b0,
+                                     fired, c);
+                for (std::uint32_t w = 0; w < (n + 63) / 64; ++w)
+                    for (std::uint64_t bits = fired[w]; bits != 0; bits &= bits - 1)
+                        spikes.push_back(b0 + 64 * w + static_cast<std::uint32_t>(std::countr_zero(bits)));
+            }
+            return;
+        }
     }
     alignas(64) std::uint8_t flag[block];
     for (std::uint32_t b0 = begin; b0 < end; b0 += block) {

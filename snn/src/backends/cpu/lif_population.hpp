@@ -50,12 +50,15 @@ public:
     /// and lif_alpha: the input of a step enters after the dense step).
     bool takes_input_after_update() const noexcept { return kind_ != kind::delta; }
 
-    /// Adds `w_mv` to receptor `receptor` (0 excitatory, 1 inhibitory) of neurons
-    /// offsets[k] + shift, as input that arrives at the end of the step just updated. For
-    /// projections with one delay of one step and one weight: the spikes of step s - 1 go
-    /// from their synapse rows into the currents with no ring buffer between.
-    void add_uniform_input(std::int64_t s, std::uint32_t receptor, std::span<const std::uint32_t> offsets,
-                           std::int64_t shift, double w_mv);
+    /// Adds `w` (a weight in mV times input_gain()) to receptor `receptor` (0 excitatory, 1
+    /// inhibitory) of neurons offsets[k] + shift, as input that arrives at the end of the step
+    /// just updated. For projections with one delay of one step and one weight: the spikes of
+    /// step s - 1 go from their synapse rows into the currents with no ring buffer between.
+    void add_uniform_input(std::uint32_t receptor, std::span<const std::uint32_t> offsets, std::int64_t shift,
+                           double w);
+
+    /// The factor by which input arriving at the end of step s is stored (1 unless scaled_).
+    double input_gain(std::int64_t s, bool inhibitory) const;
 
     /// Applies the current stimuli that change at `step_index` to neurons [begin, end).
     void apply_currents(std::int64_t step_index, std::uint32_t begin, std::uint32_t end);
@@ -75,8 +78,6 @@ private:
     std::vector<double>& column(const std::string& variable);
     /// Scaled currents: the exponent k of step s, with s - k the last rescaling step.
     std::int64_t scaled_exponent(std::int64_t s) const { return s % rescale_period_; }
-    /// The factor by which input arriving at the end of step s is stored (1 unless scaled_).
-    double input_gain(std::int64_t s, bool inhibitory) const;
 
     /// The dense loop; Kernel is 0 lif_delta, 1 lif_exp, 2 lif_alpha, 3 lif_exp scaled.
     template <int Kernel, bool Hetero>
@@ -97,9 +98,10 @@ private:
     /// p11e^k with k = s mod rescale_period_, so that the dense loop reads them and never
     /// writes them: only v is written back, 16 bytes a neuron instead of 32 (the loop's time
     /// is the bytes it streams). Every rescale_period_ steps the stored values are brought
-    /// back to scale 1; the period keeps the scale below e^200.
+    /// back to scale 1; the period (at most 1024 steps) keeps the scale below e^200.
     bool scaled_ = false;
     std::int64_t rescale_period_ = 1;
+    std::vector<double> decay_power_[2], input_power_[2];  ///< [receptor][k]: p11^k, p11^-(k + 1)
     mutable std::vector<double> view_;  ///< a scaled current column brought to scale 1, for state()
     /// 1 while a neuron is refractory (its v is held). One byte, read by the dense loop, where a
     /// step counter would cost eight: the dense loop's time is the bytes it streams.

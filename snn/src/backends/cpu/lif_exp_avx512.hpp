@@ -1,0 +1,24 @@
+#pragma once
+// The dense step of a lif_exp population with one set of parameters, in AVX-512 intrinsics:
+// the hot loop of CUBA-like networks. lif_population.cpp calls it where the CPU has AVX-512
+// and VOLLEY_CPU_ISA does not cap the choice; elsewhere the compiled loop of
+// lif_dense_kernel.inc runs, with identical results.
+
+#include <cstdint>
+
+namespace volley::snn::detail {
+
+struct lif_exp_constants {
+    double v_rest, v_reset, v_thresh, p22;
+    double p21e, p21i;    ///< current-to-v gains (already including the scale of scaled currents)
+    double i_ext_p20;     ///< the constant drive's contribution to v over one step
+    double p11e, p11i;    ///< current decay over one step
+    bool decay;           ///< write the decayed currents back (false for scaled currents)
+};
+
+/// Advances neurons [0, n) of the columns over one step. held[i] != 0: refractory (v held).
+/// Bit j of fired[j / 64] is set when neuron j fires; fired holds (n + 63) / 64 words.
+void lif_exp_block_avx512(std::uint32_t n, double* v, double* ie, double* ii, const std::uint8_t* held,
+                          std::uint64_t* fired, const lif_exp_constants& c);
+
+}  // namespace volley::snn::detail
