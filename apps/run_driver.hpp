@@ -28,6 +28,9 @@ struct run_request {
     std::optional<std::filesystem::path> plot{};  ///< .svg raster with rates
     std::vector<state_request> states{};          ///< recorded into the .h5 output
     bool quiet = false;
+    /// Count spikes without recording them (no raster, no checksum, no --out or --plot): the
+    /// memory of a peer that only counts, as Brian2's SpikeMonitor(record=False).
+    bool count_only = false;
     std::string title{};  ///< used in the plot
 };
 

@@ -95,6 +95,25 @@ TEST_F(Cli, LifKernelsOfEveryInstructionSetGiveTheSameRaster) {
     }
 }
 
+// --count-only keeps no raster: the same counts and rate as a recorded run, no checksum, and
+// outputs that would need the raster are refused.
+TEST_F(Cli, BenchCountOnlyReportsTheRecordedCountsWithoutARaster) {
+    const auto recorded = volley("bench cuba --neurons 2000 --duration 200 --threads 1 --json");
+    const auto counted = volley("bench cuba --neurons 2000 --duration 200 --threads 1 --json --count-only");
+    ASSERT_EQ(recorded.code, 0) << recorded.err;
+    ASSERT_EQ(counted.code, 0) << counted.err;
+    const auto r = recorded.json(), c = counted.json();
+    EXPECT_FALSE(c.contains("spike_checksum"));
+    ASSERT_GT(r["spikes"].get<std::uint64_t>(), 100u);
+    EXPECT_EQ(c["spikes"], r["spikes"]);
+    EXPECT_DOUBLE_EQ(c["mean_rate_hz"].get<double>(), r["mean_rate_hz"].get<double>());
+    for (std::size_t p = 0; p < 2; ++p) EXPECT_EQ(c["populations"][p]["spikes"], r["populations"][p]["spikes"]);
+    const auto refused = volley("bench cuba --neurons 2000 --duration 10 --count-only --plot raster.svg");
+    EXPECT_NE(refused.code, 0);
+    EXPECT_NE(refused.err.find("--count-only"), std::string::npos) << refused.err;
+    EXPECT_FALSE(fs::exists(dir_ / "raster.svg"));
+}
+
 TEST_F(Cli, RunWritesSonataSpikesThatMatchTheReportedCounts) {
     vs::save_network_json(vs::cuba_network(1000), dir_ / "net.json", {.dt_ms = 0.1, .duration_ms = 300, .seed = 5});
     const auto r = volley("run net.json --out rec.h5 --plot raster.svg --state exc:v_mv:1 --json --threads 2");

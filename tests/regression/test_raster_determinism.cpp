@@ -1,7 +1,8 @@
 // Deterministic mode: a raster (every (step, global neuron) pair) depends only on the network
 // and the seed, never on the thread count or on the run. Random streams are keyed by
 // (seed, purpose, object, element) and spikes are delivered in fixed point, so the sum of
-// inputs into a neuron is exact whatever the order of delivery.
+// inputs into a neuron is exact whatever the order of delivery; CUBA's direct delivery adds
+// doubles in an order that does not depend on the thread count (docs/engine.md).
 //
 // The machine running the suite may have two cores: three threads oversubscribe it, which is
 // also the harshest schedule for ordering bugs. Runs are kept short to keep the suite fast.

@@ -230,7 +230,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
     find_direct_tables();
     slots_ = std::bit_ceil(static_cast<std::size_t>(max_delay) + 1);
     slot_mask_ = static_cast<std::int64_t>(slots_ - 1);
-    ring_.assign(slots_ * 2 * n_, 0);
+    if (uses_ring()) ring_.assign(slots_ * 2 * n_, 0);
 }
 
 void cpu_engine::order_populations(const network& net) {
@@ -283,7 +283,7 @@ void cpu_engine::update_population(int t, std::int64_t s, std::uint32_t p) {
     if (b >= e) return;
     const std::uint32_t lb = b - first_[p], le = e - first_[p];
     auto& in = touched(t, p, slot);
-    std::int64_t* cells = ring_.data() + (static_cast<std::size_t>(slot) * n_ + first_[p]) * 2;
+    std::int64_t* cells = ring_.empty() ? nullptr : ring_.data() + (static_cast<std::size_t>(slot) * n_ + first_[p]) * 2;
     const std::int64_t shift = std::int64_t{lo_[t]} - first_[p];
     if (auto* lif = std::get_if<lif_population>(&pops_[p])) {
         if (s > 0 && lif->currents_change_at(s)) lif->apply_currents(s, lb, le);

@@ -10,7 +10,8 @@
 // population that sends through one is followed by a barrier and that delivery (see
 // update_range). Integer sums make the
 // result independent of the order of additions, so rasters are bit-identical for any thread
-// count (ARCHITECTURE.md, "Determinism").
+// count (ARCHITECTURE.md, "Determinism"). Uniform one-step projections onto LIF populations
+// skip the ring and add straight into the synaptic currents (cpu_engine_direct.cpp).
 
 #include <barrier>
 #include <cstdint>
@@ -95,6 +96,9 @@ private:
     // Direct delivery (cpu_engine_direct.cpp).
     /// Marks the tables whose spikes skip the ring buffer (direct_table_, direct_).
     void find_direct_tables();
+    /// False when every input is delivered directly (and no population reads every ring
+    /// cell): then the ring buffer is never allocated.
+    bool uses_ring() const;
     bool is_direct(int t, std::uint32_t sp, std::uint32_t tp) const {
         return direct_table_[static_cast<std::size_t>(t) * n_pops_ * n_pops_ + std::size_t{sp} * n_pops_ + tp] != 0;
     }
@@ -137,7 +141,7 @@ private:
     std::vector<std::vector<double>> conv_values_;     ///< [thread]: analog values of a step's events
     std::vector<std::vector<gate_projection>> gates_;  ///< [thread]: gated max-pool projections (no tables)
     std::vector<double> scale_;                       ///< [pop * 2 + receptor]: fixed point -> mV
-    aligned_vector<std::int64_t> ring_;               ///< [slot][neuron][receptor]
+    aligned_vector<std::int64_t> ring_;               ///< [slot][neuron][receptor]; empty when !uses_ring()
     std::int64_t slot_mask_ = 0;
     std::size_t slots_ = 1;
     std::vector<std::vector<std::uint32_t>> touched_;  ///< [thread][population][slot]

@@ -30,6 +30,21 @@ void cpu_engine::find_direct_tables() {
             }
 }
 
+bool cpu_engine::uses_ring() const {
+    const std::size_t P = n_pops_;
+    for (const auto& pop : pops_)
+        if (std::holds_alternative<discrete_population>(pop)) return true;  // reads every cell
+    for (int t = 0; t < threads_; ++t) {
+        const auto ti = static_cast<std::size_t>(t);
+        if (!convs_[ti].empty() || !gates_[ti].empty()) return true;
+        for (const auto& table : plastic_[ti])
+            if (table.synapses() > 0) return true;
+        for (std::size_t k = 0; k < 2 * P * P; ++k)
+            if (tables_[ti][k].synapses() > 0 && (k >= P * P || !direct_table_[ti * P * P + k])) return true;
+    }
+    return false;
+}
+
 void cpu_engine::deliver_direct(int t, std::int64_t sent, std::uint32_t tp, lif_population& lif) {
     const std::int64_t shift = std::int64_t{lo_[t]} - first_[tp];
     std::uint64_t events = 0;
