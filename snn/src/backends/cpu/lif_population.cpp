@@ -128,6 +128,8 @@ lif_population::lif_population(const network& net, population_index pop, double 
             64 + (std::find_if(vars.begin(), vars.end(), [&](const char* v) { return var == v; }) - vars.begin()));
         for (std::uint32_t i = 0; i < n_; ++i) target[i] = draw_neuron_value(spec, seed, pop.value, slot, i);
     }
+    if (scaled_)  // the scaled kernel keeps v relative to v_rest
+        for (double& v : v_) v -= v_rest_[0];
     if (hetero_) {
         i_ext_.assign(n_, 0.0);
         for (std::uint32_t i = 0; i < n_; ++i) i_ext_[i] = i_bias_[i];
@@ -151,7 +153,12 @@ std::vector<double>& lif_population::column(const std::string& variable) {
 
 const std::vector<double>& lif_population::state(const std::string& variable, std::int64_t step) const {
     const auto& stored = const_cast<lif_population*>(this)->column(variable);
-    if (!scaled_ || &stored == &v_) return stored;
+    if (!scaled_) return stored;
+    if (&stored == &v_) {  // stored relative to v_rest
+        view_.resize(v_.size());
+        for (std::size_t i = 0; i < v_.size(); ++i) view_[i] = v_[i] + v_rest_[0];
+        return view_;
+    }
     // After `step` steps the last rescaling was at s0 (the start of step s0), so the stored
     // values are the currents divided by p11^(step - s0).
     const std::int64_t s0 = step == 0 ? 0 : (step - 1) / rescale_period_ * rescale_period_;
@@ -349,11 +356,12 @@ void lif_population::update_impl(std::int64_t s, std::uint32_t begin, std::uint3
         const auto k = static_cast<std::size_t>(scaled_exponent(s));
         prm.p21e = p21e_[0] * decay_power_[0][k];
         prm.p21i = p21i_[0] * decay_power_[1][k];
+        prm.v_reset = v_reset_[0] - v_rest_[0];  // v is stored relative to v_rest
+        prm.v_thresh = v_thresh_[0] - v_rest_[0];
     }
-    if constexpr ((Kernel == 1 || Kernel == 3) && !Hetero) {
+    if constexpr (Kernel == 3 && !Hetero) {
         if (isa == 2) {  // the hand-written AVX-512 loop, in blocks of 4096 neurons
-            const lif_exp_constants c{prm.v_rest, prm.v_reset, prm.v_thresh, prm.p22, prm.p21e, prm.p21i,
-                                      prm.i_ext * prm.p20, prm.p11e, prm.p11i, Kernel == 1};
+            const lif_exp_constants c{prm.v_reset, prm.v_thresh, prm.p22, prm.p21e, prm.p21i, prm.i_ext * prm.p20};
             constexpr std::uint32_t wide = 4096;
             std::uint64_t fired[wide / 64];
             for (std::uint32_t b0 = begin; b0 < end; b0 += wide) {

@@ -94,8 +94,8 @@ private:
     double h_ = 0;
     // State.
     std::vector<double> v_, ie_, ii_, xe_, xi_, i_ext_;
-    /// lif_exp with one set of parameters: the currents are stored scaled, ie_[i] = I_e(s) /
-    /// p11e^k with k = s mod rescale_period_, so that the dense loop reads them and never
+    /// lif_exp with one set of parameters: v_ holds v - v_rest, and the currents are stored
+    /// scaled, ie_[i] = I_e(s) / p11e^k with k = s mod rescale_period_, so that the dense loop reads them and never
     /// writes them: only v is written back, 16 bytes a neuron instead of 32 (the loop's time
     /// is the bytes it streams). Every rescale_period_ steps the stored values are brought
     /// back to scale 1; the period (at most 1024 steps) keeps the scale below e^200.
