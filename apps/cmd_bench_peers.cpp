@@ -178,6 +178,7 @@ nlohmann::json compare(const tool_runs& peer, const tool_runs& volley) {
 nlohmann::json run_size(const peers_options& o, std::uint32_t n, bool have_brian, const std::string& nest_python) {
     tool_runs volley, brian, nest;
     std::vector<double> nest_build_s, nest_prepare_s;
+    std::string nest_failed;  // NEST's failure at this size (e.g. out of memory): reported, not fatal
     const std::string dir = o.work_dir + "/brian2_cuba_" + std::to_string(n);
     const std::string dur = std::to_string(o.duration_ms);
     if (have_brian) {
@@ -211,8 +212,14 @@ nlohmann::json run_size(const peers_options& o, std::uint32_t n, bool have_brian
             brian.extra["process_wall_s"] = r.wall_s;
         };
         auto run_nest = [&] {
+            if (nest_python.empty() || !nest_failed.empty()) return;
             const auto r = run_child({nest_python, o.nest_script, "run", "--neurons", std::to_string(n), "--duration", dur});
-            if (r.status != 0) throw error("bench peers: " + o.nest_script + " failed for N = " + std::to_string(n) + ":\n" + r.out);
+            if (r.status != 0) {
+                nest_failed = o.nest_script + (r.status < 0 ? " was killed by a signal (out of memory?)"
+                                                            : " exited with status " + std::to_string(r.status)) +
+                              "; its stderr is above";
+                return;
+            }
             const auto f = last_json(r.out);
             nest.sim_s.push_back(f["sim_s"].get<double>());
             nest.rss.push_back(static_cast<double>(r.max_rss_bytes));
@@ -229,9 +236,9 @@ nlohmann::json run_size(const peers_options& o, std::uint32_t n, bool have_brian
         if (rep % 2 == 0) {
             run_volley();
             if (have_brian) run_brian();
-            if (!nest_python.empty()) run_nest();
+            run_nest();
         } else {
-            if (!nest_python.empty()) run_nest();
+            run_nest();
             if (have_brian) run_brian();
             run_volley();
         }
@@ -247,7 +254,9 @@ nlohmann::json run_size(const peers_options& o, std::uint32_t n, bool have_brian
         }
         row["brian2"] = compare(brian, volley);
     }
-    if (!nest_python.empty()) {
+    if (!nest_failed.empty()) {
+        row["nest"] = {{"failed", nest_failed}};
+    } else if (!nest_python.empty()) {
         nest.build_s = median(nest_build_s);
         nest.extra["prepare_s_median"] = median(nest_prepare_s);
         nest.extra["python"] = nest_python;
@@ -282,7 +291,9 @@ void print_table(const nlohmann::json& report) {
                             ? (b["rss_ratio_to_volley"].get<double>() >= 3 ? " (>= 3: met)" : " (>= 3: not met)")
                             : "");
         }
-        if (row.contains("nest")) {
+        if (row.contains("nest") && row["nest"].contains("failed")) {
+            std::printf("%9s %-7s failed: %s\n", "", "nest", row["nest"]["failed"].get<std::string>().c_str());
+        } else if (row.contains("nest")) {
             const auto& t = row["nest"];
             char ratio[32];
             std::snprintf(ratio, sizeof ratio, "%.2fx", t["time_ratio_to_volley"].get<double>());

@@ -110,11 +110,11 @@ double volley_rate(std::uint64_t seed, double ms) {
 
 TEST(nest_network_match, in_degrees_and_mean_rate_over_100_ms_agree_with_volley) {
     SKIP_WITHOUT_NEST();
-    // Three network draws on each side: one 0.1 s draw of CUBA(4000) varies by about 7 % (sd of
-    // NEST's rate over seeds 1-6: 5.55-6.74 Hz; bench/peers/README.md), so the difference of two
-    // means of three has an sd near 6 % and 20 % is more than three of them. A unit slip in the
-    // script fails it: NEST's default-like C_m = 250 pF with weights unconverted gives 10.7 Hz
-    // (+75 %), swapped synaptic time constants 54 Hz.
+    // Three network draws on each side. Over 0.1 s the rate of one draw of CUBA(4000) varies
+    // with the seed (seeds 1-6: NEST 5.55-6.74 Hz, mean 6.13, sd 7 %; Volley 5.80-6.37 Hz, mean
+    // 6.04, sd 4 %), so the ratio of two means of three has an sd near 5 %, and 20 % is four of
+    // them. A unit slip in the script fails it: C_m = 250 pF with the weights left in mV-as-pA
+    // gives 10.7 Hz (+75 %), swapped synaptic time constants 54 Hz.
     double nest = 0, volley = 0;
     for (int seed = 1; seed <= 3; ++seed) {
         const auto r = run_json(script("run --neurons 4000 --duration 100 --seed " + std::to_string(seed)));
