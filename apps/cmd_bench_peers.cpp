@@ -3,9 +3,10 @@
 //
 // Every measurement runs in a child process, so that each tool's peak RSS is its own. For each
 // size Brian2 generates and compiles its program once (reported apart); then each repeat runs
-// Volley (`volley bench cuba --json`) and Brian2's `main`, alternating which goes first, and
-// the medians are compared. Only the simulation phase is compared: Volley's `sim_s`, and the
-// run time Brian2's own main loop measures (results/last_run_info.txt).
+// Volley (`volley bench cuba --json`), Brian2's `main` and NEST (bench/peers/nest_cuba.py),
+// in one order on even repeats and the reverse on odd ones, and the medians are compared. Only
+// the simulation phase is compared: Volley's `sim_s`, the run time Brian2's own main loop
+// measures (results/last_run_info.txt), and NEST's nest.Run (the script times it).
 
 #include "cli_common.hpp"
 
@@ -17,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -35,6 +37,8 @@ struct peers_options {
     double duration_ms = 1000;
     std::string python = "/usr/bin/python3";
     std::string script = VOLLEY_SOURCE_DIR "/bench/peers/brian2_cuba.py";
+    std::string nest_python;  ///< empty: the first of --python and the python3 on PATH that imports nest
+    std::string nest_script = VOLLEY_SOURCE_DIR "/bench/peers/nest_cuba.py";
     std::string work_dir;
     bool json = false;
 };
@@ -98,12 +102,51 @@ nlohmann::json last_json(const std::string& out) {
     return nlohmann::json::parse(out.substr(b == std::string::npos ? 0 : b + 1));
 }
 
-/// Whether `python` can import `module`; the reason when it cannot.
+/// Whether `python` can import `module`; the reason when it cannot, with Python's own error.
 std::optional<std::string> import_error(const std::string& python, const std::string& module) {
     if (!fs::exists(python)) return python + " not found";
-    const auto r = run_child({python, "-c", "import " + module}, {}, true);
+    const auto r = run_child({python, "-c",
+                              "import sys\ntry:\n    import " + module +
+                                  "\nexcept Exception as e:\n    print(); print(repr(e)); sys.exit(1)"},
+                             {}, true);
     if (r.status == 0) return std::nullopt;
-    return "python3 cannot import " + module + " (install it with scripts/setup --peers)";
+    std::string why = r.out;  // the repr() of the exception, on the last line
+    while (!why.empty() && why.back() == '\n') why.pop_back();
+    if (const auto nl = why.rfind('\n'); nl != std::string::npos) why.erase(0, nl + 1);
+    return python + " cannot import " + module + (why.empty() ? "" : " (" + why + ")") +
+           "; install it with scripts/setup --peers";
+}
+
+/// The `python3` executables on PATH, in PATH order.
+std::vector<std::string> pythons_on_path() {
+    std::vector<std::string> found;
+    const char* path = std::getenv("PATH");
+    std::stringstream dirs(path ? path : "");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        if (dir.empty()) continue;
+        const auto candidate = (fs::path(dir) / "python3").string();
+        if (access(candidate.c_str(), X_OK) == 0 &&
+            std::find(found.begin(), found.end(), candidate) == found.end())
+            found.push_back(candidate);
+    }
+    return found;
+}
+
+/// The Python that runs NEST: --nest-python if given, else the first of --python and the
+/// python3s on PATH that imports nest (pip may have installed it for only one of them).
+/// Returns {python, ""} or {"", every candidate's reason}.
+std::pair<std::string, std::string> find_nest_python(const peers_options& o) {
+    std::vector<std::string> candidates{o.nest_python.empty() ? o.python : o.nest_python};
+    if (o.nest_python.empty())
+        for (const auto& p : pythons_on_path())
+            if (std::find(candidates.begin(), candidates.end(), p) == candidates.end()) candidates.push_back(p);
+    std::string reasons;
+    for (const auto& p : candidates) {
+        const auto why = import_error(p, "nest");
+        if (!why) return {p, ""};
+        reasons += (reasons.empty() ? "" : "; ") + *why;
+    }
+    return {"", reasons};
 }
 
 struct tool_runs {
@@ -122,8 +165,20 @@ nlohmann::json summarise(const tool_runs& t) {
     return j;
 }
 
-nlohmann::json run_size(const peers_options& o, std::uint32_t n, bool have_brian) {
-    tool_runs volley, brian;
+/// A peer's summary with its ratios to Volley's medians (time, RSS) and rate difference.
+nlohmann::json compare(const tool_runs& peer, const tool_runs& volley) {
+    auto j = summarise(peer);
+    j["time_ratio_to_volley"] = median(peer.sim_s) / median(volley.sim_s);
+    j["rss_ratio_to_volley"] = median(peer.rss) / median(volley.rss);
+    j["rate_difference"] = peer.rate_hz > 0 ? volley.rate_hz / peer.rate_hz - 1 : 0.0;
+    return j;
+}
+
+/// Runs each tool o.repeats times on CUBA of n neurons; NEST is skipped when nest_python is empty.
+nlohmann::json run_size(const peers_options& o, std::uint32_t n, bool have_brian, const std::string& nest_python) {
+    tool_runs volley, brian, nest;
+    std::vector<double> nest_build_s, nest_prepare_s;
+    std::string nest_failed;  // NEST's failure at this size (e.g. out of memory): reported, not fatal
     const std::string dir = o.work_dir + "/brian2_cuba_" + std::to_string(n);
     const std::string dur = std::to_string(o.duration_ms);
     if (have_brian) {
@@ -156,11 +211,34 @@ nlohmann::json run_size(const peers_options& o, std::uint32_t n, bool have_brian
             brian.rss.push_back(static_cast<double>(r.max_rss_bytes));
             brian.extra["process_wall_s"] = r.wall_s;
         };
-        // Alternate which tool goes first, so that neither always meets a warmer machine.
+        auto run_nest = [&] {
+            if (nest_python.empty() || !nest_failed.empty()) return;
+            const auto r = run_child({nest_python, o.nest_script, "run", "--neurons", std::to_string(n), "--duration", dur});
+            if (r.status != 0) {
+                nest_failed = o.nest_script + (r.status < 0 ? " was killed by a signal (out of memory?)"
+                                                            : " exited with status " + std::to_string(r.status)) +
+                              "; its stderr is above";
+                return;
+            }
+            const auto f = last_json(r.out);
+            nest.sim_s.push_back(f["sim_s"].get<double>());
+            nest.rss.push_back(static_cast<double>(r.max_rss_bytes));
+            nest_build_s.push_back(f["build_s"].get<double>());
+            nest_prepare_s.push_back(f["prepare_s"].get<double>());
+            nest.rate_hz = f["mean_rate_hz"].get<double>();  // the same seed, so the same network, every repeat
+            nest.extra["version"] = f["version"];
+            nest.extra["synapses"] = f["synapses"];
+            nest.extra["in_degree_mean"] = f["in_degree_mean"];
+            nest.extra["process_wall_s"] = r.wall_s;
+        };
+        // Volley, Brian2, NEST on even repeats and the reverse on odd ones, so that no tool
+        // always meets a warmer (or busier) machine.
         if (rep % 2 == 0) {
             run_volley();
             if (have_brian) run_brian();
+            run_nest();
         } else {
+            run_nest();
             if (have_brian) run_brian();
             run_volley();
         }
@@ -174,11 +252,15 @@ nlohmann::json run_size(const peers_options& o, std::uint32_t n, bool have_brian
             brian.extra["synapses"] = j["synapses"];
             brian.extra["in_degree_mean"] = j["in_degree_mean"];
         }
-        auto b = summarise(brian);
-        b["time_ratio_to_volley"] = median(brian.sim_s) / median(volley.sim_s);
-        b["rss_ratio_to_volley"] = median(brian.rss) / median(volley.rss);
-        b["rate_difference"] = brian.rate_hz > 0 ? volley.rate_hz / brian.rate_hz - 1 : 0.0;
-        row["brian2"] = b;
+        row["brian2"] = compare(brian, volley);
+    }
+    if (!nest_failed.empty()) {
+        row["nest"] = {{"failed", nest_failed}};
+    } else if (!nest_python.empty()) {
+        nest.build_s = median(nest_build_s);
+        nest.extra["prepare_s_median"] = median(nest_prepare_s);
+        nest.extra["python"] = nest_python;
+        row["nest"] = compare(nest, volley);
     }
     return row;
 }
@@ -209,23 +291,39 @@ void print_table(const nlohmann::json& report) {
                             ? (b["rss_ratio_to_volley"].get<double>() >= 3 ? " (>= 3: met)" : " (>= 3: not met)")
                             : "");
         }
+        if (row.contains("nest") && row["nest"].contains("failed")) {
+            std::printf("%9s %-7s failed: %s\n", "", "nest", row["nest"]["failed"].get<std::string>().c_str());
+        } else if (row.contains("nest")) {
+            const auto& t = row["nest"];
+            char ratio[32];
+            std::snprintf(ratio, sizeof ratio, "%.2fx", t["time_ratio_to_volley"].get<double>());
+            std::printf("%9s %-7s %10.3f %10.3f %10.3f %11.1f %10s\n", "", "nest", t["sim_s_median"].get<double>(),
+                        t["build_s"].get<double>(), t["mean_rate_hz"].get<double>(),
+                        t["peak_rss_bytes_median"].get<double>() / (1 << 20), ratio);
+            std::printf("%9s Volley's rate vs NEST's: %+.1f%%; RSS ratio %.2f\n", "",
+                        100 * t["rate_difference"].get<double>(), t["rss_ratio_to_volley"].get<double>());
+        }
     }
     for (const auto& [tool, why] : report["skipped"].items())
         std::printf("%s skipped: %s\n", tool.c_str(), why.get<std::string>().c_str());
-    std::printf("bytes per synapse target <= 8; Brian2's build column is code generation + compilation\n");
+    std::printf("bytes per synapse target <= 8; Brian2's build column is code generation + compilation, "
+                "NEST's is Create + Connect\n");
 }
 
 }  // namespace
 
 void register_bench_peers(CLI::App& bench, command_context& ctx) {
     auto* cmd = bench.add_subcommand(
-        "peers", "CUBA on Volley and on Brian2 (C++ standalone) and NEST where installed, in turns; medians and ratios");
+        "peers", "CUBA on Volley, Brian2 (C++ standalone) and NEST (iaf_psc_exp), where installed, in turns; medians and ratios");
     auto o = std::make_shared<peers_options>();
     cmd->add_option("--sizes", o->sizes, "Network sizes N")->delimiter(',')->check(CLI::Range(10u, 100000000u));
     cmd->add_option("--repeats", o->repeats, "Runs of each tool per size (>= 1; report medians)")->check(CLI::Range(1, 100));
     cmd->add_option("--duration", o->duration_ms, "Biological time [ms]")->check(CLI::PositiveNumber);
     cmd->add_option("--python", o->python, "The Python that has Brian2");
     cmd->add_option("--script", o->script, "The Brian2 harness (bench/peers/brian2_cuba.py)");
+    cmd->add_option("--nest-python", o->nest_python,
+                    "The Python that has NEST (default: the first of --python and the python3s on PATH that imports nest)");
+    cmd->add_option("--nest-script", o->nest_script, "The NEST harness (bench/peers/nest_cuba.py)");
     cmd->add_option("--work-dir", o->work_dir, "Where Brian2 builds its programs (default: a temporary directory)");
     cmd->add_flag("--json", o->json, "Print one JSON object with the figures on stdout");
     cmd->callback([o, &ctx] {
@@ -235,10 +333,10 @@ void register_bench_peers(CLI::App& bench, command_context& ctx) {
                               {"threads", 1}, {"sizes", nlohmann::json::array()}, {"skipped", nlohmann::json::object()}};
         const auto brian_missing = import_error(o->python, "brian2");
         if (brian_missing) report["skipped"]["brian2"] = *brian_missing;
-        if (const auto nest_missing = import_error(o->python, "nest")) report["skipped"]["nest"] = *nest_missing;
-        else report["skipped"]["nest"] = "installed, but no NEST harness is wired in yet";
+        const auto [nest_python, nest_missing] = find_nest_python(*o);
+        if (nest_python.empty()) report["skipped"]["nest"] = nest_missing;
         for (std::uint32_t n : o->sizes) {
-            report["sizes"].push_back(run_size(*o, n, !brian_missing));
+            report["sizes"].push_back(run_size(*o, n, !brian_missing, nest_python));
             if (!o->json) std::fprintf(stderr, "bench peers: N = %u done\n", n);
         }
         if (o->json) print_json(report);
