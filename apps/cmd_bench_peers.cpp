@@ -40,6 +40,8 @@ struct peers_options {
     std::string nest_python;  ///< empty: the first of --python and the python3 on PATH that imports nest
     std::string nest_script = VOLLEY_SOURCE_DIR "/bench/peers/nest_cuba.py";
     std::string work_dir;
+    std::uint64_t seed = 42;                    ///< repeat k uses seed + k, for every tool
+    std::vector<std::string> peers{"brian2", "nest"};
     bool json = false;
 };
 
@@ -150,16 +152,25 @@ std::pair<std::string, std::string> find_nest_python(const peers_options& o) {
 }
 
 struct tool_runs {
-    std::vector<double> sim_s, rss;
-    double rate_hz = 0, build_s = 0;
+    std::vector<double> sim_s, rss, rates;  ///< one per repeat (rates: one network draw each)
+    double build_s = 0;
     nlohmann::json extra = nlohmann::json::object();
 };
+
+/// The mean rate over the repeats' network draws (seeds): at N = 4,000 one draw's rate varies
+/// by ~5 %, so single draws of two tools differ by more than the model does.
+double mean_rate(const tool_runs& t) {
+    double sum = 0;
+    for (const double r : t.rates) sum += r;
+    return t.rates.empty() ? 0.0 : sum / static_cast<double>(t.rates.size());
+}
 
 nlohmann::json summarise(const tool_runs& t) {
     nlohmann::json j{{"sim_s_median", median(t.sim_s)},
                      {"sim_s_runs", t.sim_s},
                      {"peak_rss_bytes_median", median(t.rss)},
-                     {"mean_rate_hz", t.rate_hz},
+                     {"mean_rate_hz", mean_rate(t)},
+                     {"mean_rate_hz_runs", t.rates},
                      {"build_s", t.build_s}};
     j.update(t.extra);
     return j;
@@ -170,7 +181,7 @@ nlohmann::json compare(const tool_runs& peer, const tool_runs& volley) {
     auto j = summarise(peer);
     j["time_ratio_to_volley"] = median(peer.sim_s) / median(volley.sim_s);
     j["rss_ratio_to_volley"] = median(peer.rss) / median(volley.rss);
-    j["rate_difference"] = peer.rate_hz > 0 ? volley.rate_hz / peer.rate_hz - 1 : 0.0;
+    j["rate_difference"] = mean_rate(peer) > 0 ? mean_rate(volley) / mean_rate(peer) - 1 : 0.0;
     return j;
 }
 
@@ -181,20 +192,27 @@ nlohmann::json run_size(const peers_options& o, std::uint32_t n, bool have_brian
     std::string nest_failed;  // NEST's failure at this size (e.g. out of memory): reported, not fatal
     const std::string dir = o.work_dir + "/brian2_cuba_" + std::to_string(n);
     const std::string dur = std::to_string(o.duration_ms);
-    if (have_brian) {
-        const auto b = run_child({o.python, o.script, "build", "--neurons", std::to_string(n), "--duration", dur, "--dir", dir});
-        if (b.status != 0) throw error("bench peers: Brian2 build failed for N = " + std::to_string(n) + ":\n" + b.out);
-        brian.extra["codegen_compile_s"] = last_json(b.out)["codegen_compile_s"];
-    }
+    std::vector<double> brian_compile_s;
     for (int rep = 0; rep < o.repeats; ++rep) {
+        // Every tool draws the network from seed + rep: the rates are compared over the same
+        // number of draws. Brian2 bakes its seed into the program, so it is rebuilt (make
+        // recompiles only what changed).
+        const std::string seed = std::to_string(o.seed + static_cast<std::uint64_t>(rep));
+        if (have_brian) {
+            const auto b = run_child({o.python, o.script, "build", "--neurons", std::to_string(n), "--duration", dur,
+                                      "--seed", seed, "--dir", dir});
+            if (b.status != 0) throw error("bench peers: Brian2 build failed for N = " + std::to_string(n) + ":\n" + b.out);
+            brian_compile_s.push_back(last_json(b.out)["codegen_compile_s"].get<double>());
+        }
         auto run_volley = [&] {
+            // --count-only: Volley counts spikes as Brian2's SpikeMonitor(record=False) does.
             const auto r = run_child({self_exe(), "bench", "cuba", "--neurons", std::to_string(n), "--duration", dur,
-                                      "--threads", "1", "--json", "--quiet"});
+                                      "--threads", "1", "--seed", seed, "--json", "--quiet", "--count-only"});
             if (r.status != 0) throw error("bench peers: volley bench cuba failed for N = " + std::to_string(n));
             const auto f = last_json(r.out);
             volley.sim_s.push_back(f["sim_s"].get<double>());
             volley.rss.push_back(static_cast<double>(r.max_rss_bytes));
-            volley.rate_hz = f["mean_rate_hz"].get<double>();
+            volley.rates.push_back(f["mean_rate_hz"].get<double>());
             volley.build_s = f["build_s"].get<double>();
             volley.extra["bytes_per_synapse"] = f["bytes_per_synapse"];
             volley.extra["synapses"] = f["synapses"];
@@ -210,10 +228,18 @@ nlohmann::json run_size(const peers_options& o, std::uint32_t n, bool have_brian
             brian.sim_s.push_back(run_s);
             brian.rss.push_back(static_cast<double>(r.max_rss_bytes));
             brian.extra["process_wall_s"] = r.wall_s;
+            const auto s = run_child({o.python, o.script, "summary", "--neurons", std::to_string(n), "--duration", dur,
+                                      "--dir", dir});
+            if (s.status != 0) throw error("bench peers: Brian2's summary failed for N = " + std::to_string(n));
+            const auto j = last_json(s.out);
+            brian.rates.push_back(j["mean_rate_hz"].get<double>());
+            brian.extra["synapses"] = j["synapses"];
+            brian.extra["in_degree_mean"] = j["in_degree_mean"];
         };
         auto run_nest = [&] {
             if (nest_python.empty() || !nest_failed.empty()) return;
-            const auto r = run_child({nest_python, o.nest_script, "run", "--neurons", std::to_string(n), "--duration", dur});
+            const auto r = run_child(
+                {nest_python, o.nest_script, "run", "--neurons", std::to_string(n), "--duration", dur, "--seed", seed});
             if (r.status != 0) {
                 nest_failed = o.nest_script + (r.status < 0 ? " was killed by a signal (out of memory?)"
                                                             : " exited with status " + std::to_string(r.status)) +
@@ -225,7 +251,7 @@ nlohmann::json run_size(const peers_options& o, std::uint32_t n, bool have_brian
             nest.rss.push_back(static_cast<double>(r.max_rss_bytes));
             nest_build_s.push_back(f["build_s"].get<double>());
             nest_prepare_s.push_back(f["prepare_s"].get<double>());
-            nest.rate_hz = f["mean_rate_hz"].get<double>();  // the same seed, so the same network, every repeat
+            nest.rates.push_back(f["mean_rate_hz"].get<double>());
             nest.extra["version"] = f["version"];
             nest.extra["synapses"] = f["synapses"];
             nest.extra["in_degree_mean"] = f["in_degree_mean"];
@@ -245,13 +271,7 @@ nlohmann::json run_size(const peers_options& o, std::uint32_t n, bool have_brian
     }
     nlohmann::json row{{"neurons", n}, {"volley", summarise(volley)}};
     if (have_brian) {
-        const auto s = run_child({o.python, o.script, "summary", "--neurons", std::to_string(n), "--duration", dur, "--dir", dir});
-        if (s.status == 0) {
-            const auto j = last_json(s.out);
-            brian.rate_hz = j["mean_rate_hz"].get<double>();
-            brian.extra["synapses"] = j["synapses"];
-            brian.extra["in_degree_mean"] = j["in_degree_mean"];
-        }
+        brian.extra["codegen_compile_s"] = brian_compile_s.front();  // the first build: from scratch
         row["brian2"] = compare(brian, volley);
     }
     if (!nest_failed.empty()) {
@@ -266,8 +286,9 @@ nlohmann::json run_size(const peers_options& o, std::uint32_t n, bool have_brian
 }
 
 void print_table(const nlohmann::json& report) {
-    std::printf("CUBA, %g ms, 1 thread, %d repeats (medians)\n", report["duration_ms"].get<double>(),
-                report["repeats"].get<int>());
+    std::printf("CUBA, %g ms, 1 thread, %d repeats (times: medians; rates: means over the seeds %llu...)\n",
+                report["duration_ms"].get<double>(), report["repeats"].get<int>(),
+                report["seed"].get<unsigned long long>());
     std::printf("%9s %-7s %10s %10s %10s %11s %10s %9s\n", "N", "tool", "sim [s]", "build [s]", "rate [Hz]",
                 "RSS [MiB]", "peer/volley", "B/syn");
     for (const auto& row : report["sizes"]) {
@@ -325,15 +346,22 @@ void register_bench_peers(CLI::App& bench, command_context& ctx) {
                     "The Python that has NEST (default: the first of --python and the python3s on PATH that imports nest)");
     cmd->add_option("--nest-script", o->nest_script, "The NEST harness (bench/peers/nest_cuba.py)");
     cmd->add_option("--work-dir", o->work_dir, "Where Brian2 builds its programs (default: a temporary directory)");
+    cmd->add_option("--seed", o->seed, "Repeat k draws the network from seed + k, in every tool");
+    cmd->add_option("--peers", o->peers, "Peers to run (brian2, nest)")
+        ->delimiter(',')
+        ->check(CLI::IsMember(std::vector<std::string>{"brian2", "nest"}));
     cmd->add_flag("--json", o->json, "Print one JSON object with the figures on stdout");
     cmd->callback([o, &ctx] {
         if (o->work_dir.empty()) o->work_dir = (fs::temp_directory_path() / "volley-peers").string();
         fs::create_directories(o->work_dir);
         nlohmann::json report{{"network", "cuba"}, {"duration_ms", o->duration_ms}, {"repeats", o->repeats},
-                              {"threads", 1}, {"sizes", nlohmann::json::array()}, {"skipped", nlohmann::json::object()}};
-        const auto brian_missing = import_error(o->python, "brian2");
+                              {"seed", o->seed},        {"threads", 1},
+                              {"sizes", nlohmann::json::array()}, {"skipped", nlohmann::json::object()}};
+        auto wanted = [&](const char* peer) { return std::find(o->peers.begin(), o->peers.end(), peer) != o->peers.end(); };
+        std::optional<std::string> brian_missing = "not in --peers";
+        if (wanted("brian2")) brian_missing = import_error(o->python, "brian2");
         if (brian_missing) report["skipped"]["brian2"] = *brian_missing;
-        const auto [nest_python, nest_missing] = find_nest_python(*o);
+        auto [nest_python, nest_missing] = wanted("nest") ? find_nest_python(*o) : std::pair<std::string, std::string>{"", "not in --peers"};
         if (nest_python.empty()) report["skipped"]["nest"] = nest_missing;
         for (std::uint32_t n : o->sizes) {
             report["sizes"].push_back(run_size(*o, n, !brian_missing, nest_python));
