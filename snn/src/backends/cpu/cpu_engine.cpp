@@ -431,11 +431,15 @@ void cpu_engine::record_spikes(std::int64_t s) {
 
 void cpu_engine::sample_state(const state_sink& sink) {
     auto& d = *sink.data;
+    if (const auto* lif = std::get_if<lif_population>(&pops_[sink.pop])) {  // stored scaled: converted per value
+        lif->sample_state(d.variable, step_, d.node_ids, d.values);
+        d.sample_steps.push_back(step_);
+        return;
+    }
     const auto& column = std::visit(
         [&](const auto& pop) -> const std::vector<double>& {
-            if constexpr (requires { pop.state(d.variable, step_); }) return pop.state(d.variable, step_);
-            else if constexpr (requires { pop.state(d.variable); }) return pop.state(d.variable);
-            else throw internal_error("state sampled from a spike source");
+            if constexpr (requires { pop.state(d.variable); }) return pop.state(d.variable);
+            else throw internal_error("state sampled from a population without that state");
         },
         pops_[sink.pop]);
     d.sample_steps.push_back(step_);
@@ -452,9 +456,11 @@ void cpu_engine::add_state_recorder(std::shared_ptr<state_data> data, population
         std::holds_alternative<analog_population>(pops_[pop.value]))
         throw unknown_name("state variable", data->variable,
                            "population '" + data->population + "' (spike sources have no state)");
-    std::visit(
+    std::vector<double> none;
+    std::visit(  // each throws unknown_name for a variable it does not have
         [&](const auto& p) {
-            if constexpr (requires { p.state(data->variable, step_); }) p.state(data->variable, step_);  // throws unknown_name
+            if constexpr (requires { p.sample_state(data->variable, step_, {}, none); })
+                p.sample_state(data->variable, step_, {}, none);
             else if constexpr (requires { p.state(data->variable); }) p.state(data->variable);
         },
         pops_[pop.value]);

@@ -151,21 +151,19 @@ std::vector<double>& lif_population::column(const std::string& variable) {
     throw unknown_name("state variable", variable, "population '" + name_ + "'");
 }
 
-const std::vector<double>& lif_population::state(const std::string& variable, std::int64_t step) const {
-    const auto& stored = const_cast<lif_population*>(this)->column(variable);
-    if (!scaled_) return stored;
-    if (&stored == &v_) {  // stored relative to v_rest
-        view_.resize(v_.size());
-        for (std::size_t i = 0; i < v_.size(); ++i) view_[i] = v_[i] + v_rest_[0];
-        return view_;
+void lif_population::sample_state(const std::string& variable, std::int64_t step, std::span<const std::uint32_t> ids,
+                                  std::vector<double>& out) const {
+    const auto& stored = const_cast<lif_population*>(this)->column(variable);  // throws unknown_name
+    double offset = 0, gain = 1;
+    if (scaled_ && &stored == &v_) {
+        offset = v_rest_[0];  // stored relative to v_rest
+    } else if (scaled_) {
+        // After `step` steps the last rescaling was at s0 (the start of step s0), so the
+        // stored values are the currents divided by p11^(step - s0).
+        const std::int64_t s0 = step == 0 ? 0 : (step - 1) / rescale_period_ * rescale_period_;
+        gain = decay_power_[&stored == &ie_ ? 0 : 1][static_cast<std::size_t>(step - s0)];
     }
-    // After `step` steps the last rescaling was at s0 (the start of step s0), so the stored
-    // values are the currents divided by p11^(step - s0).
-    const std::int64_t s0 = step == 0 ? 0 : (step - 1) / rescale_period_ * rescale_period_;
-    const double gain = std::pow(&stored == &ie_ ? p11e_[0] : p11i_[0], static_cast<double>(step - s0));
-    view_.resize(stored.size());
-    for (std::size_t i = 0; i < stored.size(); ++i) view_[i] = stored[i] * gain;
-    return view_;
+    for (const std::uint32_t i : ids) out.push_back(stored[i] * gain + offset);
 }
 
 double lif_population::input_gain(std::int64_t s, bool inhibitory) const {

@@ -66,8 +66,10 @@ public:
     /// True when a current stimulus of this population changes at `step_index`.
     bool currents_change_at(std::int64_t step_index) const;
 
-    /// The state column of a variable ("v_mv", "i_syn_e_mv", "i_syn_i_mv") after `step` steps.
-    const std::vector<double>& state(const std::string& variable, std::int64_t step) const;
+    /// Appends to `out` the values of a state variable ("v_mv", "i_syn_e_mv", "i_syn_i_mv")
+    /// of neurons `ids` after `step` steps. Throws unknown_name for another variable.
+    void sample_state(const std::string& variable, std::int64_t step, std::span<const std::uint32_t> ids,
+                      std::vector<double>& out) const;
 
     std::uint32_t size() const noexcept { return n_; }
 
@@ -102,7 +104,6 @@ private:
     bool scaled_ = false;
     std::int64_t rescale_period_ = 1;
     std::vector<double> decay_power_[2], input_power_[2];  ///< [receptor][k]: p11^k, p11^-(k + 1)
-    mutable std::vector<double> view_;  ///< a scaled current column brought to scale 1, for state()
     /// 1 while a neuron is refractory (its v is held). One byte, read by the dense loop, where a
     /// step counter would cost eight: the dense loop's time is the bytes it streams.
     std::vector<std::uint8_t> refractory_;
