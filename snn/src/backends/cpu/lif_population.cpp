@@ -163,7 +163,9 @@ void lif_population::sample_state(const std::string& variable, std::int64_t step
         const std::int64_t s0 = step == 0 ? 0 : (step - 1) / rescale_period_ * rescale_period_;
         gain = decay_power_[&stored == &ie_ ? 0 : 1][static_cast<std::size_t>(step - s0)];
     }
-    for (const std::uint32_t i : ids) out.push_back(stored[i] * gain + offset);
+    const std::size_t base = out.size();
+    out.resize(base + ids.size());
+    for (std::size_t k = 0; k < ids.size(); ++k) out[base + k] = stored[ids[k]] * gain + offset;
 }
 
 double lif_population::input_gain(std::int64_t s, bool inhibitory) const {
