@@ -79,6 +79,12 @@ public:
     std::span<const std::uint32_t> row(std::uint32_t source) const noexcept {
         return {words_.data() + row_begin_[source], words_.data() + row_begin_[source + 1]};
     }
+    /// Asks the caches for `source`'s row of words.
+    void prefetch_row(std::uint32_t source) const noexcept {
+        const std::uint32_t* p = words_.data() + row_begin_[source];
+        const std::uint32_t* end = words_.data() + row_begin_[source + 1];
+        for (; p < end; p += 16) __builtin_prefetch(p);
+    }
     /// The weights of `source`'s row (general layout only).
     const std::int32_t* row_weights(std::uint32_t source) const noexcept { return weights_.data() + row_begin_[source]; }
 
