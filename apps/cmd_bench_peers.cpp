@@ -285,6 +285,14 @@ nlohmann::json run_size(const peers_options& o, std::uint32_t n, bool have_brian
     return row;
 }
 
+/// One peer's row of the table: its median time, build time, rate, RSS and time ratio.
+void print_peer_row(const char* tool, const nlohmann::json& p, double build_s) {
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "%.2fx", p["time_ratio_to_volley"].get<double>());
+    std::printf("%9s %-7s %10.3f %10.3f %10.3f %11.1f %10s\n", "", tool, p["sim_s_median"].get<double>(), build_s,
+                p["mean_rate_hz"].get<double>(), p["peak_rss_bytes_median"].get<double>() / (1 << 20), ratio);
+}
+
 void print_table(const nlohmann::json& report) {
     std::printf("CUBA, %g ms, 1 thread, %d repeats (times: medians; rates: means over the seeds %llu...)\n",
                 report["duration_ms"].get<double>(), report["repeats"].get<int>(),
@@ -298,11 +306,7 @@ void print_table(const nlohmann::json& report) {
                     v["peak_rss_bytes_median"].get<double>() / (1 << 20), "1", v["bytes_per_synapse"].get<double>());
         if (row.contains("brian2")) {
             const auto& b = row["brian2"];
-            char ratio[32];
-            std::snprintf(ratio, sizeof ratio, "%.2fx", b["time_ratio_to_volley"].get<double>());
-            std::printf("%9s %-7s %10.3f %10.3f %10.3f %11.1f %10s\n", "", "brian2", b["sim_s_median"].get<double>(),
-                        b["codegen_compile_s"].get<double>(), b["mean_rate_hz"].get<double>(),
-                        b["peak_rss_bytes_median"].get<double>() / (1 << 20), ratio);
+            print_peer_row("brian2", b, b["codegen_compile_s"].get<double>());
             std::printf("%9s targets: speed >= 4x (%s), rate within 5%% (%+.1f%%: %s), RSS ratio %.2f%s\n", "",
                         b["time_ratio_to_volley"].get<double>() >= 4 ? "met" : "not met",
                         100 * b["rate_difference"].get<double>(),
@@ -316,11 +320,7 @@ void print_table(const nlohmann::json& report) {
             std::printf("%9s %-7s failed: %s\n", "", "nest", row["nest"]["failed"].get<std::string>().c_str());
         } else if (row.contains("nest")) {
             const auto& t = row["nest"];
-            char ratio[32];
-            std::snprintf(ratio, sizeof ratio, "%.2fx", t["time_ratio_to_volley"].get<double>());
-            std::printf("%9s %-7s %10.3f %10.3f %10.3f %11.1f %10s\n", "", "nest", t["sim_s_median"].get<double>(),
-                        t["build_s"].get<double>(), t["mean_rate_hz"].get<double>(),
-                        t["peak_rss_bytes_median"].get<double>() / (1 << 20), ratio);
+            print_peer_row("nest", t, t["build_s"].get<double>());
             std::printf("%9s Volley's rate vs NEST's: %+.1f%%; RSS ratio %.2f\n", "",
                         100 * t["rate_difference"].get<double>(), t["rss_ratio_to_volley"].get<double>());
         }
