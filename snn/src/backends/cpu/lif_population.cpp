@@ -358,8 +358,6 @@ void lif_population::update_impl(std::int64_t s, std::uint32_t begin, std::uint3
         prm.p21i = p21i_[0] * decay_power_[1][k];
         prm.v_reset = v_reset_[0] - v_rest_[0];  // v is stored relative to v_rest
         prm.v_thresh = v_thresh_[0] - v_rest_[0];
-    }
-    if constexpr (Kernel == 3 && !Hetero) {
         if (isa == 2) {  // the hand-written AVX-512 loop, in blocks of 4096 neurons
             const lif_exp_constants c{prm.v_reset, prm.v_thresh, prm.p22, prm.p21e, prm.p21i, prm.i_ext * prm.p20};
             constexpr std::uint32_t wide = 4096;
