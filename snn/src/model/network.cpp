@@ -108,16 +108,17 @@ void network::set_parameter(population_index pop, const std::string& name, value
     auto& p = checked(pop, "set_parameter");
     const auto object = pop_object(p);
     const auto params = model_parameters(p.model);
-    if (std::none_of(params.begin(), params.end(), [&](const parameter_info& i) { return name == i.name; }))
+    const auto info = std::find_if(params.begin(), params.end(), [&](const parameter_info& i) { return name == i.name; });
+    if (info == params.end())
         throw unknown_name("parameter", name, object + " (model '" + model_name(p.model) + "')");
     check_finite(value, object, name);
     check_list_size(value, p.size, object, name, "neuron");
-    if (const auto* c = std::get_if<double>(&value)) check_parameter(p.model, name, *c, object);
+    if (const auto* c = std::get_if<double>(&value)) check_parameter(*info, *c, object);
     if (const auto* l = std::get_if<std::vector<double>>(&value))
-        for (double x : *l) check_parameter(p.model, name, x, object);
+        for (double x : *l) check_parameter(*info, x, object);
     if (const auto* u = std::get_if<uniform>(&value)) {
-        check_parameter(p.model, name, u->low, object);
-        check_parameter(p.model, name, u->high, object);
+        check_parameter(*info, u->low, object);
+        check_parameter(*info, u->high, object);
     }
     auto it = std::find_if(p.parameters.begin(), p.parameters.end(), [&](auto& kv) { return kv.first == name; });
     if (it != p.parameters.end()) it->second = std::move(value);

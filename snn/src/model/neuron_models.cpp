@@ -309,19 +309,19 @@ bool is_ode_model(const neuron_model& m) {
            std::holds_alternative<izhikevich>(m) || std::holds_alternative<adex>(m) || std::holds_alternative<hh>(m);
 }
 
+void check_parameter(const parameter_info& info, double value, const std::string& object) {
+    if (!std::isfinite(value) && !(value == std::numeric_limits<double>::infinity() && may_be_infinite(info.name)))
+        throw invalid_parameter(object, info.name, format_number(value), "must be finite");
+    if (info.lower_strict ? !(value > info.lower_bound) : !(value >= info.lower_bound))
+        throw invalid_parameter(object, info.name, format_number(value),
+                                std::string("must be ") + (info.lower_strict ? "> " : ">= ") +
+                                    format_number(info.lower_bound) + " " + info.unit);
+}
+
 void check_parameter(const neuron_model& m, const std::string& name, double value,
                      const std::string& object) {
-    for (const auto& info : model_parameters(m)) {
-        if (name != info.name) continue;
-        const bool inf_ok = may_be_infinite(name) && value == std::numeric_limits<double>::infinity();
-        if (!std::isfinite(value) && !inf_ok)
-            throw invalid_parameter(object, name, format_number(value), "must be finite");
-        if (info.lower_strict ? !(value > info.lower_bound) : !(value >= info.lower_bound))
-            throw invalid_parameter(object, name, format_number(value),
-                                    std::string("must be ") + (info.lower_strict ? "> " : ">= ") +
-                                        format_number(info.lower_bound) + " " + info.unit);
-        return;
-    }
+    for (const auto& info : model_parameters(m))
+        if (name == info.name) return check_parameter(info, value, object);
     throw unknown_name("parameter", name, object + " (model '" + model_name(m) + "')");
 }
 

@@ -285,6 +285,8 @@ bool is_source_model(const neuron_model& m);
 /// Checks one parameter value against its bounds; throws invalid_parameter naming `object`.
 void check_parameter(const neuron_model& m, const std::string& name, double value,
                      const std::string& object);
+/// The same for a parameter already looked up (one lookup for a list of values).
+void check_parameter(const parameter_info& info, double value, const std::string& object);
 
 /// The largest magnitude of an analog_source value.
 inline constexpr double max_analog_value = 1e6;

@@ -157,6 +157,42 @@ conv_projection::conv_projection(const convolution& c, std::uint32_t source_pop,
                 strip_of_[(std::size_t{ch} * kh_ + ky) * n_pat + pat] = it->second;
             }
     }
+    build_groups(c);
+}
+
+void conv_projection::build_groups(const convolution& c) {
+    // Input rows (columns) are alike when their taps, in kernel order, reach the same output
+    // rows (columns) through kernel rows (columns) whose slices are the same in every channel.
+    auto classes = [&](std::uint32_t in, const std::vector<std::uint32_t>& begin, const std::vector<tap>& list,
+                       bool rows) {
+        std::map<std::vector<std::uint64_t>, std::uint32_t> seen;
+        std::vector<std::uint32_t> of(in);
+        for (std::uint32_t i = 0; i < in; ++i) {
+            std::vector<std::uint64_t> key;
+            for (std::uint32_t q = begin[i]; q < begin[i + 1]; ++q) {
+                key.push_back(list[q].out);
+                for (std::uint32_t ch = 0; ch < c.in_channels; ++ch)
+                    for (std::uint32_t o = 0; o < (rows ? kw_ : kh_); ++o)
+                        key.push_back(rows ? slice_of_[(std::size_t{ch} * kh_ + list[q].k) * kw_ + o]
+                                           : slice_of_[(std::size_t{ch} * kh_ + o) * kw_ + list[q].k]);
+            }
+            of[i] = seen.try_emplace(key, static_cast<std::uint32_t>(seen.size())).first->second;
+        }
+        return std::pair{of, static_cast<std::uint32_t>(seen.size())};
+    };
+    const auto [row_class, n_rows] = classes(c.in_height, row_tap_begin_, row_taps_, true);
+    const auto [col_class, n_cols] = classes(c.in_width, col_tap_begin_, col_taps_, false);
+    const std::size_t n_groups = std::size_t{c.in_channels} * n_rows * n_cols;
+    if (4 * n_groups > 3 * places_.size()) return;
+    group_of_.resize(places_.size());
+    group_places_.assign(n_groups, place{~0u, 0, 0});
+    for (std::uint32_t i = 0; i < places_.size(); ++i) {
+        const place p = places_[i];
+        const auto g = static_cast<std::uint32_t>((std::size_t{p.ch} * n_rows + row_class[p.iy]) * n_cols + col_class[p.ix]);
+        group_of_[i] = g;
+        if (group_places_[g].ch == ~0u) group_places_[g] = p;
+    }
+    group_count_.assign(n_groups, 0);
 }
 
 // The hot loop of a convolutional projection, compiled for AVX-512, AVX2 and the baseline
@@ -165,11 +201,12 @@ conv_projection::conv_projection(const convolution& c, std::uint32_t source_pop,
 namespace {
 
 /// a[0, n) += w[0, n), with n = N when N > 0 (a fixed number of vector additions, no loop or
-/// remainder); `a` and `w` never overlap.
-template <class Word, std::uint32_t N>
-[[gnu::always_inline]] inline void add_slice(Word* __restrict a, const Word* __restrict w, std::uint32_t n) {
+/// remainder); `a` and `w` never overlap. With Mul, a[0, n) += w[0, n)·mult (a group of
+/// `mult` spikes with the same slices).
+template <class Word, std::uint32_t N, bool Mul>
+[[gnu::always_inline]] inline void add_slice(Word* __restrict a, const Word* __restrict w, std::uint32_t n, Word mult) {
     const std::uint32_t m = N == 0 ? n : N;
-    for (std::uint32_t c = 0; c < m; ++c) a[c] += w[c];
+    for (std::uint32_t c = 0; c < m; ++c) a[c] += Mul ? w[c] * mult : w[c];
 }
 
 /// Adds the slices of one spike of source p. Everything the loops need is first copied into
@@ -177,8 +214,8 @@ template <class Word, std::uint32_t N>
 /// accumulator may alias uint32_t), which would otherwise reload them after every store. RY and
 /// RX, when not 0, are the numbers of row and column taps known at compile time (the interior
 /// of a map), so that the loops unroll into straight-line additions.
-template <class Word, std::uint32_t N, std::uint32_t RY, std::uint32_t RX>
-[[gnu::always_inline]] inline void deliver_spike(const conv_projection::view<Word>& v, conv_projection::place p,
+template <class Word, bool Mul, std::uint32_t N, std::uint32_t RY, std::uint32_t RX>
+[[gnu::always_inline]] inline void deliver_spike(const conv_projection::view<Word>& v, conv_projection::place p, Word mult,
                                                  std::uint32_t r0, std::uint32_t r1, std::uint32_t c0, std::uint32_t c1) {
     const std::uint32_t n = N == 0 ? v.ch_count[p.ch] : N;
     const std::uint32_t ny = RY == 0 ? r1 - r0 : RY, nx = RX == 0 ? c1 - c0 : RX;
@@ -194,24 +231,24 @@ template <class Word, std::uint32_t N, std::uint32_t RY, std::uint32_t RX>
         const std::uint64_t* const row_slices = slice_of + rt.k * kw;
         for (std::uint32_t q = 0; q < nx; ++q) {
             const conv_projection::tap ct = col_taps[q];
-            add_slice<Word, N>(row + ct.out * n_ch, slices + row_slices[ct.k], n);
+            add_slice<Word, N, Mul>(row + ct.out * n_ch, slices + row_slices[ct.k], n, mult);
         }
     }
 }
 
-template <class Word, std::uint32_t N>
-[[gnu::always_inline]] inline void deliver_spike(const conv_projection::view<Word>& v, conv_projection::place p) {
+template <class Word, bool Mul, std::uint32_t N>
+[[gnu::always_inline]] inline void deliver_spike(const conv_projection::view<Word>& v, conv_projection::place p, Word mult) {
     const std::uint32_t r0 = v.row_tap_begin[p.iy], r1 = v.row_tap_begin[p.iy + 1];
     const std::uint32_t c0 = v.col_tap_begin[p.ix], c1 = v.col_tap_begin[p.ix + 1];
-    if (r1 - r0 == 3 && c1 - c0 == 3) deliver_spike<Word, N, 3, 3>(v, p, r0, r1, c0, c1);
-    else deliver_spike<Word, N, 0, 0>(v, p, r0, r1, c0, c1);
+    if (r1 - r0 == 3 && c1 - c0 == 3) deliver_spike<Word, Mul, N, 3, 3>(v, p, mult, r0, r1, c0, c1);
+    else deliver_spike<Word, Mul, N, 0, 0>(v, p, mult, r0, r1, c0, c1);
 }
 
 /// Adds one strip (length L, or `len` when L is 0) per row tap of a spike of source p, whose
 /// input column has strip pattern `pat`. Returns false, adding nothing, when its channel has no
 /// strips.
-template <class Word, std::uint32_t L>
-[[gnu::always_inline]] inline bool deliver_strips(const conv_projection::view<Word>& v, conv_projection::place p,
+template <class Word, bool Mul, std::uint32_t L>
+[[gnu::always_inline]] inline bool deliver_strips(const conv_projection::view<Word>& v, conv_projection::place p, Word mult,
                                                   std::uint32_t pat, std::uint32_t len) {
     const std::uint32_t r0 = v.row_tap_begin[p.iy], r1 = v.row_tap_begin[p.iy + 1];
     const std::size_t n_ch = v.n_ch, row_stride = std::size_t{v.out_w} * n_ch, n_pat = v.n_patterns;
@@ -222,40 +259,45 @@ template <class Word, std::uint32_t L>
     const conv_projection::tap* const row_taps = v.row_taps;
     for (std::uint32_t r = r0; r < r1; ++r) {
         const conv_projection::tap rt = row_taps[r];
-        add_slice<Word, L>(out + rt.out * row_stride, strips + strip_of[rt.k * n_pat], len);
+        add_slice<Word, L, Mul>(out + rt.out * row_stride, strips + strip_of[rt.k * n_pat], len, mult);
     }
     return true;
 }
 
-template <class Word>
+/// Delivers `count` sources: spikes (Mul false; returns their synaptic events), or groups of
+/// sources with the same slices, group k standing for mults[k] spikes (Mul true; returns 0,
+/// the caller counts the events of each spike).
+template <class Word, bool Mul>
 [[gnu::always_inline]] inline std::uint64_t conv_spike_body(const conv_projection::view<Word>& v,
-                                                           const std::uint32_t* spikes, std::size_t count) {
+                                                           const std::uint32_t* spikes, const Word* mults,
+                                                           std::size_t count) {
     std::uint64_t events = 0;
     for (std::size_t k = 0; k < count; ++k) {
         const std::uint32_t i = spikes[k];
         const conv_projection::place p = v.places[i];
-        events += v.fanout[i];
+        const Word mult = Mul ? mults[k] : Word{1};
+        if (!Mul) events += v.fanout[i];
         if (v.strips) {
             const std::uint32_t pat = v.col_pattern[p.ix];
             if (pat != conv_projection::no_strip) {
                 const std::uint32_t len = v.pattern_taps[pat] * v.n_ch;
                 bool done = false;
                 switch (len) {
-                    case 96: done = deliver_strips<Word, 96>(v, p, pat, len); break;
-                    case 64: done = deliver_strips<Word, 64>(v, p, pat, len); break;
-                    case 48: done = deliver_strips<Word, 48>(v, p, pat, len); break;
-                    default: done = deliver_strips<Word, 0>(v, p, pat, len); break;
+                    case 96: done = deliver_strips<Word, Mul, 96>(v, p, mult, pat, len); break;
+                    case 64: done = deliver_strips<Word, Mul, 64>(v, p, mult, pat, len); break;
+                    case 48: done = deliver_strips<Word, Mul, 48>(v, p, mult, pat, len); break;
+                    default: done = deliver_strips<Word, Mul, 0>(v, p, mult, pat, len); break;
                 }
                 if (done) continue;
             }
         }
         switch (v.ch_count[p.ch]) {
             case 0: break;
-            case 8: deliver_spike<Word, 8>(v, p); break;
-            case 16: deliver_spike<Word, 16>(v, p); break;
-            case 32: deliver_spike<Word, 32>(v, p); break;
-            case 64: deliver_spike<Word, 64>(v, p); break;
-            default: deliver_spike<Word, 0>(v, p); break;
+            case 8: deliver_spike<Word, Mul, 8>(v, p, mult); break;
+            case 16: deliver_spike<Word, Mul, 16>(v, p, mult); break;
+            case 32: deliver_spike<Word, Mul, 32>(v, p, mult); break;
+            case 64: deliver_spike<Word, Mul, 64>(v, p, mult); break;
+            default: deliver_spike<Word, Mul, 0>(v, p, mult); break;
         }
     }
     return events;
@@ -268,7 +310,7 @@ template <class Word>
 #endif
 std::uint64_t conv_spike_kernel(const conv_projection::view<std::int64_t>& v, const std::uint32_t* spikes,
                                 std::size_t count) {
-    return conv_spike_body(v, spikes, count);
+    return conv_spike_body<std::int64_t, false>(v, spikes, nullptr, count);
 }
 
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
@@ -276,11 +318,47 @@ std::uint64_t conv_spike_kernel(const conv_projection::view<std::int64_t>& v, co
 #endif
 std::uint64_t conv_spike_kernel(const conv_projection::view<std::int32_t>& v, const std::uint32_t* spikes,
                                 std::size_t count) {
-    return conv_spike_body(v, spikes, count);
+    return conv_spike_body<std::int32_t, false>(v, spikes, nullptr, count);
+}
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+[[gnu::target_clones("avx512f", "avx2", "default")]]
+#endif
+void conv_group_kernel(const conv_projection::view<std::int32_t>& v, const std::uint32_t* groups,
+                       const std::int32_t* mults, std::size_t count) {
+    conv_spike_body<std::int32_t, true>(v, groups, mults, count);
 }
 
 std::uint64_t conv_projection::add_spikes(std::span<const std::uint32_t> spikes, const double* values) {
     if (empty() || spikes.empty()) return 0;
+    if (narrow_ && !values && !group_of_.empty()) {
+        dirty32_ = true;
+        // Branch-free: a group's first spike is as likely as a repeat at converted networks'
+        // rates, so a branch would be mispredicted half the time.
+        std::uint64_t events = 0;
+        hit_groups_.resize(spikes.size());
+        std::size_t hits = 0;
+        for (const std::uint32_t i : spikes) {
+            events += fanout_[i];
+            const std::uint32_t g = group_of_[i];
+            hit_groups_[hits] = g;
+            hits += group_count_[g]++ == 0;
+        }
+        hit_groups_.resize(hits);
+        hit_counts_.resize(hits);
+        for (std::size_t k = 0; k < hits; ++k) {
+            hit_counts_[k] = group_count_[hit_groups_[k]];
+            group_count_[hit_groups_[k]] = 0;
+        }
+        const view<std::int32_t> v{out_w_, kh_, kw_, n_ch_, group_places_.data(), ch_count_.data(), ch_first_.data(),
+                                   slice_of_.data(), fanout_.data(), row_tap_begin_.data(), col_tap_begin_.data(),
+                                   row_taps_.data(), col_taps_.data(), slices32_.data(), acc32_.data(),
+                                   col_pattern_.data(), col_first_out_.data(), pattern_taps_.data(),
+                                   strip_of_.data(), strips32_.empty() ? nullptr : strips32_.data(),
+                                   static_cast<std::uint32_t>(pattern_taps_.size())};
+        conv_group_kernel(v, hit_groups_.data(), hit_counts_.data(), hits);
+        return events;
+    }
     if (narrow_ && !values) {
         dirty32_ = true;
         const view<std::int32_t> v{out_w_, kh_, kw_, n_ch_, places_.data(), ch_count_.data(), ch_first_.data(),

@@ -112,6 +112,17 @@ private:
     /// [(input channel * kh + ky) * patterns + pattern]: offset of the strip in strips32_, or ~0.
     std::vector<std::uint64_t> strip_of_;
     aligned_vector<std::int32_t> strips32_;
+    /// Groups (32-bit path): the sources of one channel whose rows reach the same output rows
+    /// through kernel rows with the same slices, and whose columns do likewise (the 2 x 2
+    /// inputs of a pool folded into the kernel), add the same slices at the same places. A
+    /// step's spikes are counted per group, and each group adds its slices once, times its
+    /// count. Empty when grouping would not save a quarter of the additions.
+    std::vector<std::uint32_t> group_of_;    ///< per source neuron
+    std::vector<place> group_places_;        ///< per group: the place of its first source
+    std::vector<std::int32_t> group_count_;  ///< per group: its spikes so far (0 between calls)
+    std::vector<std::uint32_t> hit_groups_;  ///< groups with spikes, in order of first spike
+    std::vector<std::int32_t> hit_counts_;   ///< their counts
+    void build_groups(const convolution& c);
     std::uint64_t synapses_ = 0;
     bool dirty_ = false, dirty32_ = false;
 };

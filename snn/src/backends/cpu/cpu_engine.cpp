@@ -66,8 +66,11 @@ cpu_engine::cpu_engine(const network& net, int threads, const simulation_options
     n_pops_ = static_cast<std::uint32_t>(pops_.size());
     order_populations(net);
     inhibited_.assign(n_pops_, 0);
-    for (const auto& q : net.projections())
+    fed_.assign(n_pops_, 0);
+    for (const auto& q : net.projections()) {
+        fed_[q.target.value] = 1;
         if (q.synapse.receptor == receptor_type::inhibitory) inhibited_[q.target.value] = 1;
+    }
     build_synapses(net, options);
     for (auto& buffer : spikes_) buffer.resize(static_cast<std::size_t>(threads_) * n_pops_);
     touched_.resize(static_cast<std::size_t>(threads_) * n_pops_ * slots_);
@@ -293,7 +296,7 @@ void cpu_engine::update_population(int t, std::int64_t s, std::uint32_t p) {
         if (s > 0 && ode->currents_change_at(s)) ode->apply_currents(s, lb, le);
         ode->update(s, lb, le, {cells, in, shift, scale_[p * 2], scale_[p * 2 + 1]}, out);
     } else if (auto* dn = std::get_if<discrete_population>(&pops_[p])) {
-        dn->update(lb, le, {cells, scale_[p * 2], scale_[p * 2 + 1], inhibited_[p] != 0}, out);
+        dn->update(lb, le, {cells, scale_[p * 2], scale_[p * 2 + 1], inhibited_[p] != 0, fed_[p] != 0}, out);
     } else if (const auto* an = std::get_if<analog_population>(&pops_[p])) {
         for (std::uint32_t k : in) cells[2 * (k + shift)] = cells[2 * (k + shift) + 1] = 0;  // sources take no input
         an->update(s, lb, le, out);

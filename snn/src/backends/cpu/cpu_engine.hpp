@@ -132,6 +132,7 @@ private:
     std::vector<std::uint32_t> order_;     ///< population update order (zero-delay sources first)
     std::vector<std::uint8_t> sends_now_;  ///< [population]: source of a zero-delay projection
     std::vector<std::uint8_t> inhibited_;  ///< [population]: some projection reaches its inhibitory receptor
+    std::vector<std::uint8_t> fed_;        ///< [population]: some projection reaches it
     /// [thread][source * n_pops_ + target]: a uniform table with a delay of one step onto a
     /// lif_exp or lif_alpha population, delivered with no ring buffer (deliver_direct).
     std::vector<std::uint8_t> direct_table_;

@@ -37,11 +37,12 @@ struct if_columns {
     /// r = w_in = 1 and one threshold and reset for all: multiplying by 1 is exact, so the
     /// step reads only the ring cells, i_bias and v.
     bool unit = false;
-    /// The inhibitory cells may hold input (else they are 0: x = e·scale_e + 0 is the same sum).
-    bool inhibitory = true;
+    /// The receptors whose cells may hold input: 0 (none: x = 0), 1 (excitatory only: the
+    /// inhibitory cells are 0, and x = e·scale_e + 0 is the same sum) or 2 (both).
+    int receptors = 2;
 };
 
-template <bool Unit, bool Inhibitory>
+template <bool Unit, int Receptors>
 [[gnu::always_inline]] inline void if_block_body(const if_columns& c, std::uint32_t b0, std::uint32_t b1, std::uint8_t* __restrict flag) {
     std::int64_t* __restrict cells = c.cells + 2 * std::size_t{b0};
     double* __restrict v_col = c.v + b0;
@@ -54,10 +55,13 @@ template <bool Unit, bool Inhibitory>
     const std::uint64_t subtract = c.subtract ? ~std::uint64_t{0} : 0;
     const int n = static_cast<int>(b1 - b0);
     for (int i = 0; i < n; ++i) {
-        const double x = Inhibitory ? static_cast<double>(cells[2 * i]) * se + static_cast<double>(cells[2 * i + 1]) * si
-                                    : static_cast<double>(cells[2 * i]) * se;
-        cells[2 * i] = 0;
-        if (Inhibitory) cells[2 * i + 1] = 0;
+        double x = 0;
+        if constexpr (Receptors == 2)
+            x = static_cast<double>(cells[2 * i]) * se + static_cast<double>(cells[2 * i + 1]) * si;
+        else if constexpr (Receptors == 1)
+            x = static_cast<double>(cells[2 * i]) * se;
+        if constexpr (Receptors >= 1) cells[2 * i] = 0;
+        if constexpr (Receptors == 2) cells[2 * i + 1] = 0;
         const double u = Unit ? x + bias[i] : w_in[i] * (x + bias[i]);
         const double v = Unit ? v_col[i] + u : v_col[i] + r[i] * u;
         const double t = Unit ? thr0 : thr[i];
@@ -68,17 +72,27 @@ template <bool Unit, bool Inhibitory>
     }
 }
 
+/// if_block_body for the run-time choices of `c`.
+[[gnu::always_inline]] inline void if_block_dispatch(const if_columns& c, std::uint32_t b0, std::uint32_t b1, std::uint8_t* flag) {
+    switch (c.receptors * 2 + (c.unit ? 1 : 0)) {
+        case 0: return if_block_body<false, 0>(c, b0, b1, flag);
+        case 1: return if_block_body<true, 0>(c, b0, b1, flag);
+        case 2: return if_block_body<false, 1>(c, b0, b1, flag);
+        case 3: return if_block_body<true, 1>(c, b0, b1, flag);
+        case 4: return if_block_body<false, 2>(c, b0, b1, flag);
+        default: return if_block_body<true, 2>(c, b0, b1, flag);
+    }
+}
+
 void if_block_baseline(const if_columns& c, std::uint32_t b0, std::uint32_t b1, std::uint8_t* flag) {
-    if (c.unit) c.inhibitory ? if_block_body<true, true>(c, b0, b1, flag) : if_block_body<true, false>(c, b0, b1, flag);
-    else c.inhibitory ? if_block_body<false, true>(c, b0, b1, flag) : if_block_body<false, false>(c, b0, b1, flag);
+    if_block_dispatch(c, b0, b1, flag);
 }
 
 #if defined(__GNUC__) && defined(__x86_64__)
 // AVX-512DQ converts int64 to double in vectors; without it the loop stays scalar.
 [[gnu::target("avx512f,avx512dq,avx512vl,prefer-vector-width=512")]]
 void if_block_avx512(const if_columns& c, std::uint32_t b0, std::uint32_t b1, std::uint8_t* flag) {
-    if (c.unit) c.inhibitory ? if_block_body<true, true>(c, b0, b1, flag) : if_block_body<true, false>(c, b0, b1, flag);
-    else c.inhibitory ? if_block_body<false, true>(c, b0, b1, flag) : if_block_body<false, false>(c, b0, b1, flag);
+    if_block_dispatch(c, b0, b1, flag);
 }
 #endif
 
@@ -147,7 +161,8 @@ void discrete_population::update_plain_if(std::uint32_t begin, std::uint32_t end
     alignas(64) std::uint8_t flag[block];
     alignas(64) std::uint32_t fired[block];
     const if_columns c{in.cells, in.scale_e, in.scale_i, v_.data(), r_.data(), w_in_.data(), i_bias_.data(),
-                       v_threshold_.data(), v_reset_.data(), subtract_, unit_if_, in.inhibitory};
+                       v_threshold_.data(), v_reset_.data(), subtract_, unit_if_,
+                       !in.fed ? 0 : in.inhibitory ? 2 : 1};
     for (std::uint32_t b0 = begin; b0 < end; b0 += block) {
         const std::uint32_t b1 = std::min(end, b0 + block);
         if_block(c, b0, b1, flag);

@@ -26,6 +26,9 @@ public:
         /// False when no projection reaches the inhibitory receptor: its cells stay 0 and the
         /// plain IF step neither reads nor clears them.
         bool inhibitory = true;
+        /// False when no projection reaches the population at all (the first layer of a
+        /// converted CNN, driven by its bias): the plain IF step reads no cell.
+        bool fed = true;
     };
 
     /// Advances neurons [begin, end) (local indices) over step `s`, reading and clearing their
