@@ -133,6 +133,50 @@ std::uint32_t extract_avx512(const std::uint8_t* flag, std::uint32_t n, std::uin
 
 using extract_fn = std::uint32_t (*)(const std::uint8_t*, std::uint32_t, std::uint32_t, std::uint32_t*);
 
+#if defined(__GNUC__) && defined(__x86_64__)
+/// The unit IF step (c.unit) over [b0, b1) in one pass: eight neurons per vector, the same
+/// operations in the same order as if_block_body, and the indices of the neurons that fire
+/// compress-stored into `out` (no flag bytes, no second pass), which has room for b1 - b0 + 8
+/// indices. Returns how many fired.
+template <int Receptors>
+[[gnu::target("avx512f,avx512dq,avx512vl")]] std::uint32_t if_unit_avx512(const if_columns& c, std::uint32_t b0, std::uint32_t b1,
+                                                                 std::uint32_t* out) {
+    const __m512d se = _mm512_set1_pd(c.scale_e), si = _mm512_set1_pd(c.scale_i);
+    const __m512d thr = _mm512_set1_pd(c.threshold[b0]), reset = _mm512_set1_pd(c.reset[b0]);
+    const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+    const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    std::uint32_t count = 0, i = b0;
+    for (; i + 8 <= b1; i += 8) {
+        __m512d x = _mm512_setzero_pd();
+        if constexpr (Receptors >= 1) {
+            std::int64_t* cell = c.cells + 2 * std::size_t{i};
+            const __m512i lo = _mm512_loadu_si512(cell), hi = _mm512_loadu_si512(cell + 8);
+            x = _mm512_mul_pd(_mm512_cvtepi64_pd(_mm512_permutex2var_epi64(lo, even, hi)), se);
+            if constexpr (Receptors == 2)
+                x = _mm512_add_pd(x, _mm512_mul_pd(_mm512_cvtepi64_pd(_mm512_permutex2var_epi64(lo, odd, hi)), si));
+            _mm512_storeu_si512(cell, _mm512_setzero_si512());
+            _mm512_storeu_si512(cell + 8, _mm512_setzero_si512());
+        }
+        const __m512d u = _mm512_add_pd(x, _mm512_loadu_pd(c.i_bias + i));
+        const __m512d v = _mm512_add_pd(_mm512_loadu_pd(c.v + i), u);
+        const __mmask8 fire = _mm512_cmp_pd_mask(v, thr, _CMP_GT_OQ);
+        const __m512d after = c.subtract ? _mm512_sub_pd(v, thr) : reset;
+        _mm512_storeu_pd(c.v + i, _mm512_mask_blend_pd(fire, v, after));
+        // A compress in registers and a full store (out has 8 spare slots): a compress-store
+        // to memory is several times slower on Intel cores.
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + count),
+                            _mm256_maskz_compress_epi32(fire, _mm256_add_epi32(iota, _mm256_set1_epi32(static_cast<int>(i)))));
+        count += static_cast<std::uint32_t>(std::popcount(static_cast<unsigned>(fire)));
+    }
+    if (i < b1) {
+        alignas(64) std::uint8_t flag[64];  // fewer than 8 used; sized for the vectorised body
+        if_block_body<true, Receptors>(c, i, b1, flag);
+        count += extract_baseline(flag, b1 - i, i, out + count);
+    }
+    return count;
+}
+#endif
+
 /// Whether to run the AVX-512 versions: the CPU has them and VOLLEY_CPU_ISA is not
 /// "baseline" (both versions agree bit for bit).
 bool use_avx512() {
@@ -159,10 +203,20 @@ void discrete_population::update_plain_if(std::uint32_t begin, std::uint32_t end
     static const extract_fn extract = extract_baseline;
 #endif
     alignas(64) std::uint8_t flag[block];
-    alignas(64) std::uint32_t fired[block];
+    alignas(64) std::uint32_t fired[block + 8];
     const if_columns c{in.cells, in.scale_e, in.scale_i, v_.data(), r_.data(), w_in_.data(), i_bias_.data(),
                        v_threshold_.data(), v_reset_.data(), subtract_, unit_if_,
                        !in.fed ? 0 : in.inhibitory ? 2 : 1};
+#if defined(__GNUC__) && defined(__x86_64__)
+    if (wide && c.unit) {
+        const auto step = c.receptors == 0 ? if_unit_avx512<0> : c.receptors == 1 ? if_unit_avx512<1> : if_unit_avx512<2>;
+        for (std::uint32_t b0 = begin; b0 < end; b0 += block) {
+            const std::uint32_t count = step(c, b0, std::min(end, b0 + block), fired);
+            spikes.insert(spikes.end(), fired, fired + count);
+        }
+        return;
+    }
+#endif
     for (std::uint32_t b0 = begin; b0 < end; b0 += block) {
         const std::uint32_t b1 = std::min(end, b0 + block);
         if_block(c, b0, b1, flag);
