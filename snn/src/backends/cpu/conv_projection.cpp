@@ -336,6 +336,7 @@ std::uint64_t conv_projection::add_spikes(std::span<const std::uint32_t> spikes,
     if (empty() || spikes.empty()) return 0;
     if (narrow_ && !values && !group_of_.empty()) {
         dirty32_ = true;
+        for (std::size_t q = 0; q < acc32_.size(); q += 16) __builtin_prefetch(acc32_.data() + q, 1, 3);
         // Branch-free: a group's first spike is as likely as a repeat at converted networks'
         // rates, so a branch would be mispredicted half the time.
         std::uint64_t events = 0;
