@@ -6,6 +6,7 @@
 
 #include "../support/snn_test_support.hpp"
 
+#include <cmath>
 #include <random>
 
 namespace volley::snn {
@@ -24,19 +25,29 @@ discrete_neuron if_neuron() {
 
 // Three IF layers joined by dense zero-delay projections. The reference updates layer 1, then
 // layer 2 with layer 1's spikes of the same step, then layer 3: the numpy reference of a
-// converted CNN. Every spike step and membrane must match, for any thread count.
-TEST(zero_delay, if_layers_hear_the_layer_below_in_the_same_step) {
-    const std::size_t n1 = 7, n2 = 5, n3 = 3, steps = 40;
+// converted CNN. Every spike step and membrane must match, for any thread count. Layer 1 has
+// no input but its bias; with `inhibitory`, layer 2 also hears layer 1 through its inhibitory
+// receptor (the engine's three IF steps: no input, one receptor, two). Layers of 45, 37 and 19
+// neurons take the vectorised step in blocks of 8 plus a remainder.
+void check_if_layers(std::size_t n1, std::size_t n2, std::size_t n3, bool inhibitory) {
+    const std::size_t steps = 40;
     std::mt19937 gen(3);
-    std::uniform_real_distribution<double> bias_d(0.05, 0.9), w_d(-0.4, 0.8);
-    std::vector<double> bias(n1), w12(n1 * n2), w23(n2 * n3);
+    std::uniform_real_distribution<double> bias_d(0.05, 0.9), w_d(-0.4, 0.8), wi_d(-0.5, 0.1);
+    std::vector<double> bias(n1), w12(n1 * n2), w12i(n1 * n2), w23(n2 * n3);
     for (auto& b : bias) b = bias_d(gen);
     for (auto& w : w12) w = w_d(gen);
     for (auto& w : w23) w = w_d(gen);
+    for (auto& w : w12i) w = wi_d(gen);
+    // The engine adds weights in fixed point: each addition rounds by at most max|w|·2^-30
+    // (fixed_point_weights), so layer 3's membrane may drift by that per input spike.
+    double max_w23 = 0;
+    for (const double w : w23) max_w23 = std::max(max_w23, std::abs(w));
+    const double per_input = max_w23 * std::ldexp(1.0, -30);
 
     // The reference: spikes[layer][step] = the neurons that fired.
     std::vector<double> v1(n1, 0), v2(n2, 0), v3(n3, 0);
     std::vector<std::vector<double>> v3_trace;
+    std::vector<std::size_t> inputs3;  ///< spikes layer 3 has heard, up to each step
     std::vector<raster_event> expected;
     auto fire = [&](std::vector<double>& v, std::uint32_t first, std::size_t s) {
         std::vector<std::size_t> out;
@@ -51,25 +62,32 @@ TEST(zero_delay, if_layers_hear_the_layer_below_in_the_same_step) {
     for (std::size_t s = 0; s < steps; ++s) {
         for (std::size_t i = 0; i < n1; ++i) v1[i] += bias[i];
         const auto s1 = fire(v1, 0, s);
+        std::vector<double> in2(n2, 0.0);
         for (const auto i : s1)
-            for (std::size_t j = 0; j < n2; ++j) v2[j] += w12[i * n2 + j];
-        const auto s2 = fire(v2, n1, s);
+            for (std::size_t j = 0; j < n2; ++j) {
+                in2[j] += w12[i * n2 + j];
+                if (inhibitory) in2[j] += w12i[i * n2 + j];
+            }
+        for (std::size_t j = 0; j < n2; ++j) v2[j] += in2[j];
+        const auto s2 = fire(v2, static_cast<std::uint32_t>(n1), s);
         for (const auto j : s2)
             for (std::size_t k = 0; k < n3; ++k) v3[k] += w23[j * n3 + k];
-        fire(v3, n1 + n2, s);
+        fire(v3, static_cast<std::uint32_t>(n1 + n2), s);
         v3_trace.push_back(v3);
+        inputs3.push_back((inputs3.empty() ? 0 : inputs3.back()) + s2.size());
     }
     std::sort(expected.begin(), expected.end());
-    ASSERT_GT(expected.size(), 60u);
+    ASSERT_GT(expected.size(), 8 * (n1 + n2 + n3));
 
     network net;
-    const auto l1 = net.add_population("l1", n1, if_neuron());
-    const auto l2 = net.add_population("l2", n2, if_neuron());
-    const auto l3 = net.add_population("l3", n3, if_neuron());
+    const auto l1 = net.add_population("l1", static_cast<std::uint32_t>(n1), if_neuron());
+    const auto l2 = net.add_population("l2", static_cast<std::uint32_t>(n2), if_neuron());
+    const auto l3 = net.add_population("l3", static_cast<std::uint32_t>(n3), if_neuron());
     net.set_parameter(l1, "i_bias", bias);
     // Declared out of order: the engine must still update l1, l2, l3 in this order.
     net.connect(l2, l3, all_to_all{}, {.weight = w23, .delay_ms = 0.0});
     net.connect(l1, l2, all_to_all{}, {.weight = w12, .delay_ms = 0.0});
+    if (inhibitory) net.connect(l1, l2, all_to_all{}, {.weight = w12i, .delay_ms = 0.0, .receptor = receptor_type::inhibitory});
     for (int threads : {1, 2, 3}) {
         simulation sim(net, context{.threads = threads}, {.dt_ms = 1.0});
         auto r1 = sim.record_spikes(l1);
@@ -80,8 +98,16 @@ TEST(zero_delay, if_layers_hear_the_layer_below_in_the_same_step) {
         EXPECT_EQ(raster({&r1, &r2, &r3}), expected) << threads << " threads";
         for (std::size_t s = 0; s < steps; ++s)
             for (std::size_t k = 0; k < n3; ++k)
-                EXPECT_NEAR(v.at(s + 1, k), v3_trace[s][k], 1e-8) << "step " << s << " neuron " << k;
+                EXPECT_NEAR(v.at(s + 1, k), v3_trace[s][k], 1e-12 + per_input * static_cast<double>(inputs3[s]))
+                    << "step " << s << " neuron " << k;
     }
+}
+
+TEST(zero_delay, if_layers_hear_the_layer_below_in_the_same_step) { check_if_layers(7, 5, 3, false); }
+
+TEST(zero_delay, wide_if_layers_with_both_receptors_hear_the_layer_below_in_the_same_step) {
+    check_if_layers(45, 37, 19, false);
+    check_if_layers(45, 37, 19, true);
 }
 
 // A zero delay onto LIF neurons (whose update follows the list of touched neurons) gives the
