@@ -189,11 +189,15 @@ void conv_projection::build_groups(const convolution& c) {
     if (4 * n_groups > 3 * places_.size()) return;
     group_of_.resize(places_.size());
     group_places_.assign(n_groups, place{~0u, 0, 0});
+    group_fanout_.assign(n_groups, 0);
     for (std::uint32_t i = 0; i < places_.size(); ++i) {
         const place p = places_[i];
         const auto g = static_cast<std::uint32_t>((std::size_t{p.ch} * n_rows + row_class[p.iy]) * n_cols + col_class[p.ix]);
         group_of_[i] = g;
-        if (group_places_[g].ch == ~0u) group_places_[g] = p;
+        if (group_places_[g].ch == ~0u) {
+            group_places_[g] = p;
+            group_fanout_[g] = fanout_[i];
+        }
     }
     group_count_.assign(n_groups, 0);
 }
@@ -343,7 +347,6 @@ std::uint64_t conv_projection::add_spikes(std::span<const std::uint32_t> spikes,
         hit_groups_.resize(spikes.size());
         std::size_t hits = 0;
         for (const std::uint32_t i : spikes) {
-            events += fanout_[i];
             const std::uint32_t g = group_of_[i];
             hit_groups_[hits] = g;
             hits += group_count_[g]++ == 0;
@@ -351,8 +354,10 @@ std::uint64_t conv_projection::add_spikes(std::span<const std::uint32_t> spikes,
         hit_groups_.resize(hits);
         hit_counts_.resize(hits);
         for (std::size_t k = 0; k < hits; ++k) {
-            hit_counts_[k] = group_count_[hit_groups_[k]];
-            group_count_[hit_groups_[k]] = 0;
+            const std::uint32_t g = hit_groups_[k];
+            hit_counts_[k] = group_count_[g];
+            events += static_cast<std::uint64_t>(group_count_[g]) * group_fanout_[g];
+            group_count_[g] = 0;
         }
         const view<std::int32_t> v{out_w_, kh_, kw_, n_ch_, group_places_.data(), ch_count_.data(), ch_first_.data(),
                                    slice_of_.data(), fanout_.data(), row_tap_begin_.data(), col_tap_begin_.data(),

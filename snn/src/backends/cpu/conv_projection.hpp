@@ -119,6 +119,7 @@ private:
     /// count. Empty when grouping would not save a quarter of the additions.
     std::vector<std::uint32_t> group_of_;    ///< per source neuron
     std::vector<place> group_places_;        ///< per group: the place of its first source
+    std::vector<std::uint32_t> group_fanout_;  ///< per group: the fanout of each of its sources
     std::vector<std::int32_t> group_count_;  ///< per group: its spikes so far (0 between calls)
     std::vector<std::uint32_t> hit_groups_;  ///< groups with spikes, in order of first spike
     std::vector<std::int32_t> hit_counts_;   ///< their counts
