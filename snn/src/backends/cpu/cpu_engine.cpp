@@ -208,6 +208,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
     });
     convs_.resize(T);
     conv_values_.resize(T);
+    row_sums_.resize(T);
     for (std::size_t t = 0; t < T; ++t)
         for (std::size_t q = 0; q < projs.size(); ++q) {
             const auto* cv = std::get_if<convolution>(&projs[q].rule);
@@ -347,6 +348,10 @@ std::uint64_t cpu_engine::deliver_from(int t, std::int64_t s, std::uint32_t sp, 
             // dense layer): the row's weights add into one slot, with no list to keep.
             const std::int64_t slot = (sent + table.delay()) & slot_mask_;
             std::int64_t* cells = ring + (static_cast<std::size_t>(slot) * n + lo) * 2 + table.receptor();
+            if (table.shared_targets()) {
+                events += deliver_shared_targets(t, s, sp, table, cells);
+                continue;
+            }
             for (int u = 0; u < threads_; ++u)
                 for (const std::uint32_t g : spikes_of(s, u, sp)) {
                     const auto row = table.row(g);

@@ -106,6 +106,13 @@ private:
     /// population tp, straight into their synaptic currents; called after tp's update of step
     /// sent + 1, where that input arrives.
     void deliver_direct(int t, std::int64_t sent, std::uint32_t tp, lif_population& lif);
+    /// Delivers the step-s spikes of population `sp` through a one-route `table` whose rows
+    /// share their targets (synapse_table::shared_targets) into `cells`, the slot's cell of
+    /// thread t's first neuron for the table's receptor: the spikes' rows of weights are summed
+    /// into one row, which is then added into the targets (cpu_engine_shared_targets.cpp).
+    /// Returns the synaptic events.
+    std::uint64_t deliver_shared_targets(int t, std::int64_t s, std::uint32_t sp, const synapse_table& table,
+                                         std::int64_t* cells);
     /// Delivers the step-s values of analog source population `sp` through `table`, with the
     /// delays counted from step `sent` (cpu_engine_runtime.cpp).
     std::uint64_t deliver_analog(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp, std::uint32_t tp,
@@ -140,6 +147,7 @@ private:
     std::vector<std::vector<plastic_table>> plastic_;  ///< [thread][plastic projection, in order]
     std::vector<std::vector<conv_projection>> convs_;  ///< [thread]: convolution projections (no tables)
     std::vector<std::vector<double>> conv_values_;     ///< [thread]: analog values of a step's events
+    std::vector<std::vector<std::int64_t>> row_sums_;  ///< [thread]: deliver_shared_targets' row
     std::vector<std::vector<gate_projection>> gates_;  ///< [thread]: gated max-pool projections (no tables)
     std::vector<double> scale_;                       ///< [pop * 2 + receptor]: fixed point -> mV
     aligned_vector<std::int64_t> ring_;               ///< [slot][neuron][receptor]; empty when !uses_ring()

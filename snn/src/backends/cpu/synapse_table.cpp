@@ -48,4 +48,14 @@ synapse_table::synapse_table(const std::vector<std::uint32_t>& row_sizes, const 
     cursor_.assign(row_begin_.begin(), row_begin_.end() - 1);
 }
 
+void synapse_table::finish() {
+    cursor_ = {};
+    if (row_begin_.size() < 2) return;  // no sources (a default-constructed table)
+    const std::size_t sources = row_begin_.size() - 1, length = row_begin_[1];
+    shared_targets_ = !uniform_ && one_route_ && length > 0 && words_.size() == sources * length;
+    for (std::size_t i = 1; i < sources && shared_targets_; ++i)
+        shared_targets_ = std::equal(words_.begin(), words_.begin() + static_cast<std::ptrdiff_t>(length),
+                                     words_.begin() + static_cast<std::ptrdiff_t>(i * length));
+}
+
 }  // namespace volley::snn::detail

@@ -64,8 +64,8 @@ public:
         }
     }
 
-    /// Frees the fill cursors.
-    void finish() { cursor_ = {}; }
+    /// Frees the fill cursors, and notes whether the rows share their targets (shared_targets).
+    void finish();
 
     /// True when every synapse has receptor(), delay() and weight(); words are target offsets.
     bool uniform() const noexcept { return uniform_; }
@@ -93,6 +93,11 @@ public:
     std::uint32_t delay_of(std::uint32_t word) const noexcept { return (word & delay_mask_) + 1; }
 
     std::uint64_t synapses() const noexcept { return words_.size(); }
+    /// True for a one-route table whose rows all list the same targets in the same order (an
+    /// all-to-all projection, such as a converted dense layer): a step's rows of weights can
+    /// then be summed into one row before any target is touched. Source i's weights are then
+    /// row_weights(0)[i·n, (i+1)·n) for rows of n.
+    bool shared_targets() const noexcept { return shared_targets_; }
     std::uint64_t bytes() const noexcept { return 4 * (row_begin_.size() + words_.size() + weights_.size()); }
 
 private:
@@ -100,7 +105,7 @@ private:
     std::vector<std::uint32_t> words_;
     std::vector<std::int32_t> weights_;  ///< empty when uniform
     std::vector<std::uint32_t> cursor_;  ///< fill position of each row while building
-    bool uniform_ = true, one_route_ = true;
+    bool uniform_ = true, one_route_ = true, shared_targets_ = false;
     std::uint32_t receptor_ = 0, delay_ = 1;
     std::int32_t weight_ = 0;
     std::uint32_t delay_bits_ = 0, delay_mask_ = 0, target_shift_ = 0;
