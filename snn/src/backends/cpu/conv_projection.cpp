@@ -336,6 +336,14 @@ void conv_group_kernel(const conv_projection::view<std::int32_t>& v, const std::
     conv_spike_body<std::int32_t, true>(v, groups, mults, count);
 }
 
+conv_projection::view<std::int32_t> conv_projection::narrow_view(const place* places) {
+    return {out_w_, kh_, kw_, n_ch_, places, ch_count_.data(), ch_first_.data(), slice_of_.data(), fanout_.data(),
+            row_tap_begin_.data(), col_tap_begin_.data(), row_taps_.data(), col_taps_.data(), slices32_.data(),
+            acc32_.data(), col_pattern_.data(), col_first_out_.data(), pattern_taps_.data(),
+            strip_of_.data(), strips32_.empty() ? nullptr : strips32_.data(),
+            static_cast<std::uint32_t>(pattern_taps_.size())};
+}
+
 std::uint64_t conv_projection::add_spikes(std::span<const std::uint32_t> spikes, const double* values) {
     if (empty() || spikes.empty()) return 0;
     if (narrow_ && !values && !group_of_.empty()) {
@@ -359,24 +367,12 @@ std::uint64_t conv_projection::add_spikes(std::span<const std::uint32_t> spikes,
             events += static_cast<std::uint64_t>(group_count_[g]) * group_fanout_[g];
             group_count_[g] = 0;
         }
-        const view<std::int32_t> v{out_w_, kh_, kw_, n_ch_, group_places_.data(), ch_count_.data(), ch_first_.data(),
-                                   slice_of_.data(), fanout_.data(), row_tap_begin_.data(), col_tap_begin_.data(),
-                                   row_taps_.data(), col_taps_.data(), slices32_.data(), acc32_.data(),
-                                   col_pattern_.data(), col_first_out_.data(), pattern_taps_.data(),
-                                   strip_of_.data(), strips32_.empty() ? nullptr : strips32_.data(),
-                                   static_cast<std::uint32_t>(pattern_taps_.size())};
-        conv_group_kernel(v, hit_groups_.data(), hit_counts_.data(), hits);
+        conv_group_kernel(narrow_view(group_places_.data()), hit_groups_.data(), hit_counts_.data(), hits);
         return events;
     }
     if (narrow_ && !values) {
         dirty32_ = true;
-        const view<std::int32_t> v{out_w_, kh_, kw_, n_ch_, places_.data(), ch_count_.data(), ch_first_.data(),
-                                   slice_of_.data(), fanout_.data(), row_tap_begin_.data(), col_tap_begin_.data(),
-                                   row_taps_.data(), col_taps_.data(), slices32_.data(), acc32_.data(),
-                                   col_pattern_.data(), col_first_out_.data(), pattern_taps_.data(),
-                                   strip_of_.data(), strips32_.empty() ? nullptr : strips32_.data(),
-                                   static_cast<std::uint32_t>(pattern_taps_.size())};
-        return conv_spike_kernel(v, spikes.data(), spikes.size());
+        return conv_spike_kernel(narrow_view(places_.data()), spikes.data(), spikes.size());
     }
     dirty_ = true;
     const view<std::int64_t> v{out_w_, kh_, kw_, n_ch_, places_.data(), ch_count_.data(), ch_first_.data(),

@@ -124,6 +124,8 @@ private:
     std::vector<std::uint32_t> hit_groups_;  ///< groups with spikes, in order of first spike
     std::vector<std::int32_t> hit_counts_;   ///< their counts
     void build_groups(const convolution& c);
+    /// The 32-bit path's arrays, with `places` for the sources delivered (neurons or groups).
+    view<std::int32_t> narrow_view(const place* places);
     std::uint64_t synapses_ = 0;
     bool dirty_ = false, dirty32_ = false;
 };
