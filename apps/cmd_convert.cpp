@@ -39,7 +39,7 @@ struct convert_options {
     std::string timesteps = "8,16,32,64,128,256";
     std::string percentile = "99.9";
     std::size_t norm_images = 10000;
-    std::string input = "const", reset = "subtract", max_pool = "gate";
+    std::string input = "const", reset = "subtract", max_pool = "gate", readout = "count";
     double v0 = 0, max_rate = 1.0;
     std::int64_t ttfs_window = 16;
     std::size_t limit = 0;
@@ -98,6 +98,7 @@ snn::nir_graph converted_to_nir(const convert::converted_snn& c) {
 void run_convert(const convert_options& o) {
     const auto timesteps = parse_timesteps(o.timesteps);
     const auto settings = conversion_settings(o);
+    const auto readout = convert::parse_readout_rule("--readout", o.readout);
     const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     std::FILE* log = o.json ? stderr : stdout;
     const auto t_start = std::chrono::steady_clock::now();
@@ -158,7 +159,7 @@ void run_convert(const convert_options& o) {
                                .quantized_bits = o.quantize,
                                .options = {{"model", o.model}, {"data", o.data}, {"percentile", o.percentile},
                                            {"norm_images", o.norm_images}, {"input", o.input}, {"max_rate", o.max_rate},
-                                           {"reset", o.reset}, {"v0", o.v0}, {"max_pool", o.max_pool},
+                                           {"reset", o.reset}, {"v0", o.v0}, {"max_pool", o.max_pool}, {"readout", o.readout},
                                            {"timesteps", timesteps}, {"seed", o.seed}, {"quantize", o.quantize},
                                            {"input_scale", scales.input_scale}}},
                               o.out);
@@ -182,9 +183,9 @@ void run_convert(const convert_options& o) {
         std::fprintf(log, "model %s: %zu layers, %zu parameters; %zu spiking layers, %llu neurons\n", o.model.c_str(),
                      graph.nodes.size(), graph.parameter_count(), net.layers.size(),
                      static_cast<unsigned long long>(net.network.neuron_count()));
-        std::fprintf(log, "normalisation: p%s on %s (%.1f s); input %s, reset %s, v0 %g\n", o.percentile.c_str(),
-                     norm_source.c_str(), norm_s, convert::to_string(settings.input).c_str(),
-                     convert::to_string(settings.reset).c_str(), settings.v0);
+        std::fprintf(log, "normalisation: p%s on %s (%.1f s); input %s, reset %s, v0 %g, %s readout\n",
+                     o.percentile.c_str(), norm_source.c_str(), norm_s, convert::to_string(settings.input).c_str(),
+                     convert::to_string(settings.reset).c_str(), settings.v0, convert::to_string(readout).c_str());
         std::fprintf(log, "evaluating %zu images of %s on %d threads\n", data.count(), data.source.c_str(), threads);
         std::fflush(log);
     }
@@ -192,6 +193,7 @@ void run_convert(const convert_options& o) {
     eval.timesteps = timesteps;
     eval.threads = threads;
     eval.seed = o.seed;
+    eval.readout = readout;
     const bool bar = !o.quiet && stderr_is_terminal();
     std::mutex bar_mutex;
     if (bar)
@@ -285,6 +287,7 @@ void run_convert(const convert_options& o) {
                     {"input", convert::to_string(settings.input)},
                     {"reset", convert::to_string(settings.reset)},
                     {"v0", settings.v0},
+                    {"readout", convert::to_string(readout)},
                     {"max_pool", o.max_pool},
                     {"ttfs_window", settings.ttfs_window},
                     {"threads", threads},
@@ -391,6 +394,10 @@ void register_convert(CLI::App& app, command_context& /*ctx*/) {
         ->capture_default_str();
     cmd->add_option("--reset", o->reset, "Reset after a spike: subtract or zero")->capture_default_str();
     cmd->add_option("--v0", o->v0, "Initial membrane potential, in units of the threshold (0 or 0.5)")
+        ->capture_default_str();
+    cmd->add_option("--readout", o->readout,
+                    "Output readout: count (most spikes, ties by membrane) or membrane (spikes x threshold + v: "
+                    "the integrated input)")
         ->capture_default_str();
     cmd->add_option("--max-pool", o->max_pool, "Max-pool handling: gate (pass the input with the highest spike count so far) or avg (replace by average pooling)")
         ->capture_default_str();

@@ -46,6 +46,8 @@ struct demo_options {
     bool retrain = false, full = false;
     std::size_t limit = 4000, norm_images = 10000;
     double percentile = 99.9;
+    double v0 = 0.5;                      ///< initial membrane, in units of the threshold
+    std::string readout = "membrane";     ///< count or membrane (convert::readout_rule)
     std::int64_t raster_steps = 64;
     std::size_t raster_image = 0;
     int threads = 0;
@@ -87,6 +89,7 @@ double fraction_equal(std::span<const std::int32_t> a, std::span<const std::int3
 
 void run_demo(const demo_options& o) {
     const auto timesteps = parse_timesteps(o.timesteps);
+    const auto readout = convert::parse_readout_rule("--readout", o.readout);
     if (o.raster_steps < 1)
         throw invalid_parameter("--raster-steps", "raster steps", std::to_string(o.raster_steps), "must be >= 1");
     if (!(o.percentile > 0 && o.percentile <= 100))
@@ -146,7 +149,7 @@ void run_demo(const demo_options& o) {
     norm.forward.threads = threads;
     const auto norm_set = train.head(o.norm_images);
     const auto scales = convert::compute_layer_scales(graph, as_tensor(norm_set), norm);
-    const auto net = convert::convert_to_snn(graph, scales, convert::conversion_options{});
+    const auto net = convert::convert_to_snn(graph, scales, convert::conversion_options{.v0 = o.v0});
     stages.emplace_back("normalise_convert_s", stage.lap());
 
     const auto test = test_all.head(o.full ? 0 : o.limit);
@@ -159,8 +162,10 @@ void run_demo(const demo_options& o) {
     const double cnn_acc = fraction_equal(cnn_pred, labels);
     stages.emplace_back("cnn_forward_s", stage.lap());
     if (talk) {
-        std::fprintf(log, "conversion: p%g normalisation on %zu training images, reset by subtraction, constant-current input\n",
-                     o.percentile, norm_set.count());
+        std::fprintf(log,
+                     "conversion: p%g normalisation on %zu training images, reset by subtraction, constant-current "
+                     "input, v0 %g, %s readout\n",
+                     o.percentile, norm_set.count(), o.v0, o.readout.c_str());
         std::fprintf(log, "evaluating the SNN on %zu of the %zu test images%s at T = %s\n", n, test_all.count(),
                      o.full ? "" : " (--full for all)", o.timesteps.c_str());
         std::fflush(log);
@@ -171,6 +176,7 @@ void run_demo(const demo_options& o) {
     eval.timesteps = timesteps;
     eval.threads = threads;
     eval.seed = o.seed;
+    eval.readout = readout;
     std::mutex bar_mutex;
     if (bar)
         eval.progress = [&](std::size_t done, std::size_t count) {
@@ -220,7 +226,7 @@ void run_demo(const demo_options& o) {
     // 4. One image's spikes, layer by layer.
     const std::size_t raster_index = o.raster_image;
     const std::span<const float> raster_pixels(test_all.image(raster_index), test_all.image_size());
-    const auto rec = record_image_spikes(net, raster_pixels, o.raster_steps, o.seed);
+    const auto rec = record_image_spikes(net, raster_pixels, o.raster_steps, o.seed, readout);
     const int label = test_all.labels[raster_index];
     char raster_title[256];
     std::snprintf(raster_title, sizeof raster_title,
@@ -355,6 +361,8 @@ void run_demo(const demo_options& o) {
                     {"cnn_accuracy_all_test", cnn_acc_all},
                     {"images", n},
                     {"threads", threads},
+                    {"v0", o.v0},
+                    {"readout", o.readout},
                     {"timesteps", ts},
                     {"layers", layers},
                     {"raster", {{"image", raster_index}, {"label", label}, {"steps", o.raster_steps},
@@ -435,6 +443,11 @@ void register_demo(CLI::App& app, command_context& /*ctx*/) {
     cmd->add_option("--norm-images", o->norm_images, "Training images for the λ percentiles (0: all)")
         ->capture_default_str();
     cmd->add_option("--percentile", o->percentile, "Percentile of the ReLU outputs that becomes λ")
+        ->capture_default_str();
+    cmd->add_option("--v0", o->v0, "Initial membrane potential, in units of the threshold (0 or 0.5)")
+        ->capture_default_str();
+    cmd->add_option("--readout", o->readout,
+                    "Output readout: count (most spikes, ties by membrane) or membrane (the integrated input)")
         ->capture_default_str();
     cmd->add_option("--raster-image", o->raster_image, "Test image whose spikes are recorded")->capture_default_str();
     cmd->add_option("--raster-steps", o->raster_steps, "Steps of the recorded image")->capture_default_str();

@@ -10,7 +10,7 @@
 namespace volley::cli {
 
 recorded_image record_image_spikes(const convert::converted_snn& net, std::span<const float> image,
-                                   std::int64_t steps, std::uint64_t seed) {
+                                   std::int64_t steps, std::uint64_t seed, convert::readout_rule readout) {
     if (steps < 1) throw invalid_parameter("raster", "steps", std::to_string(steps), "must be >= 1");
     if (net.input)
         throw invalid_parameter("raster", "input coding", convert::to_string(net.options.input),
@@ -38,7 +38,7 @@ recorded_image record_image_spikes(const convert::converted_snn& net, std::span<
     const auto& d = out_v.data();
     std::vector<double> v(classes, 0.0);
     if (d.values.size() >= classes) std::copy(d.values.end() - static_cast<std::ptrdiff_t>(classes), d.values.end(), v.begin());
-    rec.prediction = convert::spike_count_readout(counts, v);
+    rec.prediction = convert::read_output(net, readout, counts, v);
     return rec;
 }
 

@@ -4,7 +4,7 @@
 
 #include "demo_results_file.hpp"
 
-#include <volley/convert/snn_conversion.hpp>
+#include <volley/convert/snn_evaluation.hpp>
 
 #include <cstdint>
 #include <filesystem>
@@ -17,7 +17,7 @@ namespace volley::cli {
 /// What one recorded image gave.
 struct recorded_image {
     std::vector<layer_spike_train> layers;  ///< one per spiking layer, input to output
-    std::int32_t prediction = -1;           ///< the spike-count readout after the run
+    std::int32_t prediction = -1;           ///< the readout after the run
     std::uint64_t spikes = 0;               ///< all layers together
 };
 
@@ -25,7 +25,7 @@ struct recorded_image {
 /// spiking layer. Only the constant-current input coding is supported here (the demo's); other
 /// codings give invalid_parameter. invalid_parameter for steps < 1 or a wrong image size.
 recorded_image record_image_spikes(const convert::converted_snn& net, std::span<const float> image,
-                                   std::int64_t steps, std::uint64_t seed);
+                                   std::int64_t steps, std::uint64_t seed, convert::readout_rule readout);
 
 /// Writes the raster of `rec` (neurons of every layer stacked, the rate panel below) to `file`.
 void write_image_raster(const std::filesystem::path& file, const convert::converted_snn& net,

@@ -53,38 +53,44 @@ std::vector<float> random_images(std::size_t n, std::size_t size) {
     return x;
 }
 
+// With v0 = ½ the layers below the head start half-charged; the head, like the hardware's
+// neurons, starts at 0.
 TEST(head_export, risp_and_danna2_give_the_engine_integer_mode_head) {
-    const auto net = convert_to_snn(dense_chain({8, 12, 9, 5}), unit_scales(3));
+    const auto chain = dense_chain({8, 12, 9, 5});
     const auto images = random_images(24, 8);
-    for (const auto hardware : {head_hardware::risp, head_hardware::danna2}) {
-        const auto q = quantize_snn(net, {.bits = 8, .head_max_threshold = head_threshold_limit(hardware)});
-        ASSERT_EQ(q.head_first, 1u);  // dense1 and dense2 are fed by dense projections from spiking layers
-        const auto head = export_head(q, hardware);
-        EXPECT_EQ(head.inputs, 12u);
-        EXPECT_EQ(head.classes, 5u);
-        EXPECT_EQ(head.latency, 2);
-        EXPECT_EQ(head.network.inputs.size(), 13u);
-        EXPECT_EQ(head.network.nodes.size(), 12u + 1 + 9 + 5);
-        for (const std::int64_t T : {1, 7, 40}) {
-            const auto r = check_head_on_hardware(q, head, images, {.timesteps = T, .threads = 2});
-            EXPECT_EQ(r.images, 24u);
-            EXPECT_EQ(r.same_counts, 24u) << to_string(hardware) << " T = " << T;
-            EXPECT_EQ(r.same_charges, 24u) << to_string(hardware) << " T = " << T;
-            EXPECT_EQ(r.charge_beyond_range, 0u);
-            EXPECT_EQ(r.same_prediction, 24u) << to_string(hardware) << " T = " << T;
-            EXPECT_EQ(r.engine_output_spikes, r.hardware_output_spikes);
-            EXPECT_EQ(r.cost.cycles, 24 * (T + head.latency));
-            if (T == 40) {
-                EXPECT_GT(r.engine_output_spikes, 24u * 5) << "the head must fire";
-                EXPECT_GT(r.input_spikes, 24u * 12);
+    for (const double v0 : {0.0, 0.5}) {
+        for (const auto hardware : {head_hardware::risp, head_hardware::danna2}) {
+            SCOPED_TRACE("v0 = " + std::to_string(v0));
+            const auto net = convert_to_snn(chain, unit_scales(3), {.v0 = v0});
+            const auto q = quantize_snn(net, {.bits = 8, .head_max_threshold = head_threshold_limit(hardware)});
+            ASSERT_EQ(q.head_first, 1u);  // dense1 and dense2 are fed by dense projections from spiking layers
+            const auto head = export_head(q, hardware);
+            EXPECT_EQ(head.inputs, 12u);
+            EXPECT_EQ(head.classes, 5u);
+            EXPECT_EQ(head.latency, 2);
+            EXPECT_EQ(head.network.inputs.size(), 13u);
+            EXPECT_EQ(head.network.nodes.size(), 12u + 1 + 9 + 5);
+            for (const std::int64_t T : {1, 7, 40}) {
+                const auto r = check_head_on_hardware(q, head, images, {.timesteps = T, .threads = 2});
+                EXPECT_EQ(r.images, 24u);
+                EXPECT_EQ(r.same_counts, 24u) << to_string(hardware) << " T = " << T;
+                EXPECT_EQ(r.same_charges, 24u) << to_string(hardware) << " T = " << T;
+                EXPECT_EQ(r.charge_beyond_range, 0u);
+                EXPECT_EQ(r.same_prediction, 24u) << to_string(hardware) << " T = " << T;
+                EXPECT_EQ(r.engine_output_spikes, r.hardware_output_spikes);
+                EXPECT_EQ(r.cost.cycles, 24 * (T + head.latency));
+                if (T == 40) {
+                    EXPECT_GT(r.engine_output_spikes, 24u * 5) << "the head must fire";
+                    EXPECT_GT(r.input_spikes, 24u * 12);
+                }
             }
+            // The written JSON reads back into the same network.
+            const auto file = std::filesystem::temp_directory_path() / ("head_" + to_string(hardware) + ".json");
+            hw::save_tennlab_network(head.network, file.string());
+            const auto back = hw::load_tennlab_network(file.string());
+            EXPECT_EQ(back.to_json(), head.network.to_json());
+            std::filesystem::remove(file);
         }
-        // The written JSON reads back into the same network.
-        const auto file = std::filesystem::temp_directory_path() / ("head_" + to_string(hardware) + ".json");
-        hw::save_tennlab_network(head.network, file.string());
-        const auto back = hw::load_tennlab_network(file.string());
-        EXPECT_EQ(back.to_json(), head.network.to_json());
-        std::filesystem::remove(file);
     }
 }
 

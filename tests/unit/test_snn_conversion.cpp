@@ -154,6 +154,59 @@ TEST(snn_conversion, reset_to_zero_drops_the_surplus) {
     EXPECT_EQ(spikes.size(), 50u);
 }
 
+// The two readouts against an IF network computed here. Output neuron 0 is driven at 1.01 per
+// step and fires every step until hidden neuron 0 (input 0.13 per step) first fires, at step 8,
+// and takes 16 from it; output neuron 1 gets 0.49 per step. After 9 steps neuron 0 has fired
+// more often, but its integrated input (9·1.01 − 16) is far below neuron 1's (9·0.49): the
+// count readout names class 0, the membrane readout class 1 (with v0 = 0).
+TEST(snn_conversion, the_membrane_readout_is_the_integrated_input) {
+    cnn_graph g = identity_chain(2, true);
+    auto& out = g.nodes[1];
+    out.relu = false;
+    out.dense.kernel = {-16.0f, 0.0f, 0.0f, 0.0f};
+    out.dense.bias = {1.01f, 0.49f};
+    const std::vector<float> image = {0.13f, 0.0f};
+    const std::vector<std::int64_t> steps = {3, 9, 12, 24, 40};
+    for (const double v0 : {0.0, 0.5}) {
+        const auto net = convert_to_snn(g, unit_scales(2), {.v0 = v0});
+        // The reference: IF neurons, threshold 1, reset by subtraction, the hidden layer's
+        // spikes reaching the output in the same step.
+        std::vector<double> hidden(2, v0), v(2, v0);
+        std::vector<std::uint32_t> counts(2, 0);
+        std::vector<std::int32_t> by_count, by_membrane;
+        for (std::int64_t t = 1; t <= steps.back(); ++t) {
+            std::vector<double> fired(2, 0.0);
+            for (std::size_t j = 0; j < 2; ++j) {
+                hidden[j] += image[j];
+                if (hidden[j] > 1) hidden[j] -= 1, fired[j] = 1;
+            }
+            for (std::size_t i = 0; i < 2; ++i) {
+                v[i] += out.dense.bias[i];
+                for (std::size_t j = 0; j < 2; ++j) v[i] += out.dense.kernel[i * 2 + j] * fired[j];
+                if (v[i] > 1) v[i] -= 1, ++counts[i];
+            }
+            if (std::find(steps.begin(), steps.end(), t) == steps.end()) continue;
+            by_count.push_back(counts[1] > counts[0] || (counts[1] == counts[0] && v[1] > v[0]) ? 1 : 0);
+            by_membrane.push_back(counts[1] + v[1] > counts[0] + v[0] ? 1 : 0);
+        }
+        if (v0 == 0) {  // the case the readouts differ on happens at T = 9
+            EXPECT_EQ(by_count[1], 0);
+            EXPECT_EQ(by_membrane[1], 1);
+        }
+        for (const auto rule : {readout_rule::spike_count, readout_rule::membrane}) {
+            evaluation_options o;
+            o.timesteps = steps;
+            o.readout = rule;
+            const auto r = evaluate_snn(net, image, {}, {}, o);
+            const auto& expected = rule == readout_rule::spike_count ? by_count : by_membrane;
+            for (std::size_t c = 0; c < steps.size(); ++c)
+                EXPECT_EQ(r.predictions[c][0], expected[c]) << to_string(rule) << ", v0 = " << v0 << ", T = " << steps[c];
+        }
+    }
+    EXPECT_EQ(parse_readout_rule("--readout", "membrane"), readout_rule::membrane);
+    EXPECT_THROW(parse_readout_rule("--readout", "votes"), invalid_parameter);
+}
+
 struct fixture_data {
     cnn_graph graph;
     layer_scales scales;

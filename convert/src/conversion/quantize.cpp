@@ -141,6 +141,8 @@ quantized_snn quantize_snn(const converted_snn& net, const quantization_options&
             }
         }
         for (const auto& [name, value] : p.initial_values) {
+            const bool hardware_neuron = l >= 0 && q.layers[static_cast<std::size_t>(l)].head && options.hardware_head;
+            if (hardware_neuron && name == "v") continue;  // RISP and danna2 neurons start at charge 0
             if (l >= 0 && name == "v")
                 out.network.initialise(pop, name, rounded(value, static_cast<double>(q.layers[static_cast<std::size_t>(l)].threshold), p.name));
             else out.network.initialise(pop, name, value);

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <variant>
 
 #include "conversion/image_workers.hpp"
 #include "conversion/input_coding.hpp"
@@ -55,7 +56,7 @@ public:
             if (d.sample_steps.empty() || d.sample_steps.back() != t)
                 throw internal_error("the output membrane was not sampled at step " + std::to_string(t));
             std::copy(d.values.end() - static_cast<std::ptrdiff_t>(classes), d.values.end(), v.begin());
-            out.prediction.push_back(spike_count_readout(counts, v));
+            out.prediction.push_back(read_output(net_, options_.readout, counts, v));
             std::uint64_t spikes = 0;
             for (const auto& layer : net_.layers)
                 spikes += st.population_spikes[layer.population.value] - base.population_spikes[layer.population.value];
@@ -84,6 +85,27 @@ std::int32_t spike_count_readout(std::span<const std::uint32_t> counts, std::spa
     for (std::size_t i = 1; i < counts.size(); ++i)
         if (counts[i] > counts[best] || (counts[i] == counts[best] && membrane[i] > membrane[best])) best = i;
     return static_cast<std::int32_t>(best);
+}
+
+std::int32_t read_output(const converted_snn& net, readout_rule rule, std::span<const std::uint32_t> counts,
+                         std::span<const double> membrane) {
+    if (rule == readout_rule::spike_count) return spike_count_readout(counts, membrane);
+    const auto& out = net.network.at(net.layers.back().population);
+    const auto* neuron = std::get_if<snn::discrete_neuron>(&out.model);
+    if (!neuron) throw internal_error("the output layer '" + out.name + "' of a converted network is not a discrete_neuron");
+    const double theta = neuron->p.v_threshold;
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < counts.size(); ++i)
+        if (counts[i] * theta + membrane[i] > counts[best] * theta + membrane[best]) best = i;
+    return static_cast<std::int32_t>(best);
+}
+
+std::string to_string(readout_rule r) { return r == readout_rule::spike_count ? "count" : "membrane"; }
+
+readout_rule parse_readout_rule(const std::string& option, const std::string& word) {
+    if (word == "count") return readout_rule::spike_count;
+    if (word == "membrane") return readout_rule::membrane;
+    throw invalid_parameter(option, "readout", word, "expected count or membrane");
 }
 
 evaluation_result evaluate_snn(const converted_snn& net, std::span<const float> images,

@@ -17,11 +17,23 @@
 
 namespace volley::convert {
 
+/// How the output layer names a class.
+enum class readout_rule : std::uint8_t {
+    /// Most spikes, ties broken by the larger membrane potential, then by the lower index.
+    spike_count,
+    /// The largest integrated membrane, spikes × threshold + v (ties: the lower index). Under
+    /// reset by subtraction this is v0 plus all the input the neuron has received, so it keeps
+    /// what a spike count loses: the residual below the threshold, and input that turned
+    /// negative after spikes were fired. Under reset to 0 it is the spikes plus the residual.
+    membrane,
+};
+
 /// Evaluation settings.
 struct evaluation_options {
     std::vector<std::int64_t> timesteps = {8, 16, 32, 64, 128, 256};  ///< checkpoints, ascending, >= 1
     int threads = 1;          ///< worker threads, each running one image at a time (>= 1)
     std::uint64_t seed = 1;   ///< seed of the spike-coded inputs (keyed by image index)
+    readout_rule readout = readout_rule::spike_count;
     /// Called from worker threads with the number of images finished; may be empty.
     std::function<void(std::size_t done, std::size_t total)> progress;
 };
@@ -49,7 +61,7 @@ struct evaluation_result {
     std::size_t images = 0;
     std::vector<checkpoint_result> checkpoints;
     std::vector<layer_rate> layers;  ///< at the largest T
-    /// predictions[c][i]: the class predicted for image i at checkpoint c (spike count, ties by membrane).
+    /// predictions[c][i]: the class predicted for image i at checkpoint c (by the options' readout).
     std::vector<std::vector<std::int32_t>> predictions;
     double wall_s = 0;
     double synops_per_s = 0;  ///< synaptic events at the largest T / wall time
@@ -65,5 +77,14 @@ evaluation_result evaluate_snn(const converted_snn& net, std::span<const float> 
 /// The readout of an output layer: the class with most spikes, ties broken by the larger
 /// membrane potential, then by the lower index.
 std::int32_t spike_count_readout(std::span<const std::uint32_t> counts, std::span<const double> membrane);
+
+/// The readout `rule` of the output layer of `net`, from its spike counts and membrane
+/// potentials (the threshold is read from the output population's model).
+std::int32_t read_output(const converted_snn& net, readout_rule rule, std::span<const std::uint32_t> counts,
+                         std::span<const double> membrane);
+
+/// "count" / "membrane", and back: invalid_parameter naming `option` for another word.
+std::string to_string(readout_rule r);
+readout_rule parse_readout_rule(const std::string& option, const std::string& word);
 
 }  // namespace volley::convert

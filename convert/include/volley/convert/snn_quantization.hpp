@@ -21,7 +21,8 @@
 // The head (the trailing layers fed by dense projections from spiking layers: for the
 // reference CNN the fc layer, fed by conv2's spikes) uses the hardware's neuron: reset to 0
 // after a spike (RISP and DANNA reset the charge to 0; reset by subtraction has no
-// equivalent there). The rest of the network keeps the conversion's reset rule.
+// equivalent there), and it starts at charge 0 whatever v0 is (neither takes an initial
+// charge). The rest of the network keeps the conversion's reset rule and v0.
 
 #include <volley/convert/snn_conversion.hpp>
 
@@ -34,7 +35,7 @@ namespace volley::convert {
 /// Quantisation settings.
 struct quantization_options {
     int bits = 8;                ///< B: weights in [−(2^(B−1)−1), 2^(B−1)−1]; 2..31
-    bool hardware_head = true;   ///< the head resets to 0 (as RISP and danna2 do)
+    bool hardware_head = true;   ///< the head resets to 0 and starts at 0 (as RISP and danna2 do)
     /// When > 0, the scale of every head layer is at most this, so that its threshold fits a
     /// neuroprocessor (danna2: thresholds up to 1023, head_threshold_limit()); the head's
     /// weights then use fewer than B bits, and quantized_layer::scale_limited says so.
