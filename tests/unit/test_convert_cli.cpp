@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -87,6 +88,30 @@ TEST_F(convert_cli, json_gives_the_issue_fields_and_the_cnn_accuracy_of_the_mode
     EXPECT_TRUE(std::holds_alternative<volley::snn::convolution>(file.net.projections()[0].rule));
 }
 
+// The integrate-and-fire and dense-row kernels have AVX-512 and portable versions, chosen at
+// run time (VOLLEY_CPU_ISA=baseline forces the portable ones); their sums are integers, so both
+// must give the same spikes and predictions, with either readout.
+TEST_F(convert_cli, the_portable_kernels_give_the_same_figures) {
+    if (!have_dataset()) GTEST_SKIP() << "Fashion-MNIST is absent (run scripts/setup)";
+    for (const char* readout : {"count", "membrane"}) {
+        const std::string args = "convert " + torch_file + " --limit 16 --norm-images 200 --timesteps 8,64 --threads 1 " +
+                                 "--v0 0.5 --readout " + readout + " --json";
+        const auto wide = run_volley(args, dir);
+        ASSERT_EQ(wide.code, 0) << wide.err;
+        setenv("VOLLEY_CPU_ISA", "baseline", 1);
+        const auto portable = run_volley(args, dir);
+        unsetenv("VOLLEY_CPU_ISA");
+        ASSERT_EQ(portable.code, 0) << portable.err;
+        const auto a = nlohmann::json::parse(wide.out), b = nlohmann::json::parse(portable.out);
+        EXPECT_EQ(a["readout"], readout);
+        ASSERT_EQ(a["timesteps"].size(), 2u);
+        for (std::size_t c = 0; c < 2; ++c)
+            for (const char* key : {"accuracy", "agreement", "spikes_per_image", "synops_per_image"})
+                EXPECT_EQ(a["timesteps"][c][key], b["timesteps"][c][key]) << key << ", readout " << readout;
+        EXPECT_GT(a["timesteps"][1]["spikes_per_image"].get<double>(), 0.0);
+    }
+}
+
 TEST_F(convert_cli, images_of_the_wrong_size_and_bad_options_exit_2_naming_the_problem) {
     write_idx(dir / "small-images-idx3-ubyte", {3, 10, 10}, 128);
     write_idx(dir / "small-labels-idx1-ubyte", {3}, 1);
@@ -108,6 +133,10 @@ TEST_F(convert_cli, images_of_the_wrong_size_and_bad_options_exit_2_naming_the_p
     r = run_volley("convert " + torch_file + " --max-pool max", dir);
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("gate or avg"), std::string::npos) << r.err;
+    r = run_volley("convert " + torch_file + " --readout votes", dir);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("count or membrane"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("votes"), std::string::npos) << r.err;
     r = run_volley("convert " + torch_file + " --data mnist", dir);
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("mnist"), std::string::npos) << r.err;

@@ -8,6 +8,14 @@
 
 #include "backends/cpu/cpu_engine.hpp"
 
+#include <array>
+#include <cstdlib>
+#include <string_view>
+#include <utility>
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace volley::snn::detail {
 
 namespace {
@@ -25,6 +33,57 @@ void add_rows(std::int64_t* __restrict sum, const std::int32_t* __restrict weigh
     }
 }
 
+/// The same for rows of a fixed N <= 16 weights (a classifier's few targets): the sums stay in
+/// registers over the whole step instead of going through memory after every row.
+template <std::size_t N>
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+[[gnu::target_clones("avx512f", "avx2", "default")]]
+#endif
+void add_short_rows(std::int64_t* __restrict sum, const std::int32_t* __restrict weights, const std::uint32_t* spikes,
+                    std::size_t count) {
+    std::int64_t acc[N] = {};
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::int32_t* __restrict row = weights + std::size_t{spikes[i]} * N;
+        for (std::size_t k = 0; k < N; ++k) acc[k] += row[k];
+    }
+    for (std::size_t k = 0; k < N; ++k) sum[k] += acc[k];
+}
+
+using short_rows_fn = void (*)(std::int64_t*, const std::int32_t*, const std::uint32_t*, std::size_t);
+
+#if defined(__GNUC__) && defined(__x86_64__)
+/// add_short_rows<N> for any N <= 16 on AVX-512: two masked loads of a row, widened and added
+/// into two vectors of eight 64-bit sums.
+[[gnu::target("avx512f,avx512vl")]] void add_short_rows_avx512(std::int64_t* __restrict sum,
+                                                                const std::int32_t* __restrict weights, std::size_t n,
+                                                                const std::uint32_t* spikes, std::size_t count) {
+    const auto m0 = static_cast<__mmask8>(n >= 8 ? 0xFF : (1u << n) - 1);
+    const auto m1 = static_cast<__mmask8>(n <= 8 ? 0 : (1u << (n - 8)) - 1);
+    __m512i a0 = _mm512_setzero_si512(), a1 = _mm512_setzero_si512();
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::int32_t* row = weights + std::size_t{spikes[i]} * n;
+        a0 = _mm512_add_epi64(a0, _mm512_maskz_cvtepi32_epi64(0xFF, _mm256_maskz_loadu_epi32(m0, row)));
+        a1 = _mm512_add_epi64(a1, _mm512_maskz_cvtepi32_epi64(0xFF, _mm256_maskz_loadu_epi32(m1, row + 8)));
+    }
+    _mm512_mask_storeu_epi64(sum, m0, _mm512_add_epi64(a0, _mm512_maskz_loadu_epi64(m0, sum)));
+    _mm512_mask_storeu_epi64(sum + 8, m1, _mm512_add_epi64(a1, _mm512_maskz_loadu_epi64(m1, sum + 8)));
+}
+
+bool has_avx512vl() {
+    const char* cap = std::getenv("VOLLEY_CPU_ISA");
+    return (cap == nullptr || std::string_view(cap) != "baseline") && __builtin_cpu_supports("avx512f") &&
+           __builtin_cpu_supports("avx512vl");
+}
+#endif
+
+template <std::size_t... N>
+constexpr std::array<short_rows_fn, sizeof...(N)> short_rows_table(std::index_sequence<N...>) {
+    return {&add_short_rows<N + 1>...};
+}
+
+/// add_short_rows<n> for n = 1 ... 16 at [n - 1].
+constexpr auto short_rows = short_rows_table(std::make_index_sequence<16>{});
+
 }  // namespace
 
 std::uint64_t cpu_engine::deliver_shared_targets(int t, std::int64_t s, std::uint32_t sp, const synapse_table& table,
@@ -35,7 +94,16 @@ std::uint64_t cpu_engine::deliver_shared_targets(int t, std::int64_t s, std::uin
     std::uint64_t spikes = 0;
     for (int u = 0; u < threads_; ++u) {
         const auto& list = spikes_of(s, u, sp);
-        add_rows(sum.data(), table.row_weights(0), sum.size(), list.data(), list.size());
+#if defined(__GNUC__) && defined(__x86_64__)
+        static const bool wide = has_avx512vl();
+        if (wide && sum.size() <= 16)
+            add_short_rows_avx512(sum.data(), table.row_weights(0), sum.size(), list.data(), list.size());
+        else
+#endif
+        if (sum.size() <= short_rows.size())
+            short_rows[sum.size() - 1](sum.data(), table.row_weights(0), list.data(), list.size());
+        else
+            add_rows(sum.data(), table.row_weights(0), sum.size(), list.data(), list.size());
         spikes += list.size();
     }
     if (spikes == 0) return 0;
