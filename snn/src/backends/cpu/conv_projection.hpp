@@ -121,7 +121,7 @@ private:
     std::vector<place> group_places_;        ///< per group: the place of its first source
     std::vector<std::uint32_t> group_fanout_;  ///< per group: the fanout of each of its sources
     std::vector<std::int32_t> group_count_;  ///< per group: its spikes so far (0 between calls)
-    std::vector<std::uint32_t> hit_groups_;  ///< groups with spikes, in order of first spike
+    std::vector<std::uint32_t> hit_groups_;  ///< a step's groups with spikes, in group order (room for all + 16)
     std::vector<std::int32_t> hit_counts_;   ///< their counts
     void build_groups(const convolution& c);
     /// The 32-bit path's arrays, with `places` for the sources delivered (neurons or groups).
