@@ -96,7 +96,12 @@ std::vector<convolution> cases() {
     convolution folded{.in_channels = 3, .in_height = 8, .in_width = 8, .out_channels = 4, .kernel_height = 4,
                        .kernel_width = 4, .stride_h = 2, .stride_w = 2, .pad_top = 1, .pad_bottom = 1, .pad_left = 1,
                        .pad_right = 1, .kernel = {}};
-    return {random_kernel(strided, 1), random_kernel(grouped, 2), pool, random_kernel(same, 3), random_kernel(folded, 4)};
+    // Wide enough for the 16 x 16 blocks of the accumulator read in place (20 channels of 9 x 9
+    // outputs: one block of channels and five of positions, with remainders of both).
+    convolution wide{.in_channels = 2, .in_height = 9, .in_width = 9, .out_channels = 20, .kernel_height = 3,
+                     .kernel_width = 3, .pad_top = 1, .pad_bottom = 1, .pad_left = 1, .pad_right = 1, .kernel = {}};
+    return {random_kernel(strided, 1), random_kernel(grouped, 2), pool, random_kernel(same, 3), random_kernel(folded, 4),
+            random_kernel(wide, 5)};
 }
 
 constexpr double dt = 0.1;

@@ -18,6 +18,10 @@
 // consecutive output columns (the interior of a map), the slices of one kernel row for those
 // taps, in output order, side by side. The output positions are adjacent in the accumulator,
 // so one spike adds one contiguous strip per kernel row instead of one slice per tap.
+//
+// When the projection is its target's only input (an IF layer of a converted CNN), the target
+// can read the 32-bit accumulator in place (read_in_place): the same integers, without the
+// move into the ring cells and the cells' traffic.
 
 #include <cstdint>
 #include <span>
@@ -51,6 +55,21 @@ public:
     /// null (targets that read every cell), gets each owned target with input, as its local
     /// index plus `offset`. No-op after no spikes.
     void flush(std::int64_t* cells, std::int64_t offset, std::vector<std::uint32_t>* touched);
+
+    /// Whether the 32-bit path carries every step's spikes (neuron sources, no analog values).
+    bool narrow() const noexcept { return narrow_; }
+    /// From now on flush() leaves the step's sums to the target, which takes them with
+    /// take_in_place(). Only for a narrow projection whose target reads nothing else.
+    void read_in_place();
+    bool reads_in_place() const noexcept { return !chw32_.empty(); }
+    /// The step's sums in the target's order, and clears the accumulator: target neuron j
+    /// (local index, own_begin <= j < own_end) gets sums[j] · 2^shift, the value the flush
+    /// would have added into its cell (entries below own_begin are unused).
+    struct in_place_input {
+        const std::int32_t* sums;
+        std::uint32_t shift;
+    };
+    in_place_input take_in_place();
 
     std::uint32_t source() const noexcept { return source_; }
     std::uint32_t target() const noexcept { return target_; }
@@ -128,6 +147,8 @@ private:
     view<std::int32_t> narrow_view(const place* places);
     std::uint64_t synapses_ = 0;
     bool dirty_ = false, dirty32_ = false;
+    aligned_vector<std::int32_t> chw32_;  ///< read_in_place: acc32_ in target order, channels [0, o_lo_ + n_ch_)
+    bool chw_dirty_ = false;              ///< chw32_ holds a step's nonzero sums
 };
 
 }  // namespace volley::snn::detail

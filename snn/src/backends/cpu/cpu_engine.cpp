@@ -226,6 +226,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
             synapse_count_ += convs_[t].back().synapses();
         }
     build_gates(net, conv_delay, to_fixed);  // gate hook
+    find_in_place_convs(net);
     for (const auto& per_thread : tables_)
         for (const auto& tab : per_thread) {
             synapse_count_ += tab.synapses();
@@ -235,6 +236,25 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
     slots_ = std::bit_ceil(static_cast<std::size_t>(max_delay) + 1);
     slot_mask_ = static_cast<std::int64_t>(slots_ - 1);
     if (uses_ring()) ring_.assign(slots_ * 2 * n_, 0);
+}
+
+// A zero-delay convolution into a plain IF population that nothing else reaches: the IF step
+// reads the convolution's 32-bit accumulator where the flush would have moved it into the
+// cells, which then stay 0. The same integers reach the same arithmetic, so the same rasters.
+void cpu_engine::find_in_place_convs(const network& net) {
+    std::vector<std::uint32_t> inputs(n_pops_, 0);
+    for (const auto& q : net.projections()) ++inputs[q.target.value];
+    in_place_conv_.assign(convs_.size(), std::vector<std::int32_t>(n_pops_, -1));
+    for (std::size_t t = 0; t < convs_.size(); ++t)
+        for (std::size_t k = 0; k < convs_[t].size(); ++k) {
+            auto& conv = convs_[t][k];
+            const auto* dn = std::get_if<discrete_population>(&pops_[conv.target()]);
+            if (!dn || !dn->plain_if() || inputs[conv.target()] != 1 || conv.delay() != 0 || !conv.narrow() ||
+                conv.receptor() != 0)
+                continue;
+            conv.read_in_place();
+            in_place_conv_[t][conv.target()] = static_cast<std::int32_t>(k);
+        }
 }
 
 void cpu_engine::order_populations(const network& net) {
@@ -297,7 +317,16 @@ void cpu_engine::update_population(int t, std::int64_t s, std::uint32_t p) {
         if (s > 0 && ode->currents_change_at(s)) ode->apply_currents(s, lb, le);
         ode->update(s, lb, le, {cells, in, shift, scale_[p * 2], scale_[p * 2 + 1]}, out);
     } else if (auto* dn = std::get_if<discrete_population>(&pops_[p])) {
-        dn->update(lb, le, {cells, scale_[p * 2], scale_[p * 2 + 1], inhibited_[p] != 0, fed_[p] != 0}, out);
+        discrete_population::step_input input{cells, scale_[p * 2], scale_[p * 2 + 1], inhibited_[p] != 0, fed_[p] != 0};
+        const std::int32_t k = in_place_conv_[static_cast<std::size_t>(t)][p];
+        if (k < 0) {
+            dn->update(lb, le, input, out);
+        } else {
+            const auto sums = convs_[static_cast<std::size_t>(t)][static_cast<std::size_t>(k)].take_in_place();
+            input.sums = sums.sums;
+            input.sums_shift = sums.shift;
+            dn->update(lb, le, input, out);
+        }
     } else if (const auto* an = std::get_if<analog_population>(&pops_[p])) {
         for (std::uint32_t k : in) cells[2 * (k + shift)] = cells[2 * (k + shift) + 1] = 0;  // sources take no input
         an->update(s, lb, le, out);

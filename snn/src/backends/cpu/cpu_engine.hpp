@@ -146,6 +146,10 @@ private:
     std::vector<std::uint8_t> direct_;  ///< [population]: the target of some direct table
     std::vector<std::vector<plastic_table>> plastic_;  ///< [thread][plastic projection, in order]
     std::vector<std::vector<conv_projection>> convs_;  ///< [thread]: convolution projections (no tables)
+    /// [thread][population]: the index in convs_[thread] of the zero-delay convolution that is
+    /// the population's only input and that its plain IF step reads in place, or -1.
+    std::vector<std::vector<std::int32_t>> in_place_conv_;
+    void find_in_place_convs(const network& net);
     std::vector<std::vector<double>> conv_values_;     ///< [thread]: analog values of a step's events
     std::vector<std::vector<std::int64_t>> row_sums_;  ///< [thread]: deliver_shared_targets' row
     std::vector<std::vector<gate_projection>> gates_;  ///< [thread]: gated max-pool projections (no tables)

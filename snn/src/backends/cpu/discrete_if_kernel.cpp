@@ -38,8 +38,12 @@ struct if_columns {
     /// step reads only the ring cells, i_bias and v.
     bool unit = false;
     /// The receptors whose cells may hold input: 0 (none: x = 0), 1 (excitatory only: the
-    /// inhibitory cells are 0, and x = e·scale_e + 0 is the same sum) or 2 (both).
+    /// inhibitory cells are 0, and x = e·scale_e + 0 is the same sum) or 2 (both); 3: no
+    /// cells, the excitatory input is sums[i] · 2^sums_shift (the value the convolution's
+    /// flush would have put into the cell).
     int receptors = 2;
+    const std::int32_t* sums = nullptr;
+    std::uint32_t sums_shift = 0;
 };
 
 template <bool Unit, int Receptors>
@@ -53,14 +57,17 @@ template <bool Unit, int Receptors>
     const double* __restrict reset = c.reset + b0;
     const double se = c.scale_e, si = c.scale_i, thr0 = c.threshold[b0], reset0 = c.reset[b0];
     const std::uint64_t subtract = c.subtract ? ~std::uint64_t{0} : 0;
+    const std::int32_t* __restrict sums = Receptors == 3 ? c.sums + b0 : nullptr;
     const int n = static_cast<int>(b1 - b0);
     for (int i = 0; i < n; ++i) {
         double x = 0;
-        if constexpr (Receptors == 2)
+        if constexpr (Receptors == 3)
+            x = static_cast<double>(static_cast<std::int64_t>(sums[i]) << c.sums_shift) * se;
+        else if constexpr (Receptors == 2)
             x = static_cast<double>(cells[2 * i]) * se + static_cast<double>(cells[2 * i + 1]) * si;
         else if constexpr (Receptors == 1)
             x = static_cast<double>(cells[2 * i]) * se;
-        if constexpr (Receptors >= 1) cells[2 * i] = 0;
+        if constexpr (Receptors == 1 || Receptors == 2) cells[2 * i] = 0;
         if constexpr (Receptors == 2) cells[2 * i + 1] = 0;
         const double u = Unit ? x + bias[i] : w_in[i] * (x + bias[i]);
         const double v = Unit ? v_col[i] + u : v_col[i] + r[i] * u;
@@ -80,7 +87,9 @@ template <bool Unit, int Receptors>
         case 2: return if_block_body<false, 1>(c, b0, b1, flag);
         case 3: return if_block_body<true, 1>(c, b0, b1, flag);
         case 4: return if_block_body<false, 2>(c, b0, b1, flag);
-        default: return if_block_body<true, 2>(c, b0, b1, flag);
+        case 5: return if_block_body<true, 2>(c, b0, b1, flag);
+        case 6: return if_block_body<false, 3>(c, b0, b1, flag);
+        default: return if_block_body<true, 3>(c, b0, b1, flag);
     }
 }
 
@@ -145,10 +154,15 @@ template <int Receptors>
     const __m512d thr = _mm512_set1_pd(c.threshold[b0]), reset = _mm512_set1_pd(c.reset[b0]);
     const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
     const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m128i shift = _mm_cvtsi32_si128(static_cast<int>(c.sums_shift));
     std::uint32_t count = 0, i = b0;
     for (; i + 8 <= b1; i += 8) {
         __m512d x = _mm512_setzero_pd();
-        if constexpr (Receptors >= 1) {
+        if constexpr (Receptors == 3) {
+            const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c.sums + i));
+            const __m512i wide = _mm512_maskz_sll_epi64(0xFF, _mm512_maskz_cvtepi32_epi64(0xFF, a), shift);
+            x = _mm512_mul_pd(_mm512_cvtepi64_pd(wide), se);
+        } else if constexpr (Receptors >= 1) {
             std::int64_t* cell = c.cells + 2 * std::size_t{i};
             const __m512i lo = _mm512_loadu_si512(cell), hi = _mm512_loadu_si512(cell + 8);
             x = _mm512_mul_pd(_mm512_cvtepi64_pd(_mm512_permutex2var_epi64(lo, even, hi)), se);
@@ -206,10 +220,13 @@ void discrete_population::update_plain_if(std::uint32_t begin, std::uint32_t end
     alignas(64) std::uint32_t fired[block + 8];
     const if_columns c{in.cells, in.scale_e, in.scale_i, v_.data(), r_.data(), w_in_.data(), i_bias_.data(),
                        v_threshold_.data(), v_reset_.data(), subtract_, unit_if_,
-                       !in.fed ? 0 : in.inhibitory ? 2 : 1};
+                       in.sums ? 3 : !in.fed ? 0 : in.inhibitory ? 2 : 1, in.sums, in.sums_shift};
 #if defined(__GNUC__) && defined(__x86_64__)
     if (wide && c.unit) {
-        const auto step = c.receptors == 0 ? if_unit_avx512<0> : c.receptors == 1 ? if_unit_avx512<1> : if_unit_avx512<2>;
+        const auto step = c.receptors == 0   ? if_unit_avx512<0>
+                          : c.receptors == 1 ? if_unit_avx512<1>
+                          : c.receptors == 2 ? if_unit_avx512<2>
+                                             : if_unit_avx512<3>;
         for (std::uint32_t b0 = begin; b0 < end; b0 += block) {
             const std::uint32_t count = step(c, b0, std::min(end, b0 + block), fired);
             spikes.insert(spikes.end(), fired, fired + count);

@@ -29,6 +29,11 @@ public:
         /// False when no projection reaches the population at all (the first layer of a
         /// converted CNN, driven by its bias): the plain IF step reads no cell.
         bool fed = true;
+        /// When not null (plain IF only), the excitatory input of neuron i is
+        /// sums[i] · 2^sums_shift instead of its cell: a convolution that is the population's
+        /// only input, read in place (conv_projection::read_in_place).
+        const std::int32_t* sums = nullptr;
+        std::uint32_t sums_shift = 0;
     };
 
     /// Advances neurons [begin, end) (local indices) over step `s`, reading and clearing their
@@ -48,6 +53,8 @@ public:
     const std::vector<double>& state(const std::string& variable) const;
 
     std::uint32_t size() const noexcept { return n_; }
+    /// Every neuron is a plain IF neuron (the step that can read a convolution in place).
+    bool plain_if() const noexcept { return plain_if_; }
 
 private:
     /// update() for plain IF neurons (no leak, no synaptic stage, v_leak = 0): the same
