@@ -1,19 +1,18 @@
 // Convolutional projection on the CPU (see conv_projection.hpp).
 
 #include "backends/cpu/conv_projection.hpp"
+#include "backends/cpu/cpu_isa.hpp"
 
 #include <volley/error.hpp>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstdlib>
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
 #endif
 #include <limits>
 #include <map>
-#include <string_view>
 
 namespace volley::snn::detail {
 
@@ -395,11 +394,6 @@ std::size_t collect_groups_avx512(std::int32_t* count, std::size_t n, const std:
     return hits + collect_groups(count, n, fanout, groups + hits, counts + hits, events, g);
 }
 
-/// AVX-512 is there and VOLLEY_CPU_ISA is not "baseline" (both versions give the same sums).
-bool has_avx512f() {
-    const char* cap = std::getenv("VOLLEY_CPU_ISA");
-    return (cap == nullptr || std::string_view(cap) != "baseline") && __builtin_cpu_supports("avx512f");
-}
 #endif
 
 }  // namespace
@@ -416,7 +410,7 @@ std::uint64_t conv_projection::add_spikes(std::span<const std::uint32_t> spikes,
         std::uint64_t events = 0;
         std::size_t hits;
 #if defined(__GNUC__) && defined(__x86_64__)
-        static const bool wide = has_avx512f();
+        static const bool wide = cpu_avx512();
         if (wide)
             hits = collect_groups_avx512(group_count_.data(), group_count_.size(), group_fanout_.data(),
                                          hit_groups_.data(), hit_counts_.data(), events);
@@ -599,7 +593,7 @@ conv_projection::in_place_input conv_projection::take_in_place() {
         return {chw32_.data(), shift_};
     }
 #if defined(__GNUC__) && defined(__x86_64__)
-    static const bool wide = has_avx512f();
+    static const bool wide = cpu_avx512();
     if (wide) transpose_sums_avx512(acc32_.data(), n_ch_, out_hw_, o_lo_, chw32_.data());
     else
 #endif
@@ -621,7 +615,7 @@ void conv_projection::flush(std::int64_t* cells, std::int64_t offset, std::vecto
         dirty32_ = false;
     }
 #if defined(__GNUC__) && defined(__x86_64__)
-    static const bool wide = has_avx512f();
+    static const bool wide = cpu_avx512();
     if (dirty32_ && !touched && wide)
         move_accumulator32_avx512(acc32_.data(), shift_, n_ch_, o_lo_, out_hw_, own_begin_, own_end_, cells);
     else

@@ -7,10 +7,9 @@
 // when each row is added, in any order and for any thread count.
 
 #include "backends/cpu/cpu_engine.hpp"
+#include "backends/cpu/cpu_isa.hpp"
 
 #include <array>
-#include <cstdlib>
-#include <string_view>
 #include <utility>
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
@@ -68,12 +67,6 @@ using short_rows_fn = void (*)(std::int64_t*, const std::int32_t*, const std::ui
     _mm512_mask_storeu_epi64(sum, m0, _mm512_add_epi64(a0, _mm512_maskz_loadu_epi64(m0, sum)));
     _mm512_mask_storeu_epi64(sum + 8, m1, _mm512_add_epi64(a1, _mm512_maskz_loadu_epi64(m1, sum + 8)));
 }
-
-bool has_avx512vl() {
-    const char* cap = std::getenv("VOLLEY_CPU_ISA");
-    return (cap == nullptr || std::string_view(cap) != "baseline") && __builtin_cpu_supports("avx512f") &&
-           __builtin_cpu_supports("avx512vl");
-}
 #endif
 
 template <std::size_t... N>
@@ -95,7 +88,7 @@ std::uint64_t cpu_engine::deliver_shared_targets(int t, std::int64_t s, std::uin
     for (int u = 0; u < threads_; ++u) {
         const auto& list = spikes_of(s, u, sp);
 #if defined(__GNUC__) && defined(__x86_64__)
-        static const bool wide = has_avx512vl();
+        static const bool wide = cpu_avx512();
         if (wide && sum.size() <= 16)
             add_short_rows_avx512(sum.data(), table.row_weights(0), sum.size(), list.data(), list.size());
         else

@@ -14,10 +14,9 @@
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
 #endif
-#include <cstdlib>
 #include <cstring>
-#include <string_view>
 
+#include "backends/cpu/cpu_isa.hpp"
 #include "backends/cpu/discrete_population.hpp"
 
 namespace volley::snn::detail {
@@ -191,25 +190,13 @@ template <int Receptors>
 }
 #endif
 
-/// Whether to run the AVX-512 versions: the CPU has them and VOLLEY_CPU_ISA is not
-/// "baseline" (both versions agree bit for bit).
-bool use_avx512() {
-#if defined(__GNUC__) && defined(__x86_64__)
-    const char* cap = std::getenv("VOLLEY_CPU_ISA");
-    return (cap == nullptr || std::string_view(cap) != "baseline") && __builtin_cpu_supports("avx512f") &&
-           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
-#else
-    return false;
-#endif
-}
-
 }  // namespace
 
 void discrete_population::update_plain_if(std::uint32_t begin, std::uint32_t end, const step_input& in,
                                           std::vector<std::uint32_t>& spikes) {
     constexpr std::uint32_t block = 256;
 #if defined(__GNUC__) && defined(__x86_64__)
-    static const bool wide = use_avx512();
+    static const bool wide = cpu_avx512();
     static const if_block_fn if_block = wide ? if_block_avx512 : if_block_baseline;
     static const extract_fn extract = wide ? extract_avx512 : extract_baseline;
 #else

@@ -101,6 +101,8 @@ discrete_population::discrete_population(const network& net, population_index po
 
 void discrete_population::update(std::uint32_t begin, std::uint32_t end, const step_input& in,
                                  std::vector<std::uint32_t>& spikes) {
+    if (plain_if_ && unit_if_ && !in.fed && !in.sums && begin == 0 && end == n_) return update_ahead(spikes);
+    settle();
     if (plain_if_) return update_plain_if(begin, end, in, spikes);
     for (std::uint32_t i = begin; i < end; ++i) {
         std::int64_t* cell = in.cells + 2 * std::size_t{i};
@@ -134,11 +136,16 @@ void discrete_population::set_bias(std::span<const double> per_neuron) {
         if (!std::isfinite(per_neuron[i]))
             throw invalid_parameter(object + " neuron " + std::to_string(i), "i_bias", format_number(per_neuron[i]),
                                     "must be finite");
+    settle();
     i_bias_.assign(per_neuron.begin(), per_neuron.end());
 }
 
 const std::vector<double>& discrete_population::state(const std::string& variable) const {
-    if (variable == "v") return v_;
+    if (variable == "v" && ahead_given_ < ahead_end_.size()) {
+        replay(ahead_given_, v_now_);
+        return v_now_;
+    }
+    if (variable == "v") return ahead_end_.empty() ? v_ : ahead_v_;
     if (variable == "i_syn") return i_syn_;
     throw unknown_name("state variable", variable, "population '" + name_ + "'");
 }

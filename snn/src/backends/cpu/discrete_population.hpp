@@ -44,12 +44,14 @@ public:
     void restart() {
         v_ = v_initial_;
         i_syn_ = i_syn_initial_;
+        ahead_end_.clear();
+        ahead_given_ = 0;
     }
 
     /// Sets i_bias per neuron; throws invalid_parameter on a size mismatch or a non-finite value.
     void set_bias(std::span<const double> per_neuron);
 
-    /// The state column of a variable ("v", "i_syn").
+    /// The state column of a variable ("v", "i_syn"), at the step the engine is at.
     const std::vector<double>& state(const std::string& variable) const;
 
     std::uint32_t size() const noexcept { return n_; }
@@ -60,6 +62,25 @@ private:
     /// update() for plain IF neurons (no leak, no synaptic stage, v_leak = 0): the same
     /// arithmetic in a loop that vectorises (discrete_if_kernel.cpp).
     void update_plain_if(std::uint32_t begin, std::uint32_t end, const step_input& in, std::vector<std::uint32_t>& spikes);
+
+    // Run-ahead (discrete_if_ahead.cpp). A unit IF population with no input (the first layer
+    // of a converted CNN, driven by its bias) that one thread updates whole does not depend on
+    // anything else, so update() computes ahead_steps steps per pass over v, with v held in
+    // registers, and hands out one step's spikes per call. v_ then holds v before the first of
+    // those steps and ahead_v_ after the last; the v of the step the engine is at is replayed
+    // from v_ when asked for (state(), set_bias()). The arithmetic is that of the one-step
+    // kernel, so the spikes and v are the same.
+    static constexpr std::uint32_t ahead_steps = 16;
+    void update_ahead(std::vector<std::uint32_t>& spikes);
+    /// v after `steps` steps from v_ (the arithmetic of one step, repeated), into `out`.
+    void replay(std::uint32_t steps, std::vector<double>& out) const;
+    /// Makes v_ the v of the step the engine is at and drops the steps computed ahead.
+    void settle();
+    std::vector<double> ahead_v_;
+    std::vector<std::uint8_t> ahead_bits_;                 ///< [step][neuron / 8]: who fires
+    std::vector<std::uint32_t> ahead_spikes_, ahead_end_;  ///< the steps' lists back to back; each one's end
+    std::uint32_t ahead_given_ = 0;                        ///< steps handed out of ahead_end_.size()
+    mutable std::vector<double> v_now_;                    ///< state("v") while ahead
     bool plain_if_ = false;  ///< every neuron is a plain IF neuron
     bool unit_if_ = false;   ///< plain IF with r = w_in = 1 and one threshold and reset for all
     std::uint32_t n_ = 0;
