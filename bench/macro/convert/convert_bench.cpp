@@ -6,6 +6,7 @@
 //   volley_convert_bench [MODEL.h5] [--limit N] [--threads N] [--computed-lambda]
 //                        [--v0 0|0.5] [--readout count|membrane]
 //
+// The default conversion is v0 = 0.5 with the integrated-membrane readout (the demo's).
 // By default λ is the p99.9 stored in the model's /normalization (the shared fixture's numpy
 // values); --computed-lambda measures it with compute_layer_scales on the first 10,000
 // training images instead.
@@ -76,8 +77,11 @@ int main(int argc, char** argv) try {
     std::size_t limit = 0;
     int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     bool computed = false;
-    double v0 = 0;
-    vc::readout_rule readout = vc::readout_rule::spike_count;
+    // The conversion the demo uses and the targets are read with (docs/conversion.md,
+    // "Measured: the readout and v0"); --v0 0 --readout count is the method of CONVERSION.md's
+    // numpy floor, which it reproduces to the image.
+    double v0 = 0.5;
+    vc::readout_rule readout = vc::readout_rule::membrane;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--limit" && i + 1 < argc) limit = std::stoul(argv[++i]);
