@@ -238,25 +238,6 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
     if (uses_ring()) ring_.assign(slots_ * 2 * n_, 0);
 }
 
-// A zero-delay convolution into a plain IF population that nothing else reaches: the IF step
-// reads the convolution's 32-bit accumulator where the flush would have moved it into the
-// cells, which then stay 0. The same integers reach the same arithmetic, so the same rasters.
-void cpu_engine::find_in_place_convs(const network& net) {
-    std::vector<std::uint32_t> inputs(n_pops_, 0);
-    for (const auto& q : net.projections()) ++inputs[q.target.value];
-    in_place_conv_.assign(convs_.size(), std::vector<std::int32_t>(n_pops_, -1));
-    for (std::size_t t = 0; t < convs_.size(); ++t)
-        for (std::size_t k = 0; k < convs_[t].size(); ++k) {
-            auto& conv = convs_[t][k];
-            const auto* dn = std::get_if<discrete_population>(&pops_[conv.target()]);
-            if (!dn || !dn->plain_if() || inputs[conv.target()] != 1 || conv.delay() != 0 || !conv.narrow() ||
-                conv.receptor() != 0)
-                continue;
-            conv.read_in_place();
-            in_place_conv_[t][conv.target()] = static_cast<std::int32_t>(k);
-        }
-}
-
 void cpu_engine::order_populations(const network& net) {
     const auto& projs = net.projections();
     std::vector<std::uint32_t> pending(n_pops_, 0);  // zero-delay inputs from populations not yet placed

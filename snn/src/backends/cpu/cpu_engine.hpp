@@ -149,7 +149,7 @@ private:
     /// [thread][population]: the index in convs_[thread] of the zero-delay convolution that is
     /// the population's only input and that its plain IF step reads in place, or -1.
     std::vector<std::vector<std::int32_t>> in_place_conv_;
-    void find_in_place_convs(const network& net);
+    void find_in_place_convs(const network& net);  // conv_in_place.cpp
     std::vector<std::vector<double>> conv_values_;     ///< [thread]: analog values of a step's events
     std::vector<std::vector<std::int64_t>> row_sums_;  ///< [thread]: deliver_shared_targets' row
     std::vector<std::vector<gate_projection>> gates_;  ///< [thread]: gated max-pool projections (no tables)
