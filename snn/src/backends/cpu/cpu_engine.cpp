@@ -299,15 +299,12 @@ void cpu_engine::update_population(int t, std::int64_t s, std::uint32_t p) {
         ode->update(s, lb, le, {cells, in, shift, scale_[p * 2], scale_[p * 2 + 1]}, out);
     } else if (auto* dn = std::get_if<discrete_population>(&pops_[p])) {
         discrete_population::step_input input{cells, scale_[p * 2], scale_[p * 2 + 1], inhibited_[p] != 0, fed_[p] != 0};
-        const std::int32_t k = in_place_conv_[static_cast<std::size_t>(t)][p];
-        if (k < 0) {
-            dn->update(lb, le, input, out);
-        } else {
+        if (const std::int32_t k = in_place_conv_[static_cast<std::size_t>(t)][p]; k >= 0) {
             const auto sums = convs_[static_cast<std::size_t>(t)][static_cast<std::size_t>(k)].take_in_place();
             input.sums = sums.sums;
             input.sums_shift = sums.shift;
-            dn->update(lb, le, input, out);
         }
+        dn->update(lb, le, input, out);
     } else if (const auto* an = std::get_if<analog_population>(&pops_[p])) {
         for (std::uint32_t k : in) cells[2 * (k + shift)] = cells[2 * (k + shift) + 1] = 0;  // sources take no input
         an->update(s, lb, le, out);
