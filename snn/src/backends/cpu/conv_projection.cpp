@@ -352,7 +352,8 @@ namespace {
 
 /// Lists the groups g in [first, n) with a nonzero count, in group order, into `groups` and
 /// their counts into `counts` (room for n + 16 each), clears the counts, and adds count x
-/// fanout to `events`. Returns how many. Branch-free: about a third of the groups of a converted layer have spikes.
+/// fanout to `events`. Returns how many. Branch-free: about a third of the groups of a
+/// converted layer have spikes.
 std::size_t collect_groups(std::int32_t* count, std::size_t n, const std::uint32_t* fanout, std::uint32_t* groups,
                            std::int32_t* counts, std::uint64_t& events, std::size_t first = 0) {
     std::size_t hits = 0;
@@ -529,7 +530,7 @@ void move_accumulator32_avx512(std::int32_t* acc, std::uint32_t shift, std::uint
 }  // namespace
 
 void conv_projection::flush(std::int64_t* cells, std::int64_t offset, std::vector<std::uint32_t>* touched) {
-    if (reads_in_place()) return;  // the target reads acc32_ and clears it
+    if (reads_in_place()) return;  // the target takes the sums with take_in_place()
     if (dirty32_ && dirty_) {  // both paths ran this step (cannot happen today): add the narrow sums first
         const std::int64_t unit = std::int64_t{1} << shift_;
         for (std::size_t q = 0; q < acc_.size(); ++q) {

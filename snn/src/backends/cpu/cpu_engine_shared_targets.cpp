@@ -9,8 +9,6 @@
 #include "backends/cpu/cpu_engine.hpp"
 #include "backends/cpu/cpu_isa.hpp"
 
-#include <array>
-#include <utility>
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -32,27 +30,10 @@ void add_rows(std::int64_t* __restrict sum, const std::int32_t* __restrict weigh
     }
 }
 
-/// The same for rows of a fixed N <= 16 weights (a classifier's few targets): the sums stay in
-/// registers over the whole step instead of going through memory after every row.
-template <std::size_t N>
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-[[gnu::target_clones("avx512f", "avx2", "default")]]
-#endif
-void add_short_rows(std::int64_t* __restrict sum, const std::int32_t* __restrict weights, const std::uint32_t* spikes,
-                    std::size_t count) {
-    std::int64_t acc[N] = {};
-    for (std::size_t i = 0; i < count; ++i) {
-        const std::int32_t* __restrict row = weights + std::size_t{spikes[i]} * N;
-        for (std::size_t k = 0; k < N; ++k) acc[k] += row[k];
-    }
-    for (std::size_t k = 0; k < N; ++k) sum[k] += acc[k];
-}
-
-using short_rows_fn = void (*)(std::int64_t*, const std::int32_t*, const std::uint32_t*, std::size_t);
-
 #if defined(__GNUC__) && defined(__x86_64__)
-/// add_short_rows<N> for any N <= 16 on AVX-512: two masked loads of a row, widened and added
-/// into two vectors of eight 64-bit sums.
+/// add_rows for rows of n <= 16 weights (a classifier's few targets) on AVX-512: the sums stay
+/// in two registers of eight 64-bit lanes over the whole step instead of going through memory
+/// after every row; each row is two masked loads, widened.
 [[gnu::target("avx512f,avx512vl")]] void add_short_rows_avx512(std::int64_t* __restrict sum,
                                                                 const std::int32_t* __restrict weights, std::size_t n,
                                                                 const std::uint32_t* spikes, std::size_t count) {
@@ -68,14 +49,6 @@ using short_rows_fn = void (*)(std::int64_t*, const std::int32_t*, const std::ui
     _mm512_mask_storeu_epi64(sum + 8, m1, _mm512_add_epi64(a1, _mm512_maskz_loadu_epi64(m1, sum + 8)));
 }
 #endif
-
-template <std::size_t... N>
-constexpr std::array<short_rows_fn, sizeof...(N)> short_rows_table(std::index_sequence<N...>) {
-    return {&add_short_rows<N + 1>...};
-}
-
-/// add_short_rows<n> for n = 1 ... 16 at [n - 1].
-constexpr auto short_rows = short_rows_table(std::make_index_sequence<16>{});
 
 }  // namespace
 
@@ -93,9 +66,6 @@ std::uint64_t cpu_engine::deliver_shared_targets(int t, std::int64_t s, std::uin
             add_short_rows_avx512(sum.data(), table.row_weights(0), sum.size(), list.data(), list.size());
         else
 #endif
-        if (sum.size() <= short_rows.size())
-            short_rows[sum.size() - 1](sum.data(), table.row_weights(0), list.data(), list.size());
-        else
             add_rows(sum.data(), table.row_weights(0), sum.size(), list.data(), list.size());
         spikes += list.size();
     }
