@@ -189,7 +189,7 @@ run_outcome execute_run(const run_request& req) {
             }
             return !interrupted.load();
         },
-        std::max<std::int64_t>(1, std::min<std::int64_t>(steps / 200 + 1, 1000)));
+        (std::min<std::int64_t>(steps / 200 + 1, 1000) + 1) / 2 * 2);  // even: the engine may step in pairs
 
     bool completed = false;
     {

@@ -496,8 +496,45 @@ std::int64_t cpu_engine::run(std::int64_t steps, const progress_callback& progre
     // std::barrier waits on a futex after a short spin; OpenMP's barrier spins far longer,
     // which is ruinous when the machine has other work (or ctest runs tests side by side).
     std::barrier<> step_barrier(threads_);
+    const bool pairs = pairs_allowed(progress, interval);
     parallel_for_threads(threads_, [&](int t) {
-        for (std::int64_t s = s0; s < s1; ++s) {
+        std::int64_t s = s0;
+        if (pairs) {  // the same sequence, two steps at a time (cpu_engine_pairs.cpp)
+            bool stopped = false;
+            for (; s + 1 < s1 && !stopped; s += 2) {
+                sort_pair(t, s, s == s0);
+                step_barrier.arrive_and_wait();  // every thread's sort has read the spikes
+                update_pair(t, s);
+                if (t == 0) {
+                    try {
+                        if (failure ||
+                            (progress && interval > 0 && (s + 2 - s0) % interval == 0 && !progress(s + 2 - s0, steps)))
+                            stop_after.store(s + 1);
+                    } catch (...) {
+                        failure = std::current_exception();
+                        stop_after.store(s + 1);
+                    }
+                }
+                step_barrier.arrive_and_wait();  // every thread's spikes are in
+                if (t == 0 && !failure) {
+                    try {
+                        record_spikes(s);
+                        record_spikes(s + 1);
+                        step_ = s + 2;
+                        done = s + 2 - s0;
+                    } catch (...) {
+                        failure = std::current_exception();
+                    }
+                }
+                stopped = stop_after.load() == s + 1;
+            }
+            if (s > s0) {
+                finish_pairs(t, s);
+                step_barrier.arrive_and_wait();  // before any thread overwrites the spikes it read
+            }
+            if (stopped) return;
+        }
+        for (; s < s1; ++s) {
             update_range(t, s, &step_barrier);
             // Every thread decides the same way whether this step takes a state sample, which
             // needs a second barrier so that no thread updates step s + 1 while it is read.
@@ -542,9 +579,27 @@ std::int64_t cpu_engine::run_one_thread(std::int64_t steps, const progress_callb
     const std::int64_t s0 = step_, s1 = step_ + steps;
     std::int64_t done = 0;
     std::exception_ptr failure;
-    for (std::int64_t s = s0; s < s1; ++s) {
+    std::int64_t s = s0;
+    bool stop = false;
+    if (pairs_allowed(progress, interval)) {  // the same sequence, two steps at a time (cpu_engine_pairs.cpp)
+        for (; s + 1 < s1 && !stop; s += 2) {
+            sort_pair(0, s, s == s0);
+            update_pair(0, s);
+            try {
+                stop = progress && interval > 0 && (s + 2 - s0) % interval == 0 && !progress(s + 2 - s0, steps);
+                record_spikes(s);
+                record_spikes(s + 1);
+                step_ = s + 2;
+                done = s + 2 - s0;
+            } catch (...) {
+                failure = std::current_exception();
+                stop = true;
+            }
+        }
+        if (s > s0) finish_pairs(0, s);
+    }
+    for (; s < s1 && !stop; ++s) {
         update_range(0, s, nullptr);
-        bool stop = false;
         try {
             stop = progress && interval > 0 && (s + 1 - s0) % interval == 0 && !progress(s + 1 - s0, steps);
             record_spikes(s);
@@ -557,7 +612,6 @@ std::int64_t cpu_engine::run_one_thread(std::int64_t steps, const progress_callb
             stop = true;
         }
         deliver(0, s);
-        if (stop) break;
     }
     for (auto& sink : spike_sinks_) sink.data->steps_recorded += done;
     sim_s_ += seconds_since(t0);

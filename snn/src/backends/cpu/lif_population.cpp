@@ -176,27 +176,21 @@ double lif_population::input_gain(std::int64_t s, bool inhibitory) const {
 void lif_population::set_threads(int threads) {
     // A neuron that fires at step s is refractory over steps s + 1 ... s + ref and is released
     // at the end of step s + ref: ref + 1 buckets cover every pending release.
-    const auto buckets = static_cast<std::size_t>(*std::max_element(ref_steps_.begin(), ref_steps_.end())) + 1;
-    ends_.assign(static_cast<std::size_t>(threads), std::vector<std::vector<std::uint32_t>>(buckets));
+    buckets_ = static_cast<std::size_t>(*std::max_element(ref_steps_.begin(), ref_steps_.end())) + 1;
+    ends_.assign(static_cast<std::size_t>(threads), {});
 }
 
 void lif_population::update(int thread, std::int64_t s, std::uint32_t begin, std::uint32_t end,
                             const step_input& in, std::vector<std::uint32_t>& spikes) {
-    const std::size_t first = spikes.size();
     auto run = [&]<int Kernel>() {
         if constexpr (Kernel == 0) add_input(s, in);
-        if (hetero_) update_impl<Kernel, true>(s, begin, end, spikes);
-        else update_impl<Kernel, false>(s, begin, end, spikes);
+        for (std::uint32_t c0 = begin; c0 < end; c0 += direct_chunk) {
+            const std::uint32_t c1 = std::min(end, c0 + direct_chunk);
+            if (hetero_) step_chunk<Kernel, true>(thread, s, begin, c0, c1, {}, spikes);
+            else step_chunk<Kernel, false>(thread, s, begin, c0, c1, {}, spikes);
+        }
         if constexpr (Kernel != 0) add_input(s, in);
     };
-    if (scaled_ && s > 0 && scaled_exponent(s) == 0) {  // back to scale 1
-        const auto period = static_cast<std::size_t>(rescale_period_);
-        const double fe = decay_power_[0][period], fi = decay_power_[1][period];
-        for (std::uint32_t i = begin; i < end; ++i) {
-            ie_[i] *= fe;
-            ii_[i] *= fi;
-        }
-    }
     switch (kind_) {
         case kind::delta: run.template operator()<0>(); break;
         case kind::exp:
@@ -205,12 +199,30 @@ void lif_population::update(int thread, std::int64_t s, std::uint32_t begin, std
             break;
         case kind::alpha: run.template operator()<2>(); break;
     }
-    hold_refractory(thread, s, std::span(spikes).subspan(first));
 }
 
-void lif_population::hold_refractory(int thread, std::int64_t s, std::span<const std::uint32_t> fired) {
-    auto& ends = ends_[static_cast<std::size_t>(thread)];
-    const auto buckets = static_cast<std::int64_t>(ends.size());
+void lif_population::update_pair(int thread, std::int64_t s, std::uint32_t begin, std::uint32_t end,
+                                 std::span<const direct_route> before, std::span<const direct_route> between,
+                                 std::vector<std::uint32_t>& spikes, std::vector<std::uint32_t>& next_spikes) {
+    if (!scaled_) throw internal_error("update_pair on a population that does not step in pairs");
+    for (std::uint32_t c0 = begin; c0 < end; c0 += direct_chunk) {
+        const std::uint32_t c1 = std::min(end, c0 + direct_chunk);
+        add_routes((c0 - begin) / direct_chunk, before);
+        step_chunk<3, false>(thread, s, begin, c0, c1, between, spikes);
+        step_chunk<3, false>(thread, s + 1, begin, c0, c1, {}, next_spikes);
+    }
+}
+
+void lif_population::add_routes(std::uint32_t begin, std::uint32_t end, std::span<const direct_route> routes) {
+    for (std::uint32_t c0 = begin; c0 < end; c0 += direct_chunk) add_routes((c0 - begin) / direct_chunk, routes);
+}
+
+void lif_population::hold_refractory(int thread, std::int64_t s, std::uint32_t chunk,
+                                     std::span<const std::uint32_t> fired) {
+    auto& per_chunk = ends_[static_cast<std::size_t>(thread)];
+    if (chunk >= per_chunk.size()) per_chunk.resize(chunk + 1, std::vector<std::vector<std::uint32_t>>(buckets_));
+    auto& ends = per_chunk[chunk];
+    const auto buckets = static_cast<std::int64_t>(buckets_);
     for (const std::uint32_t i : fired) {
         const std::int32_t ref = ref_steps_[hetero_ ? i : 0];
         if (ref == 0) continue;
@@ -239,6 +251,10 @@ void lif_population::add_uniform_input(std::uint32_t receptor, std::span<const s
     }
     const double* jump_col = jump.data() + shift;
     for (const std::uint32_t off : offsets) col[off] += w * jump_col[off];
+}
+
+void lif_population::add_routes(std::uint32_t chunk, std::span<const direct_route> routes) {
+    for (const auto& r : routes) add_uniform_input(r.receptor, r.lists[chunk], 0, r.w);
 }
 
 void lif_population::add_input(std::int64_t s, const step_input& in) {
@@ -328,12 +344,25 @@ namespace dense_avx512 {
 
 }  // namespace
 
-// The dense loop, in blocks of 256 neurons so that the spike flags stay in L1; the widest
-// kernel the CPU runs (AVX-512, AVX2, baseline) is chosen at run time.
+// One step of neurons [c0, c1), a chunk of at most direct_chunk neurons of the range that
+// starts at `begin`: rescale the currents when due, the dense loop (in blocks of 256 neurons so
+// that the spike flags stay in L1, with the widest kernel the CPU runs: AVX-512, AVX2 or
+// baseline, chosen at run time), the routes' input, and the refractory bookkeeping.
 template <int Kernel, bool Hetero>
-void lif_population::update_impl(std::int64_t s, std::uint32_t begin, std::uint32_t end,
-                                 std::vector<std::uint32_t>& spikes) {
+void lif_population::step_chunk(int thread, std::int64_t s, std::uint32_t begin, std::uint32_t c0, std::uint32_t c1,
+                                std::span<const direct_route> routes, std::vector<std::uint32_t>& spikes) {
     constexpr std::uint32_t block = 256;
+    static_assert(direct_chunk % block == 0 && direct_chunk % 64 == 0);
+    const std::size_t first = spikes.size();
+    const std::uint32_t chunk = (c0 - begin) / direct_chunk;
+    if (scaled_ && s > 0 && scaled_exponent(s) == 0) {  // back to scale 1
+        const auto period = static_cast<std::size_t>(rescale_period_);
+        const double fe = decay_power_[0][period], fi = decay_power_[1][period];
+        for (std::uint32_t i = c0; i < c1; ++i) {
+            ie_[i] *= fe;
+            ii_[i] *= fi;
+        }
+    }
     // VOLLEY_CPU_ISA=baseline|avx2 caps the choice (to compare kernels; they agree bit for bit).
     static const int isa = [] {
         const char* cap = std::getenv("VOLLEY_CPU_ISA");
@@ -352,37 +381,39 @@ void lif_population::update_impl(std::int64_t s, std::uint32_t begin, std::uint3
     dense_params<Hetero> prm{param(v_rest_), param(v_reset_), param(v_thresh_), param(p22_), param(p20_),
                              param(hetero_ ? i_ext_ : i_bias_), param(p11e_), param(p11i_), param(p21e_),
                              param(p21i_), param(p31e_), param(p31i_), h_};
+    bool done = false;
     if constexpr (Kernel == 3 && !Hetero) {  // scaled currents: the gains take the scale of step s
         const auto k = static_cast<std::size_t>(scaled_exponent(s));
         prm.p21e = p21e_[0] * decay_power_[0][k];
         prm.p21i = p21i_[0] * decay_power_[1][k];
         prm.v_reset = v_reset_[0] - v_rest_[0];  // v is stored relative to v_rest
         prm.v_thresh = v_thresh_[0] - v_rest_[0];
-        if (isa == 2) {  // the hand-written AVX-512 loop, in blocks of 4096 neurons
+        if (isa == 2) {  // the hand-written AVX-512 loop
             const lif_exp_constants c{prm.v_reset, prm.v_thresh, prm.p22, prm.p21e, prm.p21i, prm.i_ext * prm.p20};
-            constexpr std::uint32_t wide = 4096;
-            std::uint64_t fired[wide / 64];
-            for (std::uint32_t b0 = begin; b0 < end; b0 += wide) {
-                const std::uint32_t n = std::min(end - b0, wide);
-                lif_exp_block_avx512(n, v_.data() + b0, ie_.data() + b0, ii_.data() + b0, refractory_.data() + b0,
-                                     fired, c);
-                for (std::uint32_t w = 0; w < (n + 63) / 64; ++w)
-                    for (std::uint64_t bits = fired[w]; bits != 0; bits &= bits - 1)
-                        spikes.push_back(b0 + 64 * w + static_cast<std::uint32_t>(std::countr_zero(bits)));
-            }
-            return;
+            std::uint64_t fired[direct_chunk / 64];
+            const std::uint32_t n = c1 - c0;
+            lif_exp_block_avx512(n, v_.data() + c0, ie_.data() + c0, ii_.data() + c0, refractory_.data() + c0, fired,
+                                 c);
+            for (std::uint32_t w = 0; w < (n + 63) / 64; ++w)
+                for (std::uint64_t bits = fired[w]; bits != 0; bits &= bits - 1)
+                    spikes.push_back(c0 + 64 * w + static_cast<std::uint32_t>(std::countr_zero(bits)));
+            done = true;
         }
     }
-    alignas(64) std::uint8_t flag[block];
-    for (std::uint32_t b0 = begin; b0 < end; b0 += block) {
-        const std::uint32_t b1 = std::min(end, b0 + block);
-        (isa == 2   ? dense_avx512::dense_block<Kernel, Hetero>
-         : isa == 1 ? dense_avx2::dense_block<Kernel, Hetero>
-                    : dense_baseline::dense_block<Kernel, Hetero>)(
-            b0, b1, v_.data(), ie_.data(), ii_.data(), xe_.data(), xi_.data(), refractory_.data(),
-            in_e_.data(), in_i_.data(), flag, prm);
-        collect_spikes(flag, b1 - b0, b0, spikes);
+    if (!done) {
+        alignas(64) std::uint8_t flag[block];
+        for (std::uint32_t b0 = c0; b0 < c1; b0 += block) {
+            const std::uint32_t b1 = std::min(c1, b0 + block);
+            (isa == 2   ? dense_avx512::dense_block<Kernel, Hetero>
+             : isa == 1 ? dense_avx2::dense_block<Kernel, Hetero>
+                        : dense_baseline::dense_block<Kernel, Hetero>)(
+                b0, b1, v_.data(), ie_.data(), ii_.data(), xe_.data(), xi_.data(), refractory_.data(),
+                in_e_.data(), in_i_.data(), flag, prm);
+            collect_spikes(flag, b1 - b0, b0, spikes);
+        }
     }
+    add_routes(chunk, routes);
+    hold_refractory(thread, s, chunk, std::span(spikes).subspan(first));
 }
 
 }  // namespace volley::snn::detail

@@ -36,6 +36,17 @@ public:
         double scale_e = 0, scale_i = 0;         ///< fixed point -> mV per receptor
     };
 
+    /// Input taken straight from the synapse rows of one uniform projection (see
+    /// cpu_engine_direct.cpp): the neurons it reaches, sorted by chunk of direct_chunk neurons
+    /// of the caller's range, so that update_pair() adds each chunk's input while the chunk
+    /// is in cache.
+    struct direct_route {
+        std::uint32_t receptor = 0;  ///< 0 excitatory, 1 inhibitory
+        double w = 0;                ///< the weight in mV times input_gain()
+        const std::vector<std::uint32_t>* lists = nullptr;  ///< [chunk]: local indices, in order of arrival
+    };
+    static constexpr std::uint32_t direct_chunk = 4096;
+
     /// Sizes the refractory bookkeeping for `threads` callers of update(), each with its own
     /// range of neurons (call before the first update).
     void set_threads(int threads);
@@ -45,6 +56,24 @@ public:
     /// neurons that fire to `spikes`.
     void update(int thread, std::int64_t s, std::uint32_t begin, std::uint32_t end, const step_input& in,
                 std::vector<std::uint32_t>& spikes);
+
+    /// Advances neurons [begin, end) over steps s and s + 1, chunk by chunk (temporal
+    /// blocking: each chunk takes both steps while it is in cache, so the state is streamed
+    /// from memory once per two steps). This is exact for input that arrives one step after
+    /// its spike, and is the same computation as update(s), update(s + 1) in order:
+    /// - `before`, the spikes of step s - 2, is the input update(s - 1) would have added at its
+    ///   end; the previous update_pair deferred it, as it could not know all of them;
+    /// - `between`, the spikes of step s - 1, is added after step s;
+    /// - the spikes of step s, input after step s + 1, are the next call's `before` (or
+    ///   add_routes()' at the end of a run).
+    /// Only for populations that steps_in_pairs(), with no ring input and no current stimuli.
+    void update_pair(int thread, std::int64_t s, std::uint32_t begin, std::uint32_t end,
+                     std::span<const direct_route> before, std::span<const direct_route> between,
+                     std::vector<std::uint32_t>& spikes, std::vector<std::uint32_t>& next_spikes);
+    /// True when update_pair() may be used: lif_exp with one set of parameters.
+    bool steps_in_pairs() const noexcept { return scaled_; }
+    /// Adds the routes' input to neurons [begin, end), the range of the last update_pair().
+    void add_routes(std::uint32_t begin, std::uint32_t end, std::span<const direct_route> routes);
 
     /// True when input may be added straight into the synaptic state after update() (lif_exp
     /// and lif_alpha: the input of a step enters after the dense step).
@@ -82,12 +111,17 @@ private:
     std::int64_t scaled_exponent(std::int64_t s) const { return s % rescale_period_; }
 
     /// The dense loop; Kernel is 0 lif_delta, 1 lif_exp, 2 lif_alpha, 3 lif_exp scaled.
+    /// One step of neurons [c0, c1), chunk (c0 - begin) / direct_chunk of the range that
+    /// starts at `begin`, then the routes' input to it; fired neurons go to `spikes`.
     template <int Kernel, bool Hetero>
-    void update_impl(std::int64_t s, std::uint32_t begin, std::uint32_t end, std::vector<std::uint32_t>& spikes);
+    void step_chunk(int thread, std::int64_t s, std::uint32_t begin, std::uint32_t c0, std::uint32_t c1,
+                    std::span<const direct_route> routes, std::vector<std::uint32_t>& spikes);
+    /// Adds the routes' input to chunk `chunk` of the range being updated.
+    void add_routes(std::uint32_t chunk, std::span<const direct_route> routes);
     void add_input(std::int64_t s, const step_input& in);
-    /// Marks the neurons that fired at step s (spikes[first..]) refractory, and ends the
-    /// refractory period of those whose last refractory step is s.
-    void hold_refractory(int thread, std::int64_t s, std::span<const std::uint32_t> fired);
+    /// Marks the neurons of chunk `chunk` that fired at step s refractory, and ends the
+    /// refractory period of the chunk's neurons whose last refractory step is s.
+    void hold_refractory(int thread, std::int64_t s, std::uint32_t chunk, std::span<const std::uint32_t> fired);
 
     kind kind_;
     bool hetero_ = false;
@@ -107,8 +141,9 @@ private:
     /// 1 while a neuron is refractory (its v is held). One byte, read by the dense loop, where a
     /// step counter would cost eight: the dense loop's time is the bytes it streams.
     std::vector<std::uint8_t> refractory_;
-    /// [thread][step % buckets]: the neurons whose refractory period ends at that step.
-    std::vector<std::vector<std::vector<std::uint32_t>>> ends_;
+    /// [thread][chunk][step % buckets_]: the neurons whose refractory period ends at that step.
+    std::vector<std::vector<std::vector<std::vector<std::uint32_t>>>> ends_;
+    std::size_t buckets_ = 1;
     /// lif_delta only: the input of the current step [mV], gathered before the dense loop.
     std::vector<double> in_e_, in_i_;
     // Parameters and propagators: size 1, or size n_ when hetero_.

@@ -15,6 +15,8 @@
 #include <span>
 #include <vector>
 
+#include "backends/cpu/huge_page_vector.hpp"
+
 namespace volley::snn::detail {
 
 /// What a table's synapses have in common, found while counting them.
@@ -85,6 +87,8 @@ public:
         const std::uint32_t* end = words_.data() + row_begin_[source + 1];
         for (; p < end; p += 16) __builtin_prefetch(p);
     }
+    /// Asks the caches for where `source`'s row starts (prefetch_row and row read it).
+    void prefetch_row_start(std::uint32_t source) const noexcept { __builtin_prefetch(row_begin_.data() + source); }
     /// The weights of `source`'s row (general layout only).
     const std::int32_t* row_weights(std::uint32_t source) const noexcept { return weights_.data() + row_begin_[source]; }
 
@@ -101,9 +105,9 @@ public:
     std::uint64_t bytes() const noexcept { return 4 * (row_begin_.size() + words_.size() + weights_.size()); }
 
 private:
-    std::vector<std::uint32_t> row_begin_;
-    std::vector<std::uint32_t> words_;
-    std::vector<std::int32_t> weights_;  ///< empty when uniform
+    huge_page_vector<std::uint32_t> row_begin_;
+    huge_page_vector<std::uint32_t> words_;
+    huge_page_vector<std::int32_t> weights_;  ///< empty when uniform
     std::vector<std::uint32_t> cursor_;  ///< fill position of each row while building
     bool uniform_ = true, one_route_ = true, shared_targets_ = false;
     std::uint32_t receptor_ = 0, delay_ = 1;
