@@ -518,9 +518,7 @@ std::int64_t cpu_engine::run(std::int64_t steps, const progress_callback& progre
                 step_barrier.arrive_and_wait();  // every thread's spikes are in
                 if (t == 0 && !failure) {
                     try {
-                        record_spikes(s);
-                        record_spikes(s + 1);
-                        step_ = s + 2;
+                        record_pair(s);
                         done = s + 2 - s0;
                     } catch (...) {
                         failure = std::current_exception();
@@ -587,9 +585,7 @@ std::int64_t cpu_engine::run_one_thread(std::int64_t steps, const progress_callb
             update_pair(0, s);
             try {
                 stop = progress && interval > 0 && (s + 2 - s0) % interval == 0 && !progress(s + 2 - s0, steps);
-                record_spikes(s);
-                record_spikes(s + 1);
-                step_ = s + 2;
+                record_pair(s);
                 done = s + 2 - s0;
             } catch (...) {
                 failure = std::current_exception();

@@ -102,6 +102,11 @@ private:
     bool is_direct(int t, std::uint32_t sp, std::uint32_t tp) const {
         return direct_table_[static_cast<std::size_t>(t) * n_pops_ * n_pops_ + std::size_t{sp} * n_pops_ + tp] != 0;
     }
+    /// Calls row_fn(row) for the synapse row of every step-`sent` spike of population sp
+    /// through `table`, in a fixed order (threads ascending, then their spike lists), with
+    /// rows asked for ahead. Returns the synaptic events.
+    template <class F>
+    std::uint64_t for_each_row(std::int64_t sent, std::uint32_t sp, const synapse_table& table, F&& row_fn);
     /// Adds the step-`sent` spikes of every direct table onto thread t's neurons of LIF
     /// population tp, straight into their synaptic currents; called after tp's update of step
     /// sent + 1, where that input arrives.
@@ -126,6 +131,8 @@ private:
     void sort_pair(int t, std::int64_t s, bool first);
     /// Thread t's neurons over steps s and s + 1, with sort_pair's input.
     void update_pair(int t, std::int64_t s);
+    /// Records the spikes of steps s and s + 1, and moves step_ past them.
+    void record_pair(std::int64_t s);
     /// Adds the input the last pair (s - 2, s - 1) deferred: the spikes of step s - 2.
     void finish_pairs(int t, std::int64_t s);
     /// The populations' neurons of thread t, as local [begin, end); empty when begin >= end.

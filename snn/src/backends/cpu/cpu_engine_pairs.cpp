@@ -68,6 +68,12 @@ void cpu_engine::update_pair(int t, std::int64_t s) {
     }
 }
 
+void cpu_engine::record_pair(std::int64_t s) {
+    record_spikes(s);
+    record_spikes(s + 1);
+    step_ = s + 2;
+}
+
 void cpu_engine::finish_pairs(int t, std::int64_t s) {
     for (std::uint32_t p = 0; p < n_pops_; ++p) {
         auto& lif = std::get<lif_population>(pops_[p]);
