@@ -110,9 +110,9 @@ private:
     /// Scaled currents: the exponent k of step s, with s - k the last rescaling step.
     std::int64_t scaled_exponent(std::int64_t s) const { return s % rescale_period_; }
 
-    /// The dense loop; Kernel is 0 lif_delta, 1 lif_exp, 2 lif_alpha, 3 lif_exp scaled.
     /// One step of neurons [c0, c1), chunk (c0 - begin) / direct_chunk of the range that
-    /// starts at `begin`, then the routes' input to it; fired neurons go to `spikes`.
+    /// starts at `begin`, then the routes' input to it; fired neurons go to `spikes`. Kernel
+    /// is 0 lif_delta, 1 lif_exp, 2 lif_alpha, 3 lif_exp scaled.
     template <int Kernel, bool Hetero>
     void step_chunk(int thread, std::int64_t s, std::uint32_t begin, std::uint32_t c0, std::uint32_t c1,
                     std::span<const direct_route> routes, std::vector<std::uint32_t>& spikes);
