@@ -426,63 +426,6 @@ std::uint64_t cpu_engine::deliver_plastic(int t, std::int64_t s, plastic_table& 
     return events;
 }
 
-void cpu_engine::record_spikes(std::int64_t s) {
-    for (int t = 0; t < threads_; ++t)
-        for (std::uint32_t p = 0; p < n_pops_; ++p) {
-            spike_count_ += spikes_of(s, t, p).size();
-            population_spikes_[p] += spikes_of(s, t, p).size();
-        }
-    for (auto& sink : spike_sinks_) {
-        auto& d = *sink.data;
-        // Threads own ascending ranges, so the ids come out ascending, as from one thread.
-        for (int t = 0; t < threads_; ++t)
-            for (std::uint32_t i : spikes_of(s, t, d.pop.value)) {
-                if (!sink.mask.empty() && !sink.mask[i]) continue;
-                d.node_ids.push_back(i);
-                d.steps.push_back(s + 1);
-            }
-    }
-}
-
-void cpu_engine::sample_state(const state_sink& sink) {
-    auto& d = *sink.data;
-    if (const auto* lif = std::get_if<lif_population>(&pops_[sink.pop])) {  // stored scaled: converted per value
-        lif->sample_state(d.variable, step_, d.node_ids, d.values);
-        d.sample_steps.push_back(step_);
-        return;
-    }
-    const auto& column = std::visit(
-        [&](const auto& pop) -> const std::vector<double>& {
-            if constexpr (requires { pop.state(d.variable); }) return pop.state(d.variable);
-            else throw internal_error("state sampled from a population without that state");
-        },
-        pops_[sink.pop]);
-    d.sample_steps.push_back(step_);
-    for (std::uint32_t i : d.node_ids) d.values.push_back(column[i]);
-}
-
-void cpu_engine::add_spike_recorder(std::shared_ptr<spike_data> data, std::vector<std::uint8_t> mask) {
-    data->first_neuron = first_[data->pop.value];
-    spike_sinks_.push_back({std::move(data), std::move(mask)});
-}
-
-void cpu_engine::add_state_recorder(std::shared_ptr<state_data> data, population_index pop) {
-    if (std::holds_alternative<source_population>(pops_[pop.value]) ||
-        std::holds_alternative<analog_population>(pops_[pop.value]))
-        throw unknown_name("state variable", data->variable,
-                           "population '" + data->population + "' (spike sources have no state)");
-    std::vector<double> none;
-    std::visit(  // each throws unknown_name for a variable it does not have
-        [&](const auto& p) {
-            if constexpr (requires { p.sample_state(data->variable, step_, {}, none); })
-                p.sample_state(data->variable, step_, {}, none);
-            else if constexpr (requires { p.state(data->variable); }) p.state(data->variable);
-        },
-        pops_[pop.value]);
-    state_sinks_.push_back({std::move(data), pop.value, step_});
-    sample_state(state_sinks_.back());
-}
-
 std::int64_t cpu_engine::run(std::int64_t steps, const progress_callback& progress, std::int64_t interval) {
     if (threads_ == 1) return run_one_thread(steps, progress, interval);
     const auto t0 = std::chrono::steady_clock::now();
