@@ -96,10 +96,6 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
         return (is_zero_delay(q.synapse) ? P * P : 0) + std::size_t{q.source.value} * P + q.target.value;
     };
     std::vector<std::vector<double>> max_w(T, std::vector<double>(P * 2, 0.0));
-    auto target_range = [&](std::size_t t, std::uint32_t tp) {
-        return std::pair{std::max(lo_[t], first_[tp]) - first_[tp],
-                         std::max(std::min(lo_[t + 1], first_[tp + 1]), first_[tp]) - first_[tp]};
-    };
     std::vector<std::size_t> plastic_index(projs.size(), 0);  // position among the plastic projections
     for (std::size_t q = 0, n = 0; q < projs.size(); ++q)
         if (is_plastic(projs[q].synapse.plasticity)) plastic_index[q] = n++;
@@ -111,7 +107,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
         for (std::size_t q = 0; q < projs.size(); ++q) {
             if (std::holds_alternative<convolution>(projs[q].rule) || std::holds_alternative<max_pool_gate>(projs[q].rule)) continue;
             const std::uint32_t sp = projs[q].source.value, tp = projs[q].target.value;
-            const auto [b, e] = target_range(t, tp);
+            const auto [b, e] = local_range(static_cast<int>(t), tp);
             if (b >= e) continue;
             if (is_plastic(projs[q].synapse.plasticity)) {  // its own table; the bounds set the scale
                 const auto [w_lo, w_hi] = weight_bounds(projs[q].synapse.plasticity);
@@ -190,7 +186,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
         for (std::size_t q = 0; q < projs.size(); ++q) {
             if (std::holds_alternative<convolution>(projs[q].rule) || std::holds_alternative<max_pool_gate>(projs[q].rule)) continue;
             const std::uint32_t tp = projs[q].target.value;
-            const auto [b, e] = target_range(t, tp);
+            const auto [b, e] = local_range(static_cast<int>(t), tp);
             if (b >= e || is_plastic(projs[q].synapse.plasticity)) continue;
             auto& table = tables_[t][table_key(projs[q])];
             const auto r = static_cast<std::uint8_t>(projs[q].synapse.receptor);
@@ -214,7 +210,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
             const auto* cv = std::get_if<convolution>(&projs[q].rule);
             if (!cv) continue;
             const std::uint32_t sp = projs[q].source.value, tp = projs[q].target.value;
-            const auto [b, e] = target_range(t, tp);
+            const auto [b, e] = local_range(static_cast<int>(t), tp);
             if (b >= e) continue;
             const auto r = static_cast<std::uint8_t>(projs[q].synapse.receptor);
             // LIF and discrete neurons fire at most once per step; spike sources and ODE neurons
@@ -284,9 +280,8 @@ void cpu_engine::update_population(int t, std::int64_t s, std::uint32_t p) {
     const std::int64_t slot = s & slot_mask_;
     auto& out = spikes_of(s, t, p);
     out.clear();
-    const std::uint32_t b = std::max(lo_[t], first_[p]), e = std::min(lo_[t + 1], first_[p + 1]);
-    if (b >= e) return;
-    const std::uint32_t lb = b - first_[p], le = e - first_[p];
+    const auto [lb, le] = local_range(t, p);
+    if (lb >= le) return;
     auto& in = touched(t, p, slot);
     std::int64_t* cells = ring_.empty() ? nullptr : ring_.data() + (static_cast<std::size_t>(slot) * n_ + first_[p]) * 2;
     const std::int64_t shift = std::int64_t{lo_[t]} - first_[p];

@@ -13,9 +13,11 @@
 // count (ARCHITECTURE.md, "Determinism"). Uniform one-step projections onto LIF populations
 // skip the ring and add straight into the synaptic currents (cpu_engine_direct.cpp).
 
+#include <algorithm>
 #include <barrier>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -61,6 +63,12 @@ private:
     };
 
     void build_synapses(const network& net, const simulation_options& options);
+    /// Thread t's neurons of population p, as local indices [begin, end); {0, 0} when none.
+    std::pair<std::uint32_t, std::uint32_t> local_range(int t, std::uint32_t p) const {
+        const std::uint32_t b = std::max(lo_[t], first_[p]), e = std::min(lo_[t + 1], first_[p + 1]);
+        if (b >= e) return {0, 0};
+        return {b - first_[p], e - first_[p]};
+    }
     /// Spikes of population p found by thread t at a step of parity `parity` (local indices).
     std::vector<std::uint32_t>& spikes_of(std::int64_t parity, int t, std::uint32_t p) {
         return spikes_[parity & 1][static_cast<std::size_t>(t) * n_pops_ + p];
@@ -135,8 +143,6 @@ private:
     void record_pair(std::int64_t s);
     /// Adds the input the last pair (s - 2, s - 1) deferred: the spikes of step s - 2.
     void finish_pairs(int t, std::int64_t s);
-    /// The populations' neurons of thread t, as local [begin, end); empty when begin >= end.
-    std::pair<std::uint32_t, std::uint32_t> local_range(int t, std::uint32_t p) const;
     /// Delivers the step-s spikes of population `sp` through a one-route `table` whose rows
     /// share their targets (synapse_table::shared_targets) into `cells`, the slot's cell of
     /// thread t's first neuron for the table's receptor: the spikes' rows of weights are summed

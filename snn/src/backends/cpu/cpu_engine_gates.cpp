@@ -30,8 +30,7 @@ void cpu_engine::build_gates(const network& net, const std::vector<std::uint32_t
             const auto* g = std::get_if<max_pool_gate>(&projs[q].rule);
             if (!g) continue;
             const std::uint32_t sp = projs[q].source.value, tp = projs[q].target.value;
-            const std::uint32_t b = std::max(lo_[t], first_[tp]) - first_[tp];
-            const std::uint32_t e = std::max(std::min(lo_[t + 1], first_[tp + 1]), first_[tp]) - first_[tp];
+            const auto [b, e] = local_range(static_cast<int>(t), tp);
             if (b >= e) continue;
             const auto r = static_cast<std::uint8_t>(projs[q].synapse.receptor);
             const auto w = static_cast<std::int64_t>(std::llround(std::get<double>(projs[q].synapse.weight) * to_fixed[tp * 2 + r]));

@@ -20,12 +20,6 @@ namespace {
 constexpr std::uint32_t pair_min_neurons = 1u << 17;
 }  // namespace
 
-std::pair<std::uint32_t, std::uint32_t> cpu_engine::local_range(int t, std::uint32_t p) const {
-    const std::uint32_t b = std::max(lo_[t], first_[p]), e = std::min(lo_[t + 1], first_[p + 1]);
-    if (b >= e) return {0, 0};
-    return {b - first_[p], e - first_[p]};
-}
-
 bool cpu_engine::pairs_allowed(const progress_callback& progress, std::int64_t interval) const {
     const char* env = std::getenv("VOLLEY_STEP_PAIRS");
     const std::string mode = env ? env : "";
