@@ -440,7 +440,7 @@ std::int64_t cpu_engine::run(std::int64_t steps, const progress_callback& progre
         if (pairs) {  // the same sequence, two steps at a time (cpu_engine_pairs.cpp)
             bool stopped = false;
             for (; s + 1 < s1 && !stopped; s += 2) {
-                sort_pair(t, s, s == s0);
+                prepare_pair(t, s, s == s0);
                 step_barrier.arrive_and_wait();  // every thread's sort has read the spikes
                 update_pair(t, s);
                 if (t == 0) {
@@ -519,7 +519,7 @@ std::int64_t cpu_engine::run_one_thread(std::int64_t steps, const progress_callb
     bool stop = false;
     if (pairs_allowed(progress, interval)) {  // the same sequence, two steps at a time (cpu_engine_pairs.cpp)
         for (; s + 1 < s1 && !stop; s += 2) {
-            sort_pair(0, s, s == s0);
+            prepare_pair(0, s, s == s0);
             update_pair(0, s);
             try {
                 stop = progress && interval > 0 && (s + 2 - s0) % interval == 0 && !progress(s + 2 - s0, steps);

@@ -120,24 +120,25 @@ private:
     /// sent + 1, where that input arrives.
     void deliver_direct(int t, std::int64_t sent, std::uint32_t tp, lif_population& lif);
     /// The same input as deliver_direct, sorted by chunk of thread t's neurons [lb, le) of tp
-    /// (lif_population::direct_route) into box set `set` (0 or 1), for a pair of steps to add
-    /// chunk by chunk (cpu_engine_pairs.cpp). Returns the routes. With single steps the direct
-    /// add is faster: it costs one read-modify-write an event, the sort a write and a read more.
+    /// (lif_population::direct_route), for a pair of steps to add between its two steps,
+    /// chunk by chunk (cpu_engine_pairs.cpp). Returns the routes. Where the input can be added
+    /// all at once the direct add is faster: it costs one read-modify-write an event, the sort a
+    /// write and a read more.
     std::span<const lif_population::direct_route> sort_direct(int t, std::int64_t sent, std::uint32_t tp,
                                                               const lif_population& lif, std::uint32_t lb,
-                                                              std::uint32_t le, int set);
+                                                              std::uint32_t le);
     // Steps in pairs (cpu_engine_pairs.cpp).
     /// True when run() may take the steps two at a time (lif_population::update_pair): every
     /// population steps in pairs, every projection is delivered directly, nothing is sampled,
     /// and each thread's range is too large for its core's cache (below that the pairs gain
     /// nothing). VOLLEY_STEP_PAIRS=0 turns it off; =1 drops the size condition (for tests).
     bool pairs_allowed(const progress_callback& progress, std::int64_t interval) const;
-    /// Sorts the input of thread t's pair of steps s, s + 1 (the spikes of steps s - 2 and
-    /// s - 1) into the two box sets; `first`: the first pair of a run, where single steps
-    /// added the spikes of step s - 2. Reads every thread's spikes, which update_pair
-    /// overwrites: with several threads a barrier goes between.
-    void sort_pair(int t, std::int64_t s, bool first);
-    /// Thread t's neurons over steps s and s + 1, with sort_pair's input.
+    /// Prepares the input of thread t's pair of steps s, s + 1: adds the spikes of step s - 2,
+    /// which the previous pair could not (`first`: the first pair of a run, where single steps
+    /// added them), and sorts those of step s - 1 by chunk. Reads every thread's spikes,
+    /// which update_pair overwrites: with several threads a barrier goes between.
+    void prepare_pair(int t, std::int64_t s, bool first);
+    /// Thread t's neurons over steps s and s + 1, with prepare_pair's input.
     void update_pair(int t, std::int64_t s);
     /// Records the spikes of steps s and s + 1, and moves step_ past them.
     void record_pair(std::int64_t s);
@@ -186,7 +187,7 @@ private:
         std::vector<lif_population::direct_route> routes;
         std::vector<std::vector<std::uint32_t>> lists;  ///< [route * chunks + chunk]
     };
-    std::vector<direct_box> direct_boxes_[2];  ///< two sets: a pair of steps adds two steps' spikes
+    std::vector<direct_box> direct_boxes_;
     std::vector<std::vector<plastic_table>> plastic_;  ///< [thread][plastic projection, in order]
     std::vector<std::vector<conv_projection>> convs_;  ///< [thread]: convolution projections (no tables)
     /// [thread][population]: the index in convs_[thread] of the zero-delay convolution that is

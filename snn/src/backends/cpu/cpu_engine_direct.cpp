@@ -24,7 +24,7 @@ void cpu_engine::find_direct_tables() {
     const std::size_t P = n_pops_;
     direct_table_.assign(static_cast<std::size_t>(threads_) * P * P, 0);
     direct_.assign(P, 0);
-    for (auto& boxes : direct_boxes_) boxes.assign(static_cast<std::size_t>(threads_) * P, {});
+    direct_boxes_.assign(static_cast<std::size_t>(threads_) * P, {});
     for (int t = 0; t < threads_; ++t)
         for (std::size_t sp = 0; sp < P; ++sp)
             for (std::size_t tp = 0; tp < P; ++tp) {
@@ -89,11 +89,11 @@ void cpu_engine::deliver_direct(int t, std::int64_t sent, std::uint32_t tp, lif_
 
 std::span<const lif_population::direct_route> cpu_engine::sort_direct(int t, std::int64_t sent, std::uint32_t tp,
                                                                       const lif_population& lif, std::uint32_t lb,
-                                                                      std::uint32_t le, int set) {
+                                                                      std::uint32_t le) {
     constexpr std::uint32_t chunk = lif_population::direct_chunk;
     const std::int64_t shift = std::int64_t{lo_[t]} - first_[tp];  // row offset -> local index
     const std::size_t chunks = (le - lb + chunk - 1) / chunk;
-    auto& box = direct_boxes_[set][static_cast<std::size_t>(t) * n_pops_ + tp];
+    auto& box = direct_boxes_[static_cast<std::size_t>(t) * n_pops_ + tp];
     box.routes.clear();
     std::uint64_t events = 0;
     for (std::uint32_t sp = 0; sp < n_pops_; ++sp) {

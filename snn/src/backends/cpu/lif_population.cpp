@@ -202,19 +202,14 @@ void lif_population::update(int thread, std::int64_t s, std::uint32_t begin, std
 }
 
 void lif_population::update_pair(int thread, std::int64_t s, std::uint32_t begin, std::uint32_t end,
-                                 std::span<const direct_route> before, std::span<const direct_route> between,
-                                 std::vector<std::uint32_t>& spikes, std::vector<std::uint32_t>& next_spikes) {
+                                 std::span<const direct_route> between, std::vector<std::uint32_t>& spikes,
+                                 std::vector<std::uint32_t>& next_spikes) {
     if (!scaled_) throw internal_error("update_pair on a population that does not step in pairs");
     for (std::uint32_t c0 = begin; c0 < end; c0 += direct_chunk) {
         const std::uint32_t c1 = std::min(end, c0 + direct_chunk);
-        add_routes((c0 - begin) / direct_chunk, before);
         step_chunk<3, false>(thread, s, begin, c0, c1, between, spikes);
         step_chunk<3, false>(thread, s + 1, begin, c0, c1, {}, next_spikes);
     }
-}
-
-void lif_population::add_routes(std::uint32_t begin, std::uint32_t end, std::span<const direct_route> routes) {
-    for (std::uint32_t c0 = begin; c0 < end; c0 += direct_chunk) add_routes((c0 - begin) / direct_chunk, routes);
 }
 
 void lif_population::hold_refractory(int thread, std::int64_t s, std::uint32_t chunk,

@@ -60,20 +60,18 @@ public:
     /// Advances neurons [begin, end) over steps s and s + 1, chunk by chunk (temporal
     /// blocking: each chunk takes both steps while it is in cache, so the state is streamed
     /// from memory once per two steps). This is exact for input that arrives one step after
-    /// its spike, and is the same computation as update(s), update(s + 1) in order:
-    /// - `before`, the spikes of step s - 2, is the input update(s - 1) would have added at its
-    ///   end; the previous update_pair deferred it, as it could not know all of them;
+    /// its spike, and is the same computation as update(s), update(s + 1) in order, provided
+    /// the caller has added the spikes of step s - 2 (the input update(s - 1) would have added
+    /// at its end, which the previous update_pair could not know all of):
     /// - `between`, the spikes of step s - 1, is added after step s;
-    /// - the spikes of step s, input after step s + 1, are the next call's `before` (or
-    ///   add_routes()' at the end of a run).
+    /// - the spikes of step s, input after step s + 1, are for the caller to add before the
+    ///   next call.
     /// Only for populations that steps_in_pairs(), with no ring input and no current stimuli.
     void update_pair(int thread, std::int64_t s, std::uint32_t begin, std::uint32_t end,
-                     std::span<const direct_route> before, std::span<const direct_route> between,
-                     std::vector<std::uint32_t>& spikes, std::vector<std::uint32_t>& next_spikes);
+                     std::span<const direct_route> between, std::vector<std::uint32_t>& spikes,
+                     std::vector<std::uint32_t>& next_spikes);
     /// True when update_pair() may be used: lif_exp with one set of parameters.
     bool steps_in_pairs() const noexcept { return scaled_; }
-    /// Adds the routes' input to neurons [begin, end), the range of the last update_pair().
-    void add_routes(std::uint32_t begin, std::uint32_t end, std::span<const direct_route> routes);
 
     /// True when input may be added straight into the synaptic state after update() (lif_exp
     /// and lif_alpha: the input of a step enters after the dense step).
