@@ -441,7 +441,7 @@ std::int64_t cpu_engine::run(std::int64_t steps, const progress_callback& progre
             bool stopped = false;
             for (; s + 1 < s1 && !stopped; s += 2) {
                 prepare_pair(t, s, s == s0);
-                step_barrier.arrive_and_wait();  // every thread's sort has read the spikes
+                step_barrier.arrive_and_wait();  // every thread has read the spikes it adds or sorts
                 update_pair(t, s);
                 if (t == 0) {
                     try {
