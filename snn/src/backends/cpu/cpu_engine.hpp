@@ -115,6 +115,11 @@ private:
     /// rows asked for ahead. Returns the synaptic events.
     template <class F>
     std::uint64_t for_each_row(std::int64_t sent, std::uint32_t sp, const synapse_table& table, F&& row_fn);
+    /// The weight a step-`sent` spike adds through direct table `table` onto population tp
+    /// (in mV, times the scale of the step its input arrives at): one expression for
+    /// deliver_direct and sort_direct, whose results must agree bit for bit.
+    double direct_weight(const synapse_table& table, std::uint32_t tp, const lif_population& lif,
+                         std::int64_t sent) const;
     /// Adds the step-`sent` spikes of every direct table onto thread t's neurons of LIF
     /// population tp, straight into their synaptic currents; called after tp's update of step
     /// sent + 1, where that input arrives.

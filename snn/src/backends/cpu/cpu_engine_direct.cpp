@@ -72,14 +72,18 @@ std::uint64_t cpu_engine::for_each_row(std::int64_t sent, std::uint32_t sp, cons
     return events;
 }
 
+double cpu_engine::direct_weight(const synapse_table& table, std::uint32_t tp, const lif_population& lif,
+                                 std::int64_t sent) const {
+    return table.weight() * scale_[tp * 2 + table.receptor()] * lif.input_gain(sent + 1, table.receptor() != 0);
+}
+
 void cpu_engine::deliver_direct(int t, std::int64_t sent, std::uint32_t tp, lif_population& lif) {
     const std::int64_t shift = std::int64_t{lo_[t]} - first_[tp];
     std::uint64_t events = 0;
     for (std::uint32_t sp = 0; sp < n_pops_; ++sp) {
         if (!is_direct(t, sp, tp)) continue;
         const auto& table = tables_[static_cast<std::size_t>(t)][std::size_t{sp} * n_pops_ + tp];
-        const double w =
-            table.weight() * scale_[tp * 2 + table.receptor()] * lif.input_gain(sent + 1, table.receptor() != 0);
+        const double w = direct_weight(table, tp, lif, sent);
         events += for_each_row(sent, sp, table, [&](std::span<const std::uint32_t> row) {
             lif.add_uniform_input(table.receptor(), row, shift, w);
         });
@@ -109,8 +113,7 @@ std::span<const lif_population::direct_route> cpu_engine::sort_direct(int t, std
                 lists[(i - lb) / chunk].push_back(i);
             }
         });
-        const double w =
-            table.weight() * scale_[tp * 2 + table.receptor()] * lif.input_gain(sent + 1, table.receptor() != 0);
+        const double w = direct_weight(table, tp, lif, sent);
         box.routes.push_back({table.receptor(), w, nullptr});
     }
     for (std::size_t r = 0; r < box.routes.size(); ++r) box.routes[r].lists = box.lists.data() + r * chunks;
