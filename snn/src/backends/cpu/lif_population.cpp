@@ -144,7 +144,7 @@ void lif_population::apply_currents(std::int64_t s, std::uint32_t begin, std::ui
     currents_.add_amplitudes(s, begin, end, i_ext_);
 }
 
-lif_population::state_column<double>& lif_population::column(const std::string& variable) {
+aligned_vector<double>& lif_population::column(const std::string& variable) {
     if (variable == "v_mv") return v_;
     if (variable == "i_syn_e_mv" && kind_ != kind::delta) return ie_;
     if (variable == "i_syn_i_mv" && kind_ != kind::delta) return ii_;

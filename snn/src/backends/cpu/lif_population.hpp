@@ -103,15 +103,9 @@ public:
 
 private:
     enum class kind { delta, exp, alpha };
-    /// The state the dense loop streams, on 64-byte boundaries: glibc puts a large block 16
-    /// bytes into its page, so every AVX-512 load of std::vector's state spanned two cache
-    /// lines. Aligned, the step from L2 (the second of a pair) takes 0.485 against 0.51 ns a
-    /// neuron (the kernel alone, 4,096 neurons; from L3 the two do not differ).
-    template <class T>
-    using state_column = aligned_vector<T>;
 
     /// The stored column of a variable (for lif_exp: the scaled currents, see scaled_).
-    state_column<double>& column(const std::string& variable);
+    aligned_vector<double>& column(const std::string& variable);
     /// Scaled currents: the exponent k of step s, with s - k the last rescaling step.
     std::int64_t scaled_exponent(std::int64_t s) const { return s % rescale_period_; }
 
@@ -133,8 +127,10 @@ private:
     std::uint32_t n_ = 0;
     std::string name_;
     double h_ = 0;
-    // State.
-    state_column<double> v_, ie_, ii_, xe_, xi_;
+    // State. The columns the dense loop streams are on 64-byte boundaries: glibc puts a large
+    // block 16 bytes into its page, so every AVX-512 load of a std::vector spanned two cache
+    // lines (the step from L2 took 0.51 instead of 0.485 ns a neuron; from L3 no difference).
+    aligned_vector<double> v_, ie_, ii_, xe_, xi_;
     std::vector<double> i_ext_;
     /// lif_exp with one set of parameters: v_ holds v - v_rest, and the currents are stored
     /// scaled, ie_[i] = I_e(s) / p11e^k with k = s mod rescale_period_, so that the dense loop reads them and never
@@ -146,12 +142,12 @@ private:
     std::vector<double> decay_power_[2], input_power_[2];  ///< [receptor][k]: p11^k, p11^-(k + 1)
     /// 1 while a neuron is refractory (its v is held). One byte, read by the dense loop, where a
     /// step counter would cost eight: the dense loop's time is the bytes it streams.
-    state_column<std::uint8_t> refractory_;
+    aligned_vector<std::uint8_t> refractory_;
     /// [thread][chunk][step % buckets_]: the neurons whose refractory period ends at that step.
     std::vector<std::vector<std::vector<std::vector<std::uint32_t>>>> ends_;
     std::size_t buckets_ = 1;
     /// lif_delta only: the input of the current step [mV], gathered before the dense loop.
-    state_column<double> in_e_, in_i_;
+    aligned_vector<double> in_e_, in_i_;
     // Parameters and propagators: size 1, or size n_ when hetero_.
     std::vector<double> v_rest_, v_reset_, v_thresh_, p22_, p20_, p11e_, p11i_, p21e_, p21i_,
         p31e_, p31i_, jump_e_, jump_i_, i_bias_;
