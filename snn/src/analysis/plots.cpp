@@ -1,0 +1,241 @@
+#include <volley/snn/analysis/plots.hpp>
+
+#include <volley/error.hpp>
+#include <volley/snn/plot_axis.hpp>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+
+namespace volley::snn::analysis {
+
+namespace {
+
+// Page layout [SVG px], as the raster plot's.
+constexpr double page_width = 900, page_height = 560;
+constexpr double left = 90, right = 800, top = 64, bottom = 470;
+constexpr const char* bar_colour = "#0072B2";  // Okabe & Ito blue
+
+std::string xml_escape(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '&')
+            out += "&amp;";
+        else if (c == '<')
+            out += "&lt;";
+        else if (c == '>')
+            out += "&gt;";
+        else if (c == '"')
+            out += "&quot;";
+        else if (c == '\'')
+            out += "&apos;";
+        else
+            out.push_back(c);
+    }
+    return out;
+}
+
+std::string num(double v) {
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, v, std::chars_format::fixed, 2).ptr;
+    return std::string(text, end);
+}
+
+void text(std::string& out, double x, double y, const std::string& content,
+          const std::string& attributes) {
+    out += "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" " + attributes + ">" +
+           xml_escape(content) + "</text>\n";
+}
+
+void line(std::string& out, double x1, double y1, double x2, double y2) {
+    out += "<line x1=\"" + num(x1) + "\" y1=\"" + num(y1) + "\" x2=\"" + num(x2) + "\" y2=\"" +
+           num(y2) + "\" stroke=\"#333\"/>\n";
+}
+
+void rect(std::string& out, double x, double y, double w, double h, const std::string& fill) {
+    out += "<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(w) + "\" height=\"" +
+           num(h) + "\" fill=\"" + fill + "\"/>\n";
+}
+
+std::string page_start(const std::string& title) {
+    std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(page_width) + "\" height=\"" +
+           num(page_height) + "\" viewBox=\"0 0 " + num(page_width) + " " + num(page_height) +
+           "\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n";
+    out += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+    text(out, (left + right) / 2, 32, title,
+         "text-anchor=\"middle\" font-size=\"18\" font-weight=\"bold\"");
+    return out;
+}
+
+void save(const std::filesystem::path& file, const std::string& svg) {
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    if (!out) throw io_error(file.string(), "cannot create the plot file");
+    out << svg;
+    out.close();
+    if (!out) throw io_error(file.string(), "cannot write the plot file");
+}
+
+// Frame, ticks and labels of a panel mapping [x_lo, x_hi] x [y_lo, y_hi] onto the page (y_lo at
+// the bottom; y_lo > y_hi turns the y axis downwards).
+void axes(std::string& out, double x_lo, double x_hi, double y_lo, double y_hi,
+          const std::string& x_label, const std::string& y_label, double x_right = right) {
+    out += "<rect x=\"" + num(left) + "\" y=\"" + num(top) + "\" width=\"" + num(x_right - left) +
+           "\" height=\"" + num(bottom - top) +
+           "\" fill=\"none\" stroke=\"#333\" stroke-width=\"1\"/>\n";
+    const auto xt = snn::detail::nice_ticks(x_lo, x_hi, 8);
+    for (double v : xt.values) {
+        const double x = left + (v - x_lo) / (x_hi - x_lo) * (x_right - left);
+        line(out, x, bottom, x, bottom + 5);
+        text(out, x, bottom + 18, snn::detail::format_tick(v, xt.decimals),
+             "text-anchor=\"middle\" font-size=\"12\"");
+    }
+    text(out, (left + x_right) / 2, bottom + 38, x_label,
+         "text-anchor=\"middle\" font-size=\"13\"");
+    const auto yt = snn::detail::nice_ticks(std::min(y_lo, y_hi), std::max(y_lo, y_hi), 6);
+    for (double v : yt.values) {
+        const double y = bottom - (v - y_lo) / (y_hi - y_lo) * (bottom - top);
+        line(out, left - 5, y, left, y);
+        text(out, left - 8, y + 4, snn::detail::format_tick(v, yt.decimals),
+             "text-anchor=\"end\" font-size=\"12\"");
+    }
+    const double mid = (top + bottom) / 2;
+    text(out, 26, mid, y_label,
+         "text-anchor=\"middle\" font-size=\"13\" transform=\"rotate(-90 26 " + num(mid) + ")\"");
+}
+
+// A round upper (or lower, for negative data) limit a little beyond `v`.
+double nice_limit(double v) {
+    if (v == 0) return 0;
+    const double headroom = std::abs(v) * 1.05;
+    const auto ticks = snn::detail::nice_ticks(0, headroom, 5);
+    return std::copysign(std::ceil(headroom / ticks.step - 1e-9) * ticks.step, v);
+}
+
+// Viridis, sampled at 0, 0.25, 0.5, 0.75, 1 and interpolated linearly.
+std::string viridis(double u) {
+    static constexpr std::array<std::array<double, 3>, 5> stops{
+        {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}}};
+    u = std::clamp(u, 0.0, 1.0) * 4;
+    const auto k = std::min<std::size_t>(3, static_cast<std::size_t>(u));
+    const double f = u - static_cast<double>(k);
+    char hex[8];
+    int rgb[3];
+    for (int c = 0; c < 3; ++c)
+        rgb[c] = static_cast<int>(std::lround(stops[k][c] + f * (stops[k + 1][c] - stops[k][c])));
+    std::snprintf(hex, sizeof hex, "#%02X%02X%02X", rgb[0], rgb[1], rgb[2]);
+    return hex;
+}
+
+}  // namespace
+
+void write_bar_chart_svg(const std::filesystem::path& file, const bar_chart& chart) {
+    if (chart.values.empty())
+        throw invalid_parameter("bar chart '" + chart.title + "'", "values", "[]",
+                                "needs at least one bar");
+    if (!std::isfinite(chart.width) || !(chart.width > 0))
+        throw invalid_parameter("bar chart '" + chart.title + "'", "width", value_text(chart.width),
+                                "must be finite and > 0");
+    double lo = 0, hi = 0;
+    for (std::size_t k = 0; k < chart.values.size(); ++k) {
+        const double v = chart.values[k];
+        if (!std::isfinite(v))
+            throw invalid_parameter("bar chart '" + chart.title + "'",
+                                    "values[" + std::to_string(k) + "]", value_text(v),
+                                    "must be finite");
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    const double y_lo = nice_limit(lo), y_hi = hi > 0 ? nice_limit(hi) : (lo < 0 ? 0.0 : 1.0);
+    const double x_lo = chart.x0,
+                 x_hi = chart.x0 + chart.width * static_cast<double>(chart.values.size());
+    std::string out = page_start(chart.title);
+    const auto x_of = [&](double x) { return left + (x - x_lo) / (x_hi - x_lo) * (right - left); };
+    const auto y_of = [&](double y) {
+        return bottom - (y - y_lo) / (y_hi - y_lo) * (bottom - top);
+    };
+    for (std::size_t k = 0; k < chart.values.size(); ++k) {
+        const double v = chart.values[k];
+        if (v == 0) continue;
+        const double x = x_of(chart.x0 + chart.width * static_cast<double>(k));
+        const double w =
+            std::max(0.5, x_of(chart.x0 + chart.width * static_cast<double>(k + 1)) - x);
+        rect(out, x, std::min(y_of(v), y_of(0)), w, std::abs(y_of(v) - y_of(0)), bar_colour);
+    }
+    axes(out, x_lo, x_hi, y_lo, y_hi, chart.x_label, chart.y_label);
+    out += "</svg>\n";
+    save(file, out);
+}
+
+void write_isi_histogram_svg(const std::filesystem::path& file, std::span<const double> isis_ms,
+                             double bin_ms, const std::string& title) {
+    if (isis_ms.empty())
+        throw invalid_parameter("ISI histogram '" + title + "'", "intervals", "0",
+                                "needs at least one ISI");
+    const double longest = *std::max_element(isis_ms.begin(), isis_ms.end());
+    check_bin(bin_ms, {0, std::max(longest, bin_ms)});
+    bar_chart c{title, "inter-spike interval [ms]", "count", 0, bin_ms, {}};
+    c.values.assign(static_cast<std::size_t>(std::floor(longest / bin_ms)) + 1, 0.0);
+    for (double d : isis_ms) c.values[static_cast<std::size_t>(std::floor(d / bin_ms))] += 1;
+    write_bar_chart_svg(file, c);
+}
+
+void write_psth_svg(const std::filesystem::path& file, const time_histogram& h,
+                    const std::string& title) {
+    write_bar_chart_svg(file, {title, "time [ms]", "rate [Hz]", h.start_ms, h.bin_ms, h.rate_hz});
+}
+
+void write_correlogram_svg(const std::filesystem::path& file, const correlogram& c,
+                           const std::string& title) {
+    write_bar_chart_svg(file, {title, "lag [ms]", "coincidences",
+                               (-c.max_lag_bins - 0.5) * c.bin_ms, c.bin_ms, c.counts});
+}
+
+void write_heat_map_svg(const std::filesystem::path& file, std::span<const double> matrix,
+                        const std::string& title, const std::string& value_label) {
+    const auto n =
+        static_cast<std::size_t>(std::llround(std::sqrt(static_cast<double>(matrix.size()))));
+    if (n == 0 || n * n != matrix.size())
+        throw invalid_parameter("heat map '" + title + "'", "matrix.size()",
+                                std::to_string(matrix.size()), "must be n * n with n >= 1");
+    double lo = INFINITY, hi = -INFINITY;
+    for (double v : matrix)
+        if (std::isfinite(v)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    if (!(lo <= hi)) lo = 0, hi = 1;
+    if (hi == lo) hi = lo + 1;
+    const double map_right = 700, cell_w = (map_right - left) / static_cast<double>(n),
+                 cell_h = (bottom - top) / static_cast<double>(n);
+    std::string out = page_start(title);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+            const double v = matrix[i * n + j];
+            rect(out, left + static_cast<double>(j) * cell_w, top + static_cast<double>(i) * cell_h,
+                 cell_w + 0.05, cell_h + 0.05,
+                 std::isfinite(v) ? viridis((v - lo) / (hi - lo)) : "#BBBBBB");
+        }
+    axes(out, 0, static_cast<double>(n), static_cast<double>(n), 0, "train index", "train index",
+         map_right);
+    // Colour bar.
+    const double bar_x = 740, bar_w = 20;
+    for (int k = 0; k < 64; ++k) {
+        const double y = bottom - (k + 1) * (bottom - top) / 64.0;
+        rect(out, bar_x, y, bar_w, (bottom - top) / 64.0 + 0.05, viridis((k + 0.5) / 64.0));
+    }
+    const auto ticks = snn::detail::nice_ticks(lo, hi, 5);
+    for (double v : ticks.values) {
+        const double y = bottom - (v - lo) / (hi - lo) * (bottom - top);
+        line(out, bar_x + bar_w, y, bar_x + bar_w + 5, y);
+        text(out, bar_x + bar_w + 8, y + 4, snn::detail::format_tick(v, ticks.decimals),
+             "font-size=\"12\"");
+    }
+    text(out, bar_x + bar_w / 2, top - 10, value_label, "text-anchor=\"middle\" font-size=\"13\"");
+    out += "</svg>\n";
+    save(file, out);
+}
+
+}  // namespace volley::snn::analysis

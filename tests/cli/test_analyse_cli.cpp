@@ -1,0 +1,131 @@
+// `volley analyse REC.h5`: measures of a small SONATA file with known answers (regular and
+// identical trains), JSON and text output, SVG plots, and errors that exit 2 naming the file,
+// population, option and value.
+
+#include <volley/snn/sonata_spikes.hpp>
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct result {
+    int code;
+    std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+class AnalyseCli : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() /
+               ("volley_analyse_cli_" +
+                std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+        // exc: nodes 0 and 1 fire together every 10 ms from 5 ms (100 spikes each before 1000 ms),
+        // node 2 every 20 ms from 5 ms; written interleaved, out of node order. inh: no spikes.
+        volley::snn::sonata_spike_writer w(dir_ / "rec.h5");
+        const auto exc = w.add_population("exc");
+        w.add_population("inh");
+        std::vector<std::uint64_t> ids;
+        std::vector<double> times;
+        for (int k = 0; k < 100; ++k) {
+            const double t = 5.0 + 10.0 * k;
+            for (std::uint64_t n : {1u, 0u}) ids.push_back(n), times.push_back(t);
+            if (k % 2 == 0) ids.push_back(2), times.push_back(t);
+        }
+        w.append(exc, ids, times);
+        w.close();
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    result volley(const std::string& args) {
+        const auto out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
+        const std::string cmd = "cd '" + dir_.string() + "' && '" VOLLEY_CLI "' " + args + " >'" +
+                                out.string() + "' 2>'" + err.string() + "' </dev/null";
+        const int status = std::system(cmd.c_str());
+        return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+    }
+
+    fs::path dir_;
+};
+
+}  // namespace
+
+TEST_F(AnalyseCli, json_reports_rates_cv_chi_and_distances_of_regular_trains) {
+    const auto r = volley(
+        "analyse rec.h5 --population exc --window 0:1000 --json "
+        "--measures rates,cv,lv,fano,chi,spike-distance,van-rossum,spike-sync");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j.at("populations").size(), 1u);
+    const auto& p = j.at("populations").at(0);
+    EXPECT_EQ(p.at("population"), "exc");
+    EXPECT_EQ(p.at("neurons"), 3);
+    EXPECT_EQ(p.at("spikes"), 250);
+    const auto rates = p.at("rates").at("values").get<std::vector<double>>();
+    EXPECT_DOUBLE_EQ(rates[0], 100.0);
+    EXPECT_DOUBLE_EQ(rates[1], 100.0);
+    EXPECT_DOUBLE_EQ(rates[2], 50.0);
+    EXPECT_NEAR(p.at("cv").at("mean").get<double>(), 0.0, 1e-12);
+    EXPECT_NEAR(p.at("lv").at("mean").get<double>(), 0.0, 1e-12);
+    EXPECT_NEAR(p.at("fano").at("mean").get<double>(), 0.0, 1e-12);  // 10 (or 5) spikes per 100 ms
+    // Nodes 0 and 1 are identical: zero distance, full synchrony.
+    const auto& sd = p.at("spike-distance").at("matrix");
+    EXPECT_EQ(sd.at(1).get<double>(), 0.0);
+    EXPECT_GT(sd.at(2).get<double>(), 0.0);
+    EXPECT_EQ(p.at("van-rossum").at("matrix").at(1).get<double>(), 0.0);
+    EXPECT_EQ(p.at("spike-sync").at("matrix").at(1).get<double>(), 1.0);
+    EXPECT_GT(p.at("chi").get<double>(), 0.5);
+}
+
+TEST_F(AnalyseCli, text_output_names_each_population_and_plots_are_svg_files) {
+    const auto r = volley(
+        "analyse rec.h5 --window 0:1000 --measures rates,isi,psth,correlogram,spike-distance "
+        "--plot plots");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("population 'exc': 3 neurons, 250 spikes"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("population 'inh': no spikes, skipped"), std::string::npos) << r.out;
+    for (const char* name :
+         {"exc_isi.svg", "exc_psth.svg", "exc_correlogram.svg", "exc_spike-distance.svg"}) {
+        const auto svg = slurp(dir_ / "plots" / name);
+        EXPECT_EQ(svg.rfind("<?xml", 0), 0u) << name;
+        EXPECT_NE(svg.find("</svg>"), std::string::npos) << name;
+    }
+}
+
+TEST_F(AnalyseCli, bad_options_and_empty_populations_exit_2_naming_the_value) {
+    auto r = volley("analyse rec.h5 --measures rates,burstiness");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--measures = burstiness"), std::string::npos) << r.err;
+    r = volley("analyse rec.h5 --window 5:1");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--window = 5:1"), std::string::npos) << r.err;
+    r = volley("analyse rec.h5 --population nope");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("unknown population 'nope'"), std::string::npos) << r.err;
+    r = volley("analyse rec.h5 --population inh");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("rec.h5: population 'inh'"), std::string::npos) << r.err;
+    r = volley("analyse rec.h5 --population inh --window 0:100 --measures chi");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("population 'inh'"), std::string::npos) << r.err;
+    r = volley("analyse missing.h5");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("missing.h5"), std::string::npos) << r.err;
+}
