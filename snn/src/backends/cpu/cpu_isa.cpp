@@ -7,18 +7,28 @@
 
 namespace volley::snn::detail {
 
-bool cpu_avx512() {
-#if defined(__GNUC__) && defined(__x86_64__)
-    static const bool yes = [] {
-        const char* cap = std::getenv("VOLLEY_CPU_ISA");
-        const bool capped = cap != nullptr && (std::string_view(cap) == "baseline" || std::string_view(cap) == "avx2");
-        return !capped && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-               __builtin_cpu_supports("avx512vl");
-    }();
-    return yes;
+namespace {
+
+cpu_isa detect() {
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    __builtin_cpu_init();
+    const char* env = std::getenv("VOLLEY_CPU_ISA");
+    const std::string_view cap = env ? env : "";
+    if (cap == "baseline" || !__builtin_cpu_supports("avx2")) return cpu_isa::baseline;
+    if (cap == "avx2" || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512dq") ||
+        !__builtin_cpu_supports("avx512vl") || !__builtin_cpu_supports("avx512bw"))
+        return cpu_isa::avx2;
+    return cpu_isa::avx512;
 #else
-    return false;
+    return cpu_isa::baseline;
 #endif
+}
+
+}  // namespace
+
+cpu_isa cpu_isa_level() {
+    static const cpu_isa level = detect();
+    return level;
 }
 
 }  // namespace volley::snn::detail

@@ -17,6 +17,7 @@
 #include <numbers>
 #include <type_traits>
 
+#include "backends/cpu/cpu_isa.hpp"
 #include "backends/cpu/lif_exp_avx512.hpp"
 #include "backends/cpu/propagators.hpp"
 #include "build/draw_values.hpp"
@@ -358,17 +359,7 @@ void lif_population::step_chunk(int thread, std::int64_t s, std::uint32_t begin,
             ii_[i] *= fi;
         }
     }
-    // VOLLEY_CPU_ISA=baseline|avx2 caps the choice (to compare kernels; they agree bit for bit).
-    static const int isa = [] {
-        const char* cap = std::getenv("VOLLEY_CPU_ISA");
-        const std::string c = cap ? cap : "";
-        if (c == "baseline") return 0;
-        if (!__builtin_cpu_supports("avx2")) return 0;
-        if (c == "avx2" || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512vl") ||
-            !__builtin_cpu_supports("avx512dq") || !__builtin_cpu_supports("avx512bw"))
-            return 1;
-        return 2;
-    }();
+    const cpu_isa isa = cpu_isa_level();  // VOLLEY_CPU_ISA caps it (cpu_isa.hpp)
     auto param = [&](const std::vector<double>& c) {
         if constexpr (Hetero) return static_cast<const double*>(c.data());
         else return c[0];
@@ -383,7 +374,7 @@ void lif_population::step_chunk(int thread, std::int64_t s, std::uint32_t begin,
         prm.p21i = p21i_[0] * decay_power_[1][k];
         prm.v_reset = v_reset_[0] - v_rest_[0];  // v is stored relative to v_rest
         prm.v_thresh = v_thresh_[0] - v_rest_[0];
-        if (isa == 2) {  // the hand-written AVX-512 loop
+        if (isa == cpu_isa::avx512) {  // the hand-written AVX-512 loop
             const lif_exp_constants c{prm.v_reset, prm.v_thresh, prm.p22, prm.p21e, prm.p21i, prm.i_ext * prm.p20};
             std::uint64_t fired[direct_chunk / 64];
             const std::uint32_t n = c1 - c0;
@@ -399,8 +390,8 @@ void lif_population::step_chunk(int thread, std::int64_t s, std::uint32_t begin,
         alignas(64) std::uint8_t flag[block];
         for (std::uint32_t b0 = c0; b0 < c1; b0 += block) {
             const std::uint32_t b1 = std::min(c1, b0 + block);
-            (isa == 2   ? dense_avx512::dense_block<Kernel, Hetero>
-             : isa == 1 ? dense_avx2::dense_block<Kernel, Hetero>
+            (isa == cpu_isa::avx512 ? dense_avx512::dense_block<Kernel, Hetero>
+             : isa == cpu_isa::avx2 ? dense_avx2::dense_block<Kernel, Hetero>
                         : dense_baseline::dense_block<Kernel, Hetero>)(
                 b0, b1, v_.data(), ie_.data(), ii_.data(), xe_.data(), xi_.data(), refractory_.data(),
                 in_e_.data(), in_i_.data(), flag, prm);
