@@ -2,9 +2,8 @@
 
 #include "accuracy_plot.hpp"
 
-#include "io/plot_axis.hpp"
-
 #include <volley/error.hpp>
+#include <volley/snn/plot_axis.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -34,6 +34,7 @@ namespace {
 
 struct convert_options {
     std::string model;
+    std::string architecture;  ///< Keras model.to_json() for a save_weights `model`
     std::string data = "fashion-mnist";
     std::string data_dir{convert::default_fashion_mnist_dir};
     std::string timesteps = "8,16,32,64,128,256";
@@ -103,7 +104,9 @@ void run_convert(const convert_options& o) {
     std::FILE* log = o.json ? stderr : stdout;
     const auto t_start = std::chrono::steady_clock::now();
 
-    const auto graph = convert::read_cnn(o.model);
+    const auto graph = o.architecture.empty()
+                           ? convert::read_cnn(o.model)
+                           : convert::read_cnn(o.model, std::filesystem::path(o.architecture));
     auto data = convert::load_evaluation_data(o.data, o.data_dir, graph.input_shape.c);
     data.keep_first(o.limit);
     const convert::shape4 image_shape{1, data.channels, data.height, data.width};
@@ -381,6 +384,9 @@ void register_convert(CLI::App& app, command_context& /*ctx*/) {
     auto* cmd = app.add_subcommand("convert", "Convert a trained CNN to a spiking network and evaluate it on the engine");
     auto o = std::make_shared<convert_options>();
     cmd->add_option("model", o->model, "Trained CNN: Keras .h5 or Volley HDF5")->required();
+    cmd->add_option("--architecture", o->architecture,
+                    "Keras architecture JSON (model.to_json()) when MODEL is a save_weights .h5 "
+                    "(weights only)");
     cmd->add_option("--data", o->data, "fashion-mnist, idx:PATH_PREFIX or npz:FILE")->capture_default_str();
     cmd->add_option("--data-dir", o->data_dir, "Directory of the Fashion-MNIST IDX files")->capture_default_str();
     cmd->add_option("--timesteps", o->timesteps, "Checkpoints T, read in one run")->capture_default_str();

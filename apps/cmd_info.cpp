@@ -1,6 +1,8 @@
-// `volley info`: version, enabled features and build type.
+// `volley info`: version, enabled features and build type; `volley info FILE`: what a network
+// file holds (cmd_network_info.cpp).
 
 #include "cli_common.hpp"
+#include "cmd_network_info.hpp"
 
 #include <volley/snn/features.hpp>
 
@@ -10,10 +12,16 @@
 namespace volley::cli {
 
 void register_info(CLI::App& app, command_context& /*ctx*/) {
-    auto* cmd = app.add_subcommand("info", "Print the version, enabled features and build type");
+    auto* cmd = app.add_subcommand("info", "Print the version, enabled features and build type, or what a network file holds");
     auto json = std::make_shared<bool>(false);
+    auto file = std::make_shared<std::string>();
+    cmd->add_option("file", *file, "A network file: network JSON, NIR, converted SNN .h5, TENNLab JSON, CNN model");
     cmd->add_flag("--json", *json, "Print one JSON object on stdout");
-    cmd->callback([json] {
+    cmd->callback([json, file] {
+        if (!file->empty()) {
+            print_network_file_info(*file, *json);
+            return;
+        }
         const auto f = snn::features();
         if (*json) {
             print_json({{"version", f.version},

@@ -125,8 +125,6 @@ void nir_info(const std::string& file, bool json) {
 
 }  // namespace
 
-bool is_nir_file(const std::string& path) { return std::filesystem::path(path).extension() == ".nir"; }
-
 void run_nir_file(const nir_run_options& o) {
     snn::nir_import_options opt;
     if (o.dt_s) opt.dt_s = *o.dt_s;

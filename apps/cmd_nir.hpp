@@ -22,9 +22,6 @@ struct nir_run_options {
     bool json = false;
 };
 
-/// True for a path that names a NIR file (extension .nir).
-bool is_nir_file(const std::string& path);
-
 /// Runs a NIR file and prints the options used and the spikes per node (and, with --json, each
 /// Output node's spike steps when there are at most 100,000).
 void run_nir_file(const nir_run_options& o);

@@ -1,9 +1,13 @@
-// `volley run NETWORK.json`: runs a Volley network file (or a NIR file: cmd_nir.cpp).
+// `volley run FILE`: runs a Volley network file, a NIR file (cmd_nir.cpp) or a converted
+// network (cmd_run_converted.cpp), told apart by content (cmd_network_kind.cpp).
 
 #include "cli_common.hpp"
+#include "cmd_network_info.hpp"
 #include "cmd_nir.hpp"
+#include "cmd_run_converted.hpp"
 #include "run_driver.hpp"
 
+#include <algorithm>
 #include <memory>
 
 namespace volley::cli {
@@ -18,19 +22,55 @@ struct run_options {
     std::string out, plot;
     std::vector<std::string> states;
     bool json = false, quiet = false;
-    nir_run_options nir;  ///< the options only a .nir file takes
+    nir_run_options nir;  ///< the options of a NIR file (--input and --steps also serve a converted one)
+    std::size_t limit = 0;  ///< converted networks: the first N images
 };
+
+/// Refuses the options given on the command line that do not apply to a file of this kind.
+void check_options_apply(const CLI::App& cmd, const std::string& file, network_file_kind kind) {
+    std::vector<std::string> allowed{"--threads", "--json", "--quiet"};
+    std::string usage;
+    switch (kind) {
+        case network_file_kind::volley_json:
+            allowed.insert(allowed.end(), {"--duration", "--dt", "--seed", "--out", "--plot", "--state"});
+            usage = "a network JSON file takes --duration, --dt, --seed, --out, --plot, --state";
+            break;
+        case network_file_kind::nir:
+            allowed.insert(allowed.end(), {"--input", "--steps", "--dt", "--discretisation", "--reset", "--out"});
+            usage = "a NIR file takes --input, --steps, --dt [s], --discretisation, --reset, --out";
+            break;
+        case network_file_kind::converted_snn:
+            allowed.insert(allowed.end(), {"--input", "--steps", "--limit", "--seed"});
+            usage = "a converted network takes --input IMAGES, --steps, --limit, --seed";
+            break;
+        default: return;
+    }
+    for (const auto* opt : cmd.get_options()) {
+        const auto name = opt->get_name();
+        if (opt->count() == 0 || !name.starts_with("--") || name == "--help") continue;
+        if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
+            throw invalid_parameter("volley run " + file, name, opt->as<std::string>(),
+                                    "does not apply to a " + kind_name(kind) + " file (" + usage + ")");
+    }
+}
 
 }  // namespace
 
 void register_run(CLI::App& app, command_context& ctx) {
     auto* cmd = app.add_subcommand("run", "Run a network file and report spikes, rates and speed");
     auto o = std::make_shared<run_options>();
-    cmd->add_option("network", o->network, "Volley network JSON file (docs/network-format.md) or NIR file (docs/nir.md)")->required();
+    cmd->add_option("network", o->network,
+                    "Network JSON (docs/network-format.md), NIR (docs/nir.md) or converted SNN .h5 (docs/network-files.md)")
+        ->required();
     cmd->add_option("--duration", o->duration_ms, "Biological time to simulate [ms] (default: the file's run.duration_ms)");
     cmd->add_option("--dt", o->dt_ms, "Time step [ms] (default: the file's run.dt_ms); for a .nir file in [s], default 1e-4");
-    cmd->add_option("--input", o->nir.input, ".nir only: input per step, CSV (one row per step) or .npz (array x)");
-    cmd->add_option("--steps", o->nir.steps, ".nir only: steps to run (default: the input's rows)");
+    cmd->add_option("--input", o->nir.input,
+                    ".nir: input per step, CSV (one row per step) or .npz (array x); converted .h5: images, "
+                    "npz:FILE, idx:PREFIX or fashion-mnist");
+    cmd->add_option("--steps", o->nir.steps,
+                    ".nir: steps to run (default: the input's rows); converted .h5: steps per image (default: the "
+                    "file's --timesteps)");
+    cmd->add_option("--limit", o->limit, "converted .h5 only: the first N images (0: all)");
     cmd->add_option("--discretisation", o->nir.discretisation, ".nir only: euler (default) or exact");
     cmd->add_option("--reset", o->nir.reset, ".nir only: to-v-reset (default) or subtract");
     cmd->add_option("--threads", o->threads, "OpenMP threads (0: OMP_NUM_THREADS or all cores)")->check(CLI::NonNegativeNumber);
@@ -40,8 +80,26 @@ void register_run(CLI::App& app, command_context& ctx) {
     cmd->add_option("--state", o->states, "Record POP:VAR[:INTERVAL_MS] into the .h5 output (repeatable)");
     cmd->add_flag("--json", o->json, "Print one JSON object with the figures on stdout");
     cmd->add_flag("--quiet", o->quiet, "No progress bar");
-    cmd->callback([o, &ctx] {
-        if (is_nir_file(o->network)) {
+    cmd->callback([o, cmd, &ctx] {
+        const auto kind = detect_network_file(o->network);
+        check_options_apply(*cmd, o->network, kind);
+        if (kind == network_file_kind::converted_snn) {
+            run_converted_file({.file = o->network, .input = o->nir.input, .steps = o->nir.steps, .seed = o->seed,
+                                .limit = o->limit, .threads = o->threads, .json = o->json, .quiet = o->quiet});
+            return;
+        }
+        if (kind == network_file_kind::tennlab_json || kind == network_file_kind::danna_programme)
+            throw invalid_parameter("volley run " + o->network, "file", kind_name(kind),
+                                    "runs on a neuroprocessor model: volley danna run " + o->network +
+                                        " --model danna2 --inputs SPIKES.csv --cycles N (or ML it in volley risp)");
+        if (kind == network_file_kind::cnn_model)
+            throw invalid_parameter("volley run " + o->network, "file", kind_name(kind),
+                                    "a trained CNN is not a spiking network: convert it first, volley convert " +
+                                        o->network + " --out snn.h5, then volley run snn.h5 --input IMAGES");
+        if (kind == network_file_kind::spike_recording)
+            throw invalid_parameter("volley run " + o->network, "file", kind_name(kind),
+                                    "a recording written by volley run --out, not a network");
+        if (kind == network_file_kind::nir) {
             o->nir.file = o->network;
             o->nir.dt_s = o->dt_ms;
             o->nir.out = o->out;

@@ -2,10 +2,9 @@
 
 #include "demo_model_cache.hpp"
 
-#include "io/sha256.hpp"
-
 #include <volley/convert/model_writers.hpp>
 #include <volley/error.hpp>
+#include <volley/snn/sha256.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -2,10 +2,9 @@
 
 #include "demo_results_file.hpp"
 
-#include "io/hdf5_dataset.hpp"
-#include "io/hdf5_handle.hpp"
-
 #include <volley/error.hpp>
+#include <volley/snn/hdf5_dataset.hpp>
+#include <volley/snn/hdf5_file.hpp>
 #include <volley/snn/sonata_spikes.hpp>
 
 namespace volley::cli {

@@ -1,4 +1,4 @@
-# Build options (STYLE.md). Optional parts are detected, never required.
+# Build options (docs/style.md). Optional parts are detected, never required.
 set(VOLLEY_WITH_CUDA AUTO CACHE STRING "Build the CUDA backend (AUTO, ON, OFF)")
 set_property(CACHE VOLLEY_WITH_CUDA PROPERTY STRINGS AUTO ON OFF)
 set(VOLLEY_WITH_MPI AUTO CACHE STRING "Build the MPI distributed context (AUTO, ON, OFF)")

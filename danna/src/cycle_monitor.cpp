@@ -1,8 +1,7 @@
 #include <volley/danna/cycle_monitor.hpp>
 
 #include <volley/error.hpp>
-
-#include "io/hdf5_handle.hpp"
+#include <volley/snn/hdf5_file.hpp>
 
 #include <hdf5.h>
 

@@ -1,5 +1,5 @@
 // Build and runtime features. This file and the context files are the only places that test
-// VOLLEY_HAVE_* (STYLE.md, "Backends").
+// VOLLEY_HAVE_* (docs/style.md, "Backends").
 
 #include <volley/config.hpp>
 #include <volley/snn/features.hpp>

@@ -1,2 +1,6 @@
 volley_test(test_cli cli/test_cli.cpp LIBS volley::snn nlohmann_json::nlohmann_json)
 add_dependencies(test_cli volley)
+# `volley run` and `volley info` on every network file `volley convert --out` writes.
+find_package(ZLIB REQUIRED)
+volley_test(test_network_files_cli cli/test_network_files_cli.cpp LIBS nlohmann_json::nlohmann_json hdf5::hdf5 ZLIB::ZLIB)
+add_dependencies(test_network_files_cli volley)

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path nir_dir = fs::path(VOLLEY_SHARED_DIR) / "data" / "nir";
+const fs::path nir_dir = fs::path(VOLLEY_TEST_DATA_DIR) / "nir";
 
 struct result {
     int code;

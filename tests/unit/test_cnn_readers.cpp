@@ -25,7 +25,7 @@ namespace vc = volley::convert;
 
 namespace {
 
-const std::string shared_dir = std::string(VOLLEY_SHARED_DIR) + "/data/convert/";
+const std::string reference_dir = std::string(VOLLEY_TEST_DATA_DIR) + "/convert/";
 const std::string keras_dir = std::string(VOLLEY_TEST_DATA_DIR) + "/keras/";
 
 /// Reads `/x` (NCHW) and `/logits` of a reference file written by make_fixtures.py.
@@ -87,7 +87,7 @@ void check_keras_fixture(const std::string& name, const vc::cnn_graph& g) {
 }  // namespace
 
 TEST(CnnReaders, TorchFixtureLogitsEqualStoredReference) {
-    const auto file = shared_dir + "fmnist_small_torch.h5";
+    const auto file = reference_dir + "fmnist_small_torch.h5";
     EXPECT_EQ(vc::detect_cnn_format(file), vc::cnn_file_format::volley);
     const auto g = vc::read_cnn(file);
     ASSERT_EQ(g.nodes.size(), 6u) << vc::summary(g);
@@ -104,8 +104,8 @@ TEST(CnnReaders, TorchFixtureLogitsEqualStoredReference) {
 TEST(CnnReaders, KerasLayoutTwinGivesTheTorchLogits) {
     // Same weights in tf.keras layout (HWIO, channels_last, Dense rows in HWC order): only a
     // correct Flatten-trap resolution reproduces PyTorch's logits.
-    const auto torch_file = shared_dir + "fmnist_small_torch.h5";
-    const auto keras_file = shared_dir + "fmnist_small_keras_layout.h5";
+    const auto torch_file = reference_dir + "fmnist_small_torch.h5";
+    const auto keras_file = reference_dir + "fmnist_small_keras_layout.h5";
     EXPECT_EQ(vc::detect_cnn_format(keras_file), vc::cnn_file_format::keras);
     const auto g = vc::read_cnn(keras_file);
     EXPECT_EQ(g.format, "keras");
@@ -190,7 +190,7 @@ TEST(CnnReaders, MissingWeightDatasetNamesLayer) {
 }
 
 TEST(CnnReaders, ImageSizeMismatchIsInvalidParameter) {
-    const auto g = vc::read_cnn(shared_dir + "fmnist_small_torch.h5");
+    const auto g = vc::read_cnn(reference_dir + "fmnist_small_torch.h5");
     const vc::tensor<float> wrong(vc::shape4{2, 1, 32, 32});
     try {
         vc::analog_forward(g, wrong);
@@ -210,8 +210,8 @@ TEST(CnnReaders, NotAModelFileIsFormatError) {
 }
 
 TEST(CnnReaders, AnalogForwardIsIdenticalForAnyThreadCount) {
-    const auto g = vc::read_cnn(shared_dir + "fmnist_small_torch.h5");
-    const auto ref = vc::read_stored_reference(shared_dir + "fmnist_small_torch.h5", g.input_shape);
+    const auto g = vc::read_cnn(reference_dir + "fmnist_small_torch.h5");
+    const auto ref = vc::read_stored_reference(reference_dir + "fmnist_small_torch.h5", g.input_shape);
     const auto one = vc::analog_forward(g, ref->x, {1});
     for (int threads : {2, 3})
         EXPECT_EQ(vc::analog_forward(g, ref->x, {threads}).values, one.values);

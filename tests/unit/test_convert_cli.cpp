@@ -24,7 +24,7 @@ using convert_cli = volley::test::io_test;
 
 namespace {
 
-const std::string torch_file = std::string(VOLLEY_SHARED_DIR) + "/data/convert/fmnist_small_torch.h5";
+const std::string torch_file = std::string(VOLLEY_TEST_DATA_DIR) + "/convert/fmnist_small_torch.h5";
 
 using result = volley::testing::cli_result;
 using volley::testing::run_volley;

@@ -21,7 +21,7 @@ namespace vc = volley::convert;
 namespace {
 
 const std::string torch_file =
-    std::string(VOLLEY_SHARED_DIR) + "/data/convert/fmnist_small_torch.h5";
+    std::string(VOLLEY_TEST_DATA_DIR) + "/convert/fmnist_small_torch.h5";
 
 std::vector<double> read_double_attr(hid_t obj, const char* name) {
     hid_t a = H5Aopen(obj, name, H5P_DEFAULT);

@@ -1,9 +1,9 @@
 // Raster SVG: well-formed XML, one mark per spike, legend names, subsampling note, errors.
 
 #include <volley/error.hpp>
+#include <volley/snn/plot_axis.hpp>
 #include <volley/snn/raster_plot.hpp>
 
-#include "io/plot_axis.hpp"
 #include "io_test_dir.hpp"
 
 #include <gtest/gtest.h>

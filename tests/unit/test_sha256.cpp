@@ -1,7 +1,7 @@
 // SHA-256 against the FIPS 180-2/180-4 example vectors and, where the tool exists, against
 // coreutils' sha256sum for message lengths around the padding boundaries.
 
-#include "io/sha256.hpp"
+#include <volley/snn/sha256.hpp>
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -22,7 +22,7 @@
 namespace volley::convert {
 namespace {
 
-const std::string torch_file = std::string(VOLLEY_SHARED_DIR) + "/data/convert/fmnist_small_torch.h5";
+const std::string torch_file = std::string(VOLLEY_TEST_DATA_DIR) + "/convert/fmnist_small_torch.h5";
 
 /// The λ per node stored in the fixture (/normalization, numpy's percentile on 10,000 training
 /// images), spread over the pool and flatten nodes that inherit them.

@@ -17,7 +17,7 @@
 namespace volley::convert {
 namespace {
 
-const std::string torch_file = std::string(VOLLEY_SHARED_DIR) + "/data/convert/fmnist_small_torch.h5";
+const std::string torch_file = std::string(VOLLEY_TEST_DATA_DIR) + "/convert/fmnist_small_torch.h5";
 
 std::filesystem::path temp(const std::string& name) { return std::filesystem::temp_directory_path() / name; }
 

@@ -1,4 +1,4 @@
-# NIR graphs on the engine, validated on the NIR paper's data (../shared/data/nir).
+# NIR graphs on the engine, validated on the NIR paper's data (tests/data/nir).
 volley_test(test_nir_engine validation/test_nir_engine.cpp LIBS volley::snn)
 volley_test(test_nir_mapping validation/test_nir_mapping.cpp LIBS volley::snn)
 volley_test(test_nir_convert_export validation/test_nir_convert_export.cpp LIBS volley::snn volley::convert)

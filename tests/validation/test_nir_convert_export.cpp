@@ -1,10 +1,8 @@
 // A converted CNN exported to NIR (`volley convert MODEL.h5 --out model.nir`) and read back by
-// Volley's NIR reader runs like the converter's own network. The two differ in one convention,
-// tested here as such: the converter switches every bias on at step 0 and feeds the image as the
-// first layer's bias, while a NIR graph passes each step through all layers at once, which the
-// engine runs one layer per step with layer d's bias from engine step d (docs/nir.md). With the
-// converter's biases switched on at the same steps, the output spikes are the same, shifted by
-// the depth.
+// Volley's NIR reader runs like the converter's own network. Both have zero-delay layers (NIR's
+// graph is instantaneous), so every layer gets its input from step 0; the one convention that
+// differs, tested here as such, is the time stamp: the converter stamps the spikes of NIR step t
+// as t + 1 (docs/nir.md, "Exporting a converted CNN").
 
 #include <volley/convert/cnn_readers.hpp>
 #include <volley/convert/normalization.hpp>
@@ -28,7 +26,7 @@ namespace vc = volley::convert;
 
 namespace {
 
-const std::string torch_file = std::string(VOLLEY_SHARED_DIR) + "/data/convert/fmnist_small_torch.h5";
+const std::string torch_file = std::string(VOLLEY_TEST_DATA_DIR) + "/convert/fmnist_small_torch.h5";
 
 /// Deterministic pixels in [0, 1).
 std::vector<float> pixels(std::size_t n, std::uint64_t seed) {

@@ -1,4 +1,4 @@
-// NIR graphs on the engine, validated on the NIR paper's data (../shared/data/nir): the LIF task
+// NIR graphs on the engine, validated on the NIR paper's data (tests/data/nir): the LIF task
 // against the exact and Norse traces, every fixture running, the Braille RNNs and two_lif_neurons
 // against a dense step loop written here from the spec, the round trip network -> NIR -> network,
 // and thread-count independence.
@@ -23,7 +23,7 @@ namespace vs = volley::snn;
 
 namespace {
 
-const std::filesystem::path data_dir = std::filesystem::path(VOLLEY_SHARED_DIR) / "data" / "nir";
+const std::filesystem::path data_dir = std::filesystem::path(VOLLEY_TEST_DATA_DIR) / "nir";
 
 /// Rows of a headerless numeric CSV.
 std::vector<std::vector<double>> read_csv(const std::filesystem::path& file) {

@@ -19,7 +19,7 @@ namespace vs = volley::snn;
 
 namespace {
 
-const std::filesystem::path data_dir = std::filesystem::path(VOLLEY_SHARED_DIR) / "data" / "nir";
+const std::filesystem::path data_dir = std::filesystem::path(VOLLEY_TEST_DATA_DIR) / "nir";
 
 using params = std::map<std::string, vs::nir_array>;
 

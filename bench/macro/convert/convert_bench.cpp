@@ -7,7 +7,7 @@
 //                        [--v0 0|0.5] [--readout count|membrane]
 //
 // The default conversion is v0 = 0.5 with the integrated-membrane readout (the demo's).
-// By default λ is the p99.9 stored in the model's /normalization (the shared fixture's numpy
+// By default λ is the p99.9 stored in the model's /normalization (the reference fixture's numpy
 // values); --computed-lambda measures it with compute_layer_scales on the first 10,000
 // training images instead.
 
@@ -72,7 +72,7 @@ double peak_rss_mb() {
 }  // namespace
 
 int main(int argc, char** argv) try {
-    const std::string default_model = std::string(VOLLEY_SHARED_DIR) + "/data/convert/fmnist_small_torch.h5";
+    const std::string default_model = VOLLEY_REFERENCE_MODEL;
     std::string model = default_model;
     std::size_t limit = 0;
     int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

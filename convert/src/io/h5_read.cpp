@@ -3,8 +3,7 @@
 #include "io/h5_read.hpp"
 
 #include <volley/error.hpp>
-
-#include "io/hdf5_dataset.hpp"
+#include <volley/snn/hdf5_dataset.hpp>
 
 namespace volley::convert::detail {
 

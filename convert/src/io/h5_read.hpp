@@ -2,7 +2,7 @@
 // Small HDF5 reading helpers for the CNN readers, on top of the snn library's RAII handles.
 // Every function takes the file name and the object's path so that its errors can name both.
 
-#include "io/hdf5_handle.hpp"
+#include <volley/snn/hdf5_file.hpp>
 
 #include <cstdint>
 #include <optional>

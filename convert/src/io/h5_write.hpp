@@ -1,7 +1,7 @@
 #pragma once
 // Small HDF5 writing helpers for the model writers, on top of the snn library's RAII handles.
 
-#include "io/hdf5_handle.hpp"
+#include <volley/snn/hdf5_file.hpp>
 
 #include <cstdint>
 #include <string>

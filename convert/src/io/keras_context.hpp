@@ -1,7 +1,8 @@
 #pragma once
 // The Keras reader's shared pieces (keras_reader.cpp): the context of one model being read,
-// the JSON and weight helpers, and add_layer, which translates one Keras layer
-// (keras_layers.cpp).
+// the JSON and weight helpers, add_layer, which translates one Keras layer (keras_layers.cpp),
+// and the legacy-file handling (keras_legacy.cpp): which Keras version and backend wrote the
+// file, and the Keras 1 layer configs in Keras 2 terms.
 
 #include <volley/convert/cnn_graph.hpp>
 
@@ -23,14 +24,37 @@ using nlohmann::json;
 /// How a Keras tensor's values are laid out in Keras's memory.
 enum class keras_layout { channels_last, channels_first, flat };
 
+/// Which Keras wrote a file and what that means for its weights (keras_legacy.cpp).
+struct keras_origin {
+    std::string keras_version;  ///< the `keras_version` attribute ("" when absent)
+    std::string backend;        ///< the backend that trained the weights ("tensorflow", "theano", ...)
+    bool keras1 = false;        ///< Keras 1.x: `_W`/`_b` weights, 'th' kernels (out, in, rows, cols)
+    bool theano = false;        ///< kernels are for a true convolution (flipped, Theano padding)
+};
+
 struct keras_context {
     detail::graph_builder& b;
     hid_t weights_root;  // model_weights (model.save) or the root (save_weights)
     std::string weights_path;
     std::vector<keras_layout> layouts;  // per graph node
     keras_layout input_layout = keras_layout::channels_last;
+    keras_origin origin{};
     const std::string& file() const { return b.file(); }
 };
+
+/// The Keras version and backend of a file: the attributes of the weights group, else of the
+/// file's root, else the keys of the architecture JSON (`model.to_json()` writes them). No
+/// `keras_version` anywhere means Keras 1, as Keras 2's own loader decides. A Keras 1 file
+/// records no backend: it is read from the weight names (TensorFlow variables end in ':0',
+/// Theano's do not). unsupported_model for a backend this reader does not know.
+keras_origin read_keras_origin(hid_t root, hid_t weights_root, const json& model,
+                               const std::string& file);
+
+/// A Keras 1 layer (Convolution2D, `nb_filter`, `border_mode`, `dim_ordering`, ...) as the
+/// Keras 2 layer that Keras 2's legacy interfaces make of it; the type may change (Merge →
+/// Add/Concatenate). unsupported_model for Keras 1 settings Volley cannot express.
+std::pair<std::string, json> keras1_layer(const std::string& type, const json& cfg,
+                                          const std::string& file, const std::string& name);
 
 std::size_t as_size(const json& v, const std::string& file, const std::string& where);
 
@@ -42,9 +66,11 @@ std::string text(const json& cfg, const char* key, const std::string& fallback);
 
 keras_layout data_format(const json& cfg, keras_layout fallback);
 
-/// Reads the weights of `layer`, keyed by their role ("kernel", "bias", "gamma", ...).
-std::map<std::string, detail::float_array> layer_weights(const keras_context& k,
-                                                         const std::string& layer);
+/// Reads the weights of `layer`, keyed by their role ("kernel", "bias", "gamma", ...). A Keras 1
+/// file's weights take their roles from `keras1_roles` by position, as Keras loads them.
+std::map<std::string, detail::float_array> layer_weights(
+    const keras_context& k, const std::string& layer,
+    const std::vector<std::string>& keras1_roles = {});
 
 const detail::float_array& need(const std::map<std::string, detail::float_array>& w,
                                 const std::string& role, const keras_context& k,

@@ -10,6 +10,32 @@
 
 namespace volley::convert::keras {
 
+namespace {
+
+/// conv_utils.convert_kernel: reverses the spatial axes (a 180° rotation of each kernel), which
+/// turns a Theano convolution kernel into the cross-correlation kernel of the graph.
+void flip_kernel(conv2d_spec& c) {
+    const std::size_t kh = c.kernel_h, kw = c.kernel_w, planes = c.kernel.size() / (kh * kw);
+    std::vector<float> flipped(c.kernel.size());
+    for (std::size_t p = 0; p < planes; ++p)
+        for (std::size_t y = 0; y < kh; ++y)
+            for (std::size_t x = 0; x < kw; ++x)
+                flipped[(p * kh + y) * kw + x] = c.kernel[(p * kh + (kh - 1 - y)) * kw + (kw - 1 - x)];
+    c.kernel = std::move(flipped);
+}
+
+/// Theano's 'same' as Keras's Theano backend runs it: border_mode 'half' (k / 2 zeros on both
+/// sides), the output cut to the first ceil(in / s) positions (_postprocess_conv2d_output), so
+/// the padding at the end is what those positions reach.
+std::pair<std::size_t, std::size_t> theano_same_padding(std::size_t in, std::size_t k,
+                                                        std::size_t s) {
+    const std::size_t out = (in + s - 1) / s, top = k / 2;
+    const std::size_t reach = (out - 1) * s + k;  // padded length the outputs read
+    return {top, reach > in + top ? reach - in - top : 0};
+}
+
+}  // namespace
+
 /// Adds one Keras layer to the graph.
 void add_layer(keras_context& k, const std::string& type, const json& cfg, const std::string& name,
                const std::vector<std::size_t>& inputs, bool is_output) {
@@ -39,7 +65,11 @@ void add_layer(keras_context& k, const std::string& type, const json& cfg, const
         check_image();
         const bool depthwise = type == "DepthwiseConv2D" || type == "SeparableConv2D";
         const bool separable = type == "SeparableConv2D";
-        const auto w = layer_weights(k, name);
+        if (depthwise && k.origin.theano)
+            detail::throw_unsupported(file, name, type + " trained on the Theano backend",
+                                      "Keras converts the kernels of Theano files only for "
+                                      "Conv1D, Conv2D, Conv3D, Conv2DTranspose and ConvLSTM2D");
+        const auto w = layer_weights(k, name, {"kernel", "bias"});
         const auto& kernel = need(w, depthwise ? "depthwise_kernel" : "kernel", k, name);
         const shape4 s = node_shape(k, in);
         auto& c = n.conv;
@@ -65,10 +95,19 @@ void add_layer(keras_context& k, const std::string& type, const json& cfg, const
                                         "groups = " + std::to_string(c.groups) +
                                             " does not divide " + std::to_string(s.c) +
                                             " channels");
-            expect_shape(k, name, "kernel", kernel,
-                         {c.kernel_h, c.kernel_w, s.c / c.groups, c.out_channels});
-            c.kernel =
-                hwio_to_oihw(kernel.values, c.out_channels, s.c / c.groups, c.kernel_h, c.kernel_w);
+            if (k.origin.keras1 &&
+                data_format(cfg, in_layout) == keras_layout::channels_first) {
+                // Keras 1 'th': (filters, stack, rows, cols), already OIHW
+                expect_shape(k, name, "kernel", kernel,
+                             {c.out_channels, s.c / c.groups, c.kernel_h, c.kernel_w});
+                c.kernel = kernel.values;
+            } else {
+                expect_shape(k, name, "kernel", kernel,
+                             {c.kernel_h, c.kernel_w, s.c / c.groups, c.out_channels});
+                c.kernel = hwio_to_oihw(kernel.values, c.out_channels, s.c / c.groups,
+                                        c.kernel_h, c.kernel_w);
+            }
+            if (k.origin.theano) flip_kernel(c);
         }
         const std::size_t bias_size =
             separable ? as_size(cfg.value("filters", json(0)), file, "layer '" + name + "' filters")
@@ -80,7 +119,13 @@ void add_layer(keras_context& k, const std::string& type, const json& cfg, const
             bias = b_values.values;
         }
         const auto padding = text(cfg, "padding", "valid");
-        if (padding == "same") {
+        if (padding == "same" && k.origin.theano) {
+            if (c.dilation_h != 1 || c.dilation_w != 1)
+                detail::throw_unsupported(file, name, type + " with padding 'same' and dilation "
+                                                             "trained on the Theano backend");
+            std::tie(c.pad_top, c.pad_bottom) = theano_same_padding(s.h, c.kernel_h, c.stride_h);
+            std::tie(c.pad_left, c.pad_right) = theano_same_padding(s.w, c.kernel_w, c.stride_w);
+        } else if (padding == "same") {
             std::tie(c.pad_top, c.pad_bottom) =
                 same_padding(s.h, c.kernel_h, c.stride_h, c.dilation_h);
             std::tie(c.pad_left, c.pad_right) =
@@ -118,7 +163,7 @@ void add_layer(keras_context& k, const std::string& type, const json& cfg, const
         c.bias = std::move(bias);
         n.relu = relu;
     } else if (type == "Dense") {
-        const auto w = layer_weights(k, name);
+        const auto w = layer_weights(k, name, {"kernel", "bias"});
         const auto& kernel = need(w, "kernel", k, name);
         const shape4 s = node_shape(k, in);
         if (in_layout != keras_layout::flat && !(s.h == 1 && s.w == 1))
@@ -152,6 +197,11 @@ void add_layer(keras_context& k, const std::string& type, const json& cfg, const
         if (cfg.contains("strides") && !cfg["strides"].is_null())
             std::tie(n.pool.stride_h, n.pool.stride_w) = pair_of(cfg, "strides", 1, file, name);
         const auto padding = text(cfg, "padding", "valid");
+        if (padding == "same" && k.origin.theano)
+            detail::throw_unsupported(file, name, type + " with padding 'same' trained on the "
+                                                         "Theano backend",
+                                      "Theano pads 'same' pooling windows differently from "
+                                      "TensorFlow; use padding 'valid'");
         if (padding == "same") {
             const shape4 s = node_shape(k, in);
             const auto [t, bo] = same_padding(s.h, n.pool.pool_h, n.pool.stride_h, 1);
@@ -289,7 +339,8 @@ void add_layer(keras_context& k, const std::string& type, const json& cfg, const
         if (!axis.is_number_integer() || !is_channel_axis(axis.get<long>(), in_layout))
             detail::throw_unsupported(file, name, type + " over axis " + axis.dump(),
                                       "normalise the channel axis");
-        const auto w = layer_weights(k, name);
+        const auto w =
+            layer_weights(k, name, {"gamma", "beta", "moving_mean", "moving_variance"});
         const shape4 s = node_shape(k, in);
         const std::size_t ch = s.c;
         std::vector<float> gamma(ch, 1.0f), beta(ch, 0.0f);

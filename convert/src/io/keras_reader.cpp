@@ -1,9 +1,10 @@
-// Keras HDF5 models (Keras 2.2.x, tf.keras 2.x, and Keras 3's legacy .h5): the architecture from
-// the `model_config` JSON, the weights from `model_weights/<layer>/...` (or the root of a
-// save_weights file). Keras tensors are NHWC (channels_last) or NCHW (channels_first); the graph
-// is always CHW, so this reader converts kernels (HWIO → OIHW) and resolves the Flatten trap:
-// Keras 2.2+ Flatten permutes a channels_first tensor to channels_last before flattening, and a
-// channels_last tensor is flattened in HWC order, so the Dense after it sees HWC order.
+// Keras HDF5 models (Keras 1.x and 2.x on TensorFlow, CNTK or Theano, tf.keras 2.x, and Keras 3's
+// legacy .h5; old files: keras_legacy.cpp): the architecture from the `model_config` JSON, the
+// weights from `model_weights/<layer>/...` (or the root of a save_weights file). Keras tensors
+// are NHWC (channels_last) or NCHW (channels_first); the graph is always CHW, so this reader
+// converts kernels (HWIO → OIHW) and resolves the Flatten trap: Keras 2.2+ Flatten permutes a
+// channels_first tensor to channels_last before flattening, and a channels_last tensor is
+// flattened in HWC order, so the Dense after it sees HWC order.
 
 #include <volley/convert/cnn_readers.hpp>
 #include <volley/convert/keras_layout.hpp>
@@ -59,8 +60,9 @@ keras_layout data_format(const json& cfg, keras_layout fallback) {
 }
 
 /// Reads the weights of `layer`, keyed by their role ("kernel", "bias", "gamma", ...).
-std::map<std::string, detail::float_array> layer_weights(const keras_context& k,
-                                                         const std::string& layer) {
+std::map<std::string, detail::float_array> layer_weights(
+    const keras_context& k, const std::string& layer,
+    const std::vector<std::string>& keras1_roles) {
     std::map<std::string, detail::float_array> out;
     auto g = snn::detail::open_group_if_present(k.weights_root, layer);
     const std::string path = k.weights_path + layer;
@@ -73,6 +75,18 @@ std::map<std::string, detail::float_array> layer_weights(const keras_context& k,
             for (const auto& child :
                  snn::detail::child_names(inner.get(), k.file(), path + "/" + layer))
                 names->push_back(layer + "/" + child);
+    }
+    if (k.origin.keras1 && !keras1_roles.empty()) {
+        // Keras 1 names its weights '<layer>_W', '<layer>_W_1:0', ...; Keras loads them by
+        // position, and so does this reader.
+        if (names->size() > keras1_roles.size())
+            throw file_format_error(k.file(), path,
+                                    "Keras 1.x layer '" + layer + "' has " +
+                                        std::to_string(names->size()) + " weights, expected " +
+                                        std::to_string(keras1_roles.size()));
+        for (std::size_t i = 0; i < names->size(); ++i)
+            out[keras1_roles[i]] = detail::read_float_array(g.get(), (*names)[i], k.file(), path);
+        return out;
     }
     for (const auto& full : *names) {
         std::string role =
@@ -229,15 +243,34 @@ void collect_inbound(const json& v, std::vector<std::string>& out) {
     for (const auto& item : v) collect_inbound(item, out);
 }
 
-cnn_graph build(const json& model, detail::graph_builder& b, hid_t weights_root,
+/// The layers of a Keras 1 model as Keras 2 layers (keras1_layer).
+json keras2_layers(const json& layers, const std::string& file) {
+    json out = json::array();
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        json l = layers[i];
+        const auto type = l.value("class_name", std::string());
+        const auto& cfg = l.value("config", json::object());
+        const auto name =
+            l.value("name", cfg.value("name", type + "_" + std::to_string(i)));
+        auto [t, c] = keras1_layer(type, cfg, file, name);
+        l["class_name"] = t;
+        l["config"] = c;
+        out.push_back(std::move(l));
+    }
+    return out;
+}
+
+cnn_graph build(const json& model, detail::graph_builder& b, hid_t root, hid_t weights_root,
                 const std::string& weights_path) {
     const std::string& file = b.file();
     const auto cls = model.value("class_name", std::string());
     const json& config = model.contains("config") ? model["config"] : json::object();
-    const json& layers = config.is_array() ? config : config.value("layers", json::array());
-    if (!layers.is_array() || layers.empty())
+    const json& stored = config.is_array() ? config : config.value("layers", json::array());
+    if (!stored.is_array() || stored.empty())
         throw file_format_error(file, "model_config", "no layers");
     keras_context k{b, weights_root, weights_path, {}, keras_layout::channels_last};
+    k.origin = read_keras_origin(root, weights_root, model, file);
+    const json layers = k.origin.keras1 ? keras2_layers(stored, file) : stored;
     const keras_layout format = model_format(layers);
     if (cls == "Sequential") {
         std::size_t previous = detail::model_input;
@@ -338,12 +371,15 @@ cnn_graph read_keras_h5(const std::filesystem::path& path) {
     const auto config = detail::read_text_attribute(h5.get(), "model_config", file);
     if (!config)
         throw file_format_error(file, "/",
-                                "no 'model_config' attribute: a save_weights file needs the "
-                                "architecture JSON as well (read_keras_weights, --architecture)");
+                                "no 'model_config' attribute: this is a Keras save_weights file "
+                                "(weights only); give the model's architecture JSON "
+                                "(model.to_json()) too: volley convert " + file +
+                                    " --architecture model.json (C++: read_keras_weights)");
     auto weights = snn::detail::open_group_if_present(h5.get(), "model_weights");
     if (!weights.valid()) throw file_format_error(file, "/model_weights", "missing group");
     detail::graph_builder b(file, "keras");
-    return build(parse(*config, file, "model_config"), b, weights.get(), "/model_weights/");
+    return build(parse(*config, file, "model_config"), b, h5.get(), weights.get(),
+                 "/model_weights/");
 }
 
 cnn_graph read_keras_weights(const std::filesystem::path& weights_file,
@@ -357,8 +393,8 @@ cnn_graph read_keras_weights(const std::filesystem::path& weights_file,
     auto h5 = snn::detail::open_hdf5_file(weights_file, false);
     auto weights = snn::detail::open_group_if_present(h5.get(), "model_weights");
     detail::graph_builder b(file, "keras-weights+json");
-    if (weights.valid()) return build(model, b, weights.get(), "/model_weights/");
-    return build(model, b, h5.get(), "/");
+    if (weights.valid()) return build(model, b, h5.get(), weights.get(), "/model_weights/");
+    return build(model, b, h5.get(), h5.get(), "/");
 }
 
 }  // namespace volley::convert

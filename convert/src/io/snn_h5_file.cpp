@@ -3,10 +3,10 @@
 #include <volley/convert/snn_h5.hpp>
 
 #include <volley/error.hpp>
+#include <volley/snn/hdf5_dataset.hpp>
 
 #include "io/h5_read.hpp"
 #include "io/h5_write.hpp"
-#include "io/hdf5_dataset.hpp"
 
 #include <array>
 #include <cmath>
@@ -232,6 +232,8 @@ void write_snn_h5(const snn_h5_contents& c, const std::string& path) {
         text(g.get(), "reset", to_string(net.options.reset), path);
         detail::write_double_attribute(g.get(), "v0", net.options.v0, path);
         text(g.get(), "input", to_string(net.options.input), path);
+        if (net.options.input == input_coding::ttfs)
+            detail::write_int_attribute(g.get(), "ttfs_window", net.options.ttfs_window, path);
         detail::write_double_attribute(g.get(), "max_rate", net.options.max_rate, path);
         detail::write_int_attribute(g.get(), "max_pool_as_avg", net.options.max_pool_as_avg ? 1 : 0, path);
     }
@@ -317,7 +319,10 @@ snn_h5_contents read_snn_h5(const std::string& path) {
         if (input == "const") net.options.input = input_coding::constant_current;
         else if (input == "poisson") net.options.input = input_coding::poisson;
         else if (input == "bernoulli") net.options.input = input_coding::bernoulli;
-        else throw file_format_error(path, "/conversion attribute 'input'", "unknown value '" + input + "'");
+        else if (input == "ttfs") {
+            net.options.input = input_coding::ttfs;
+            net.options.ttfs_window = r.req_int(g.get(), "ttfs_window", "/conversion", 2, 1'000'000);
+        } else throw file_format_error(path, "/conversion attribute 'input'", "unknown value '" + input + "'");
         net.options.max_rate = r.req_double(g.get(), "max_rate", "/conversion");
         net.options.max_pool_as_avg = r.req_int(g.get(), "max_pool_as_avg", "/conversion", 0, 1) == 1;
     }

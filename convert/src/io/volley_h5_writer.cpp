@@ -1,5 +1,5 @@
 // The Volley HDF5 model layout: PyTorch weight layouts, one group per layer, ReLUs folded into
-// the Conv2D or Dense before them (as in ../shared/data/convert/fmnist_small_torch.h5).
+// the Conv2D or Dense before them (as in tests/data/convert/fmnist_small_torch.h5).
 
 #include <volley/convert/batch_norm.hpp>
 #include <volley/convert/conv2d.hpp>

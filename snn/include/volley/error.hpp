@@ -1,5 +1,5 @@
 #pragma once
-// The exception hierarchy shared by every Volley library (ARCHITECTURE.md, "Errors").
+// The exception hierarchy shared by every Volley library (docs/architecture.md, "Errors").
 // Each error's message names the file or object, and the bad value; the typed fields carry
 // the same facts for programs.
 

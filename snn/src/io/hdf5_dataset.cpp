@@ -1,4 +1,4 @@
-#include "io/hdf5_dataset.hpp"
+#include <volley/snn/hdf5_dataset.hpp>
 
 #include <volley/error.hpp>
 

@@ -1,4 +1,4 @@
-#include "io/plot_axis.hpp"
+#include <volley/snn/plot_axis.hpp>
 
 #include <algorithm>
 #include <cmath>

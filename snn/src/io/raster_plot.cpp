@@ -1,8 +1,7 @@
 #include <volley/snn/raster_plot.hpp>
 
 #include <volley/error.hpp>
-
-#include "io/plot_axis.hpp"
+#include <volley/snn/plot_axis.hpp>
 
 #include <algorithm>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "io/sha256.hpp"
+#include <volley/snn/sha256.hpp>
 
 #include <bit>
 #include <cstring>

@@ -1,9 +1,8 @@
 #include <volley/snn/sonata_report.hpp>
 
 #include <volley/error.hpp>
-
-#include "io/hdf5_dataset.hpp"
-#include "io/hdf5_handle.hpp"
+#include <volley/snn/hdf5_dataset.hpp>
+#include <volley/snn/hdf5_file.hpp>
 
 namespace volley::snn {
 

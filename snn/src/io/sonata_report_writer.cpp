@@ -1,9 +1,9 @@
 #include <volley/snn/sonata_report.hpp>
 
 #include <volley/error.hpp>
+#include <volley/snn/hdf5_dataset.hpp>
+#include <volley/snn/hdf5_file.hpp>
 
-#include "io/hdf5_dataset.hpp"
-#include "io/hdf5_handle.hpp"
 #include "io/sonata_layout.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include <volley/snn/spike_checksum.hpp>
 
-#include "io/sha256.hpp"
+#include <volley/snn/sha256.hpp>
 
 #include <algorithm>
 #include <array>

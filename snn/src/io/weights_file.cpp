@@ -3,9 +3,8 @@
 #include <volley/snn/weights_file.hpp>
 
 #include <volley/error.hpp>
-
-#include "io/hdf5_dataset.hpp"
-#include "io/hdf5_handle.hpp"
+#include <volley/snn/hdf5_dataset.hpp>
+#include <volley/snn/hdf5_file.hpp>
 
 namespace volley::snn {
 

@@ -1,8 +1,7 @@
 #include "nir/nir_datasets.hpp"
 
-#include "io/hdf5_dataset.hpp"
-
 #include <volley/error.hpp>
+#include <volley/snn/hdf5_dataset.hpp>
 
 #include <cstdint>
 

@@ -2,9 +2,9 @@
 // NIR datasets in HDF5: parameters as nir_array (any int or float width, gzip or not, scalar
 // or array), scalar strings, and the (E,2) edge table.
 
-#include "io/hdf5_handle.hpp"
 #include "nir/nir_primitives.hpp"
 
+#include <volley/snn/hdf5_file.hpp>
 #include <volley/snn/nir_graph.hpp>
 
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// The parameter rules of each NIR primitive (specs/NIR.md, "Primitives"): which parameters a
+// The parameter rules of each NIR primitive (docs/specs/NIR.md, "Primitives"): which parameters a
 // node may and must carry, their valid ranges, and the spec's defaults.
 
 #include <volley/snn/nir_graph.hpp>

@@ -1,7 +1,7 @@
-#include "io/hdf5_handle.hpp"
 #include "nir/nir_datasets.hpp"
 
 #include <volley/error.hpp>
+#include <volley/snn/hdf5_file.hpp>
 #include <volley/snn/nir_file.hpp>
 
 namespace volley::snn {

@@ -8,6 +8,7 @@ TensorFlow >= 2.16 ships separately), and one by Keras 3 (its legacy .h5 format)
 gets its reference inputs and logits, computed by Keras itself, in `<name>.ref.h5`
 (x in NCHW, logits before any softmax), so that the C++ tests need no Python.
 The bad-input files are copies of real Keras files altered with h5py (named bad_*.h5).
+The old-Keras fixtures (Keras 1.x, the Theano backend) come from make_legacy_fixtures.py.
 Weights are random (seeded), with BatchNorm statistics set to non-trivial values.
 """
 import json

@@ -1,9 +1,10 @@
 #pragma once
 // Readers that turn a trained CNN file into a cnn_graph (cnn_graph.hpp). The formats are in
 // docs/conversion-formats.md:
-// - Keras HDF5 as written by Keras 2.2.x and tf.keras 2.x `model.save` (root attribute
+// - Keras HDF5 as written by Keras 1.x, Keras 2.x and tf.keras 2.x `model.save` (root attribute
 //   `model_config`, weights under `model_weights/`), Sequential and Functional/Model, channels_last
-//   and channels_first;
+//   and channels_first; Theano-backend kernels are rotated 180° as Keras does, Keras 1 layers
+//   and kernel layouts are translated, an unknown `backend` is unsupported_model;
 // - a Keras `save_weights` file (weights at the root) plus the architecture JSON of
 //   `model.to_json()`;
 // - the Volley HDF5 layout (`/layers/<name>` groups with a `type` attribute, PyTorch weight

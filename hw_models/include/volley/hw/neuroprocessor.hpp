@@ -1,5 +1,5 @@
 #pragma once
-// The common neuroprocessor interface (ARCHITECTURE.md, "Hardware backends"), in the style of
+// The common neuroprocessor interface (docs/architecture.md, "Hardware backends"), in the style of
 // the TENNLab framework's Processor: load networks, apply input spikes, run for a number of
 // timesteps, and read outputs and neuron state. RISP and the DANNA models implement it.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// Execution resources: threads, a GPU, and the distributed context (ARCHITECTURE.md).
+// Execution resources: threads, a GPU, and the distributed context (docs/architecture.md).
 
 namespace volley::snn {
 

@@ -1,5 +1,5 @@
 #pragma once
-// Reading and writing NIR files (HDF5, specs/NIR.md) to and from an in-memory nir_graph.
+// Reading and writing NIR files (HDF5, docs/specs/NIR.md) to and from an in-memory nir_graph.
 
 #include <volley/snn/nir_graph.hpp>
 

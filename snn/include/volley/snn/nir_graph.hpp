@@ -1,5 +1,5 @@
 #pragma once
-// A typed, in-memory NIR graph (specs/NIR.md): the nodes, parameters and edges of a NIR file,
+// A typed, in-memory NIR graph (docs/specs/NIR.md): the nodes, parameters and edges of a NIR file,
 // with the facts a reader derives from them (topological order, recurrent edges, shapes).
 // read_nir and write_nir (nir_file.hpp) move it to and from HDF5; the engine maps it onto an
 // snn::network.

@@ -1,5 +1,5 @@
 #pragma once
-// Strong types for ids and time (ARCHITECTURE.md, "Strong types"). Ids and time never share
+// Strong types for ids and time (docs/architecture.md, "Strong types"). Ids and time never share
 // an integer type: mixing them up is a compile error.
 
 #include <compare>

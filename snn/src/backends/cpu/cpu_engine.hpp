@@ -10,7 +10,7 @@
 // population that sends through one is followed by a barrier and that delivery (see
 // update_range). Integer sums make the
 // result independent of the order of additions, so rasters are bit-identical for any thread
-// count (ARCHITECTURE.md, "Determinism"). Uniform one-step projections onto LIF populations
+// count (docs/architecture.md, "Determinism"). Uniform one-step projections onto LIF populations
 // skip the ring and add straight into the synaptic currents (cpu_engine_direct.cpp).
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #pragma once
-// SHA-256 (FIPS 180-4), for spike-raster checksums. Self-contained so that checksums do not
-// depend on which crypto library a machine has.
+// SHA-256 (FIPS 180-4), for spike-raster checksums and the demo's model cache. Self-contained so
+// that checksums do not depend on which crypto library a machine has.
 
 #include <array>
 #include <cstddef>

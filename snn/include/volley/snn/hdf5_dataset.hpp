@@ -1,8 +1,9 @@
 #pragma once
 // Chunked, extendible HDF5 datasets that recorders append to, and whole-dataset reads for the
-// readers. Rows are along the first dimension; a 1-D dataset has `columns` = 0.
+// readers; built on the layer of volley/snn/hdf5_file.hpp. Rows are along the first dimension;
+// a 1-D dataset has `columns` = 0.
 
-#include "io/hdf5_handle.hpp"
+#include <volley/snn/hdf5_file.hpp>
 
 #include <cstddef>
 #include <string>

@@ -1,4 +1,4 @@
-#include "io/hdf5_handle.hpp"
+#include <volley/snn/hdf5_file.hpp>
 
 #include <volley/error.hpp>
 

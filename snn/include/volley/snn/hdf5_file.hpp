@@ -1,6 +1,9 @@
 #pragma once
-// Thin RAII layer over the HDF5 C API, shared by the SONATA spike and report readers and writers.
-// Every function takes the file's name so that the typed errors it throws can name the file.
+// Thin RAII layer over the HDF5 C API: owned identifiers, files, groups, attributes and checked
+// calls. Shared by the SONATA, NIR and weights files of volley::snn, the model files of
+// volley::convert, the DANNA cycle monitor and the CLI. Every function takes the file's name so
+// that the typed errors it throws can name the file. The names live in volley::snn::detail: a
+// support layer for Volley's parts and tools, not part of the simulation API proper.
 
 #include <hdf5.h>
 
