@@ -19,22 +19,14 @@
 #include <string>
 #include <vector>
 
+#include "../support/cli_runner.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct result {
-    int code;
-    std::string out, err;
-    nlohmann::json json() const { return nlohmann::json::parse(out); }
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using result = volley::testing::cli_result;
+using volley::testing::read_text_file;
 
 /// SHA-256 of a file by the system's sha256sum (independent of Volley's), or "" without it.
 std::string system_sha256(const fs::path& file) {
@@ -127,11 +119,7 @@ protected:
     }
 
     result volley(const std::string& args) {
-        const auto out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
-        const std::string cmd = "cd '" + dir_.string() + "' && '" VOLLEY_CLI "' " + args + " >'" + out.string() +
-                                "' 2>'" + err.string() + "' </dev/null";
-        const int status = std::system(cmd.c_str());
-        return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+        return volley::testing::run_volley_in(dir_, args);
     }
 
     fs::path dir_;
@@ -153,15 +141,15 @@ TEST_F(Demo, WritesConsistentResultsAndReusesOrRetrainsTheCachedModel) {
     for (const auto& f : {out / "accuracy_vs_T.svg", out / "raster.svg", out / "results.h5", model,
                           fs::path(model.string() + ".json")})
         ASSERT_TRUE(fs::exists(f)) << f;
-    const auto acc_svg = slurp(out / "accuracy_vs_T.svg");
+    const auto acc_svg = read_text_file(out / "accuracy_vs_T.svg");
     EXPECT_TRUE(is_svg(acc_svg));
     EXPECT_EQ(count_of(acc_svg, "<circle"), 3u);  // one point per T
-    EXPECT_TRUE(is_svg(slurp(out / "raster.svg")));
+    EXPECT_TRUE(is_svg(read_text_file(out / "raster.svg")));
 
     // The recorded checksum is the file's SHA-256 (by the system's sha256sum when present).
     const std::string sha = j["model"]["sha256"];
     ASSERT_EQ(sha.size(), 64u);
-    const auto record = nlohmann::json::parse(slurp(model.string() + ".json"));
+    const auto record = nlohmann::json::parse(read_text_file(model.string() + ".json"));
     EXPECT_EQ(record["sha256"], sha);
     if (const auto sys = system_sha256(model); !sys.empty()) {
         EXPECT_EQ(sys, sha);
@@ -283,7 +271,7 @@ TEST_F(Demo, WritesConsistentResultsAndReusesOrRetrainsTheCachedModel) {
     EXPECT_EQ(j3["model"]["source"], "trained");
     EXPECT_NE(j3["model"]["reason"].get<std::string>().find("checksum mismatch"), std::string::npos)
         << j3["model"]["reason"];
-    const auto record3 = nlohmann::json::parse(slurp(model.string() + ".json"));
+    const auto record3 = nlohmann::json::parse(read_text_file(model.string() + ".json"));
     EXPECT_EQ(record3["sha256"], j3["model"]["sha256"]);
     if (const auto sys = system_sha256(model); !sys.empty()) {
         EXPECT_EQ(sys, j3["model"]["sha256"].get<std::string>());

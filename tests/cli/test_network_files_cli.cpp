@@ -16,6 +16,7 @@
 #include <map>
 #include <sstream>
 
+#include "../support/cli_runner.hpp"
 #include "../support/npz_writer.hpp"
 
 namespace fs = std::filesystem;
@@ -24,18 +25,8 @@ namespace {
 
 const fs::path model = fs::path(VOLLEY_TEST_DATA_DIR) / "convert" / "fmnist_small_torch.h5";
 
-struct result {
-    int code;
-    std::string out, err;
-    nlohmann::json json() const { return nlohmann::json::parse(out); }
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using result = volley::testing::cli_result;
+using volley::testing::read_text_file;
 
 /// A dataset of the reference model file, as doubles (the 16 test images and their labels).
 std::vector<double> read_reference(const std::string& name) {
@@ -56,11 +47,7 @@ protected:
     static inline nlohmann::json convert_json_;
 
     static result volley(const std::string& args) {
-        const auto out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
-        const std::string cmd = "cd '" + dir_.string() + "' && '" VOLLEY_CLI "' " + args + " >'" + out.string() + "' 2>'" +
-                                err.string() + "' </dev/null";
-        const int status = std::system(cmd.c_str());
-        return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+        return volley::testing::run_volley_in(dir_, args);
     }
 
     // One conversion per output format, on the reference model's 16 test images.
@@ -144,7 +131,7 @@ TEST_F(NetworkFilesCli, ConvertedH5OnAnImageSpikesAsTheJsonExportWithThatImagesC
                         current[static_cast<std::size_t>((c * 28 + y) * 28 + xx)] +=
                             kernel[static_cast<std::size_t>(c * 9 + ky * 3 + kx)] * x[static_cast<std::size_t>(iy * 28 + ix)];
                     }
-    auto net = nlohmann::json::parse(slurp(dir_ / "snn.json"));
+    auto net = nlohmann::json::parse(read_text_file(dir_ / "snn.json"));
     ASSERT_EQ(net["populations"][0]["name"], "conv1");
     net["populations"][0]["per_neuron"]["i_bias"] = current;
     std::ofstream(dir_ / "image0.json") << net.dump();
@@ -233,7 +220,7 @@ TEST_F(NetworkFilesCli, ACnnModelIsSentToConvert) {
 
 TEST_F(NetworkFilesCli, UnknownAndCorruptFilesExit2NamingTheFile) {
     std::ofstream(dir_ / "notes.txt") << "hello\n";
-    const auto h5 = slurp(dir_ / "snn.h5");
+    const auto h5 = read_text_file(dir_ / "snn.h5");
     std::ofstream(dir_ / "truncated.h5", std::ios::binary) << h5.substr(0, h5.size() / 3);
     std::ofstream(dir_ / "other.json") << "{\"hello\": 1}";
     for (const char* file : {"notes.txt", "truncated.h5", "other.json", "missing.h5"})

@@ -13,6 +13,7 @@
 
 #include <hdf5.h>
 
+#include "../support/h5_reference.hpp"
 #include "io_test_dir.hpp"
 
 #include <algorithm>
@@ -35,28 +36,16 @@ struct reference {
     std::size_t classes = 0;
 };
 
-std::vector<float> read_dataset(hid_t file, const char* name, std::vector<hsize_t>& dims) {
-    hid_t ds = H5Dopen2(file, name, H5P_DEFAULT);
-    hid_t space = H5Dget_space(ds);
-    dims.assign(static_cast<std::size_t>(H5Sget_simple_extent_ndims(space)), 0);
-    H5Sget_simple_extent_dims(space, dims.data(), nullptr);
-    std::size_t n = 1;
-    for (auto d : dims) n *= d;
-    std::vector<float> v(n);
-    H5Dread(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
-    H5Sclose(space);
-    H5Dclose(ds);
-    return v;
-}
+using volley::testing::read_float_dataset;
 
 reference read_reference(const std::string& path) {
     reference r;
     hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     EXPECT_GE(f, 0) << path;
     std::vector<hsize_t> dims;
-    r.x.values = read_dataset(f, "x", dims);
+    r.x.values = read_float_dataset(f, "x", dims);
     r.x.shape = {dims[0], dims[1], dims[2], dims[3]};
-    r.logits = read_dataset(f, "logits", dims);
+    r.logits = read_float_dataset(f, "logits", dims);
     r.classes = dims[1];
     H5Fclose(f);
     return r;

@@ -12,6 +12,7 @@
 #include <hdf5.h>
 #include <nlohmann/json.hpp>
 
+#include "../support/h5_reference.hpp"
 #include "io_test_dir.hpp"
 
 #include <algorithm>
@@ -27,19 +28,7 @@ namespace {
 
 const std::string keras_dir = std::string(VOLLEY_TEST_DATA_DIR) + "/keras/";
 
-std::vector<float> read_dataset(hid_t file, const char* name, std::vector<hsize_t>& dims) {
-    hid_t ds = H5Dopen2(file, name, H5P_DEFAULT);
-    hid_t space = H5Dget_space(ds);
-    dims.assign(static_cast<std::size_t>(H5Sget_simple_extent_ndims(space)), 0);
-    H5Sget_simple_extent_dims(space, dims.data(), nullptr);
-    std::size_t n = 1;
-    for (auto d : dims) n *= d;
-    std::vector<float> v(n);
-    H5Dread(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
-    H5Sclose(space);
-    H5Dclose(ds);
-    return v;
-}
+using volley::testing::read_float_dataset;
 
 /// The root attribute `name` of `file`, a fixed-length string as h5py writes np.bytes_.
 std::string read_root_text(const std::string& file, const char* name) {
@@ -62,9 +51,9 @@ void expect_reference_logits(const std::string& name, const vc::cnn_graph& g) {
     ASSERT_GE(f, 0) << name;
     std::vector<hsize_t> dims;
     vc::tensor<float> x;
-    x.values = read_dataset(f, "x", dims);
+    x.values = read_float_dataset(f, "x", dims);
     x.shape = {dims[0], dims[1], dims[2], dims[3]};
-    const auto want = read_dataset(f, "logits", dims);
+    const auto want = read_float_dataset(f, "logits", dims);
     const std::size_t classes = dims[1];
     H5Fclose(f);
     ASSERT_EQ(g.input_shape, x.shape.with_batch(1)) << vc::summary(g);
