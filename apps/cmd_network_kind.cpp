@@ -3,6 +3,7 @@
 #include "cmd_network_info.hpp"
 
 #include <volley/convert/cnn_readers.hpp>
+#include <volley/snn/hdf5_file.hpp>
 
 #include <hdf5.h>
 
@@ -12,7 +13,6 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include <vector>
 
 namespace volley::cli {
 
@@ -20,66 +20,22 @@ namespace {
 
 constexpr std::array<unsigned char, 8> hdf5_signature{0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
 
-/// Closes an HDF5 identifier on scope exit.
-struct h5_closer {
-    hid_t id;
-    herr_t (*close)(hid_t);
-    ~h5_closer() {
-        if (id >= 0) close(id);
-    }
-};
-
-/// The first string of a string attribute of `obj`, or nullopt (absent, or not a string).
-std::optional<std::string> text_attribute(hid_t obj, const char* name) {
-    if (H5Aexists(obj, name) <= 0) return std::nullopt;
-    const h5_closer a{H5Aopen(obj, name, H5P_DEFAULT), H5Aclose};
-    if (a.id < 0) return std::nullopt;
-    const h5_closer type{H5Aget_type(a.id), H5Tclose};
-    const h5_closer space{H5Aget_space(a.id), H5Sclose};
-    if (type.id < 0 || space.id < 0 || H5Tget_class(type.id) != H5T_STRING) return std::nullopt;
-    const auto count = static_cast<std::size_t>(std::max<hssize_t>(1, H5Sget_simple_extent_npoints(space.id)));
-    if (H5Tis_variable_str(type.id) > 0) {
-        std::vector<char*> values(count, nullptr);
-        const h5_closer memory{H5Tcopy(H5T_C_S1), H5Tclose};
-        H5Tset_size(memory.id, H5T_VARIABLE);
-        std::optional<std::string> out;
-        if (H5Aread(a.id, memory.id, values.data()) >= 0 && values[0]) out = values[0];
-        for (char* v : values)
-            if (v) H5free_memory(v);
-        return out;
-    }
-    const std::size_t length = H5Tget_size(type.id);
-    std::vector<char> buffer(length * count + 1, '\0');
-    if (H5Aread(a.id, type.id, buffer.data()) < 0) return std::nullopt;
-    return std::string(buffer.data(), strnlen(buffer.data(), length));
-}
-
-bool has_link(hid_t group, const char* name) { return H5Lexists(group, name, H5P_DEFAULT) > 0; }
-
 network_file_kind detect_hdf5(const std::string& path) {
-    // HDF5 prints its own error stack unless told not to; Volley's errors say what is wrong.
-    H5E_auto2_t saved_func = nullptr;
-    void* saved_data = nullptr;
-    H5Eget_auto2(H5E_DEFAULT, &saved_func, &saved_data);
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-    struct restore {
-        H5E_auto2_t f;
-        void* d;
-        ~restore() { H5Eset_auto2(H5E_DEFAULT, f, d); }
-    } restore_errors{saved_func, saved_data};
+    const snn::detail::hdf5_quiet quiet;  // Volley's errors say what is wrong, not HDF5's stack
     std::optional<network_file_kind> kind;
     std::string format;
     {
-        const h5_closer file{H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
-        if (file.id < 0) throw file_format_error(path, "", "has the HDF5 signature but HDF5 cannot open it (truncated or corrupt?)");
-        const h5_closer root{H5Gopen2(file.id, "/", H5P_DEFAULT), H5Gclose};
-        format = text_attribute(root.id, "format").value_or("");
+        using snn::detail::has_link;
+        const snn::detail::hdf5_id file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+        if (!file.valid()) throw file_format_error(path, "", "has the HDF5 signature but HDF5 cannot open it (truncated or corrupt?)");
+        const snn::detail::hdf5_id root(H5Gopen2(file.get(), "/", H5P_DEFAULT), H5Gclose);
+        format = snn::detail::read_string_attribute(root.get(), "format").value_or("");
         if (format == "volley-snn") kind = network_file_kind::converted_snn;
         else if (format.starts_with("volley-cnn")) kind = network_file_kind::cnn_model;
-        else if (has_link(root.id, "node")) kind = network_file_kind::nir;
-        else if (has_link(root.id, "spikes") || has_link(root.id, "report")) kind = network_file_kind::spike_recording;
-        else if (has_link(root.id, "model_weights") || H5Aexists(root.id, "model_config") > 0 ||
-                 H5Aexists(root.id, "layer_names") > 0)
+        else if (has_link(root.get(), "node")) kind = network_file_kind::nir;
+        else if (has_link(root.get(), "spikes") || has_link(root.get(), "report")) kind = network_file_kind::spike_recording;
+        else if (has_link(root.get(), "model_weights") || H5Aexists(root.get(), "model_config") > 0 ||
+                 H5Aexists(root.get(), "layer_names") > 0)
             kind = network_file_kind::cnn_model;
     }
     if (kind) return *kind;
