@@ -1,6 +1,11 @@
 // Micro-benchmarks of the spike-train analysis library (snn/analysis): per-train statistics,
 // correlograms and distance matrices on Poisson trains. items_per_second counts spikes (or
 // pairs for the matrices). See micro/README-analysis.md.
+//
+// `bench_analysis_micro --from FILE WORKLOAD THREADS [MATRIX_OUT]` instead times one workload on
+// trains read from FILE (written by bench/peers/analysis_peers.py, so that Volley and the
+// peers see identical trains): it prints `seconds <wall> cpu_seconds <all threads>` of the
+// computation alone and can write the result.
 
 #include <benchmark/benchmark.h>
 
@@ -11,7 +16,15 @@
 #include <omp.h>
 
 #include <array>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <iostream>
 #include <random>
+#include <string>
+#include <string_view>
 
 namespace va = volley::snn::analysis;
 
@@ -97,4 +110,79 @@ BENCHMARK(distance_matrix)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-BENCHMARK_MAIN();
+namespace {
+
+/// Trains from `path`: little-endian uint64 count of trains, then per train a uint64 count
+/// and that many float64 spike times [ms].
+std::vector<std::vector<double>> read_trains(const char* path) {
+    std::ifstream in(path, std::ios::binary);
+    std::uint64_t n = 0;
+    in.read(reinterpret_cast<char*>(&n), sizeof n);
+    std::vector<std::vector<double>> out(in ? n : 0);
+    for (auto& t : out) {
+        std::uint64_t k = 0;
+        in.read(reinterpret_cast<char*>(&k), sizeof k);
+        t.resize(in ? k : 0);
+        in.read(reinterpret_cast<char*>(t.data()),
+                static_cast<std::streamsize>(k * sizeof(double)));
+    }
+    if (!in || out.empty()) {
+        std::cerr << "bench_analysis_micro: cannot read trains from " << path << "\n";
+        std::exit(2);
+    }
+    return out;
+}
+
+/// The --from mode; workloads: stats (mean rate + isi_statistics per train), van_rossum,
+/// spike, isi, spike_sync (matrices in [0, 10 s), tau 10 ms).
+int time_from_file(int argc, char** argv) {
+    if (argc < 5) {
+        std::cerr << "usage: bench_analysis_micro --from FILE WORKLOAD THREADS [MATRIX_OUT]\n";
+        return 2;
+    }
+    const auto trains = read_trains(argv[2]);
+    const std::string_view workload = argv[3];
+    omp_set_num_threads(std::stoi(argv[4]));
+    const auto spans = va::views(trains);
+    std::vector<double> result;
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::clock_t c0 = std::clock();
+    if (workload == "stats") {
+        for (std::size_t i = 0; i < trains.size(); ++i) {
+            const auto s = va::isi_statistics(spans[i], i);
+            result.push_back(va::mean_rate_hz(spans[i], window, i) + s.cv + s.cv2 + s.lv);
+        }
+    } else {
+        const std::array<std::string_view, 5> names{"van_rossum", "victor_purpura", "isi", "spike",
+                                                    "spike_sync"};
+        std::size_t m = 0;
+        while (m < names.size() && names[m] != workload) ++m;
+        if (m == names.size()) {
+            std::cerr << "bench_analysis_micro: unknown workload " << workload << "\n";
+            return 2;
+        }
+        va::distance_options o;
+        o.kreuz.window = window;
+        result = va::distance_matrix(spans, static_cast<va::distance_measure>(m), o);
+    }
+    const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
+    const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+    std::printf("seconds %.6f cpu_seconds %.6f\n", dt.count(), cpu);
+    if (argc > 5) {
+        std::ofstream out(argv[5], std::ios::binary);
+        out.write(reinterpret_cast<const char*>(result.data()),
+                  static_cast<std::streamsize>(result.size() * sizeof(double)));
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc > 1 && std::string_view(argv[1]) == "--from") return time_from_file(argc, argv);
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -1,13 +1,22 @@
 #!/usr/bin/env python3
-"""Times Elephant and PySpike on the workloads of bench/micro/bench_analysis.cpp (Poisson trains
-in [0, 10 s), the same sizes; the trains are drawn with numpy, not the C++ generator, so the
-data are statistically, not bitwise, the same). Prints one JSON object; compare with
-build/release/bench/bench_analysis_micro. See bench/micro/README-analysis.md.
+"""Volley against Elephant and PySpike on the SAME trains, in one run (see
+bench/micro/README-analysis.md). The trains are drawn once (numpy, seeded): Poisson-like trains
+in [0, 10 s), --trains x --spikes for the per-train statistics and --pairs-trains x
+--pairs-spikes for the distance matrices. They are written to a temporary file that
+`bench_analysis_micro --from` reads, so Volley computes on bit-identical input; its time is
+the compute time it reports itself (file reading excluded), the peers' the wall time of the
+call. Each workload is timed --reps times, peer and Volley (1 and 2 threads) alternated, and
+medians are printed with the ratios; Volley's matrices are checked against the peers' (max
+relative difference). About a minute with the defaults.
 
-    python3 bench/peers/analysis_peers.py [--trains 1000] [--spikes 10000] [--pairs-trains 200]
+    python3 bench/peers/analysis_peers.py [--reps 3] [--json]
 """
 import argparse
 import json
+import os
+import statistics
+import subprocess
+import tempfile
 import time
 import warnings
 
@@ -21,20 +30,43 @@ import pyspike
 
 warnings.simplefilter("ignore")
 T = 10000.0
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def trains(n, spikes, rng):
-    out = []
-    for _ in range(n):
-        k = rng.poisson(spikes)
-        out.append(np.sort(rng.uniform(0, T, k)))
-    return out
+def draw(n, spikes, rng):
+    return [np.sort(rng.uniform(0, T, rng.poisson(spikes))) for _ in range(n)]
+
+
+def write_trains(path, trains):
+    with open(path, "wb") as f:
+        f.write(np.uint64(len(trains)).tobytes())
+        for t in trains:
+            f.write(np.uint64(len(t)).tobytes())
+            f.write(np.asarray(t, dtype="<f8").tobytes())
 
 
 def timed(f):
     t0 = time.perf_counter()
-    f()
-    return time.perf_counter() - t0
+    out = f()
+    return time.perf_counter() - t0, out
+
+
+def volley(binary, trains_file, workload, threads, matrix_out=None):
+    cmd = [binary, "--from", trains_file, workload, str(threads)]
+    if matrix_out:
+        cmd.append(matrix_out)
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.split()
+    return float(out[1]), float(out[3])  # wall, CPU of all threads
+
+
+def max_relative_difference(a, b):
+    a, b = np.asarray(a, float).ravel(), np.asarray(b, float).ravel()
+    scale = np.where(b != 0, np.abs(b), 1.0)
+    return float(np.max(np.abs(a - b) / scale))
+
+
+def times_2(result):
+    return bool(result["all_s"]["volley_2"])
 
 
 def main():
@@ -43,29 +75,81 @@ def main():
     ap.add_argument("--spikes", type=int, default=10000)
     ap.add_argument("--pairs-trains", type=int, default=200)
     ap.add_argument("--pairs-spikes", type=int, default=1000)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--volley", default=os.path.join(ROOT, "build/release/bench/bench_analysis_micro"))
+    ap.add_argument("--skip", default="", help="comma-separated workloads to leave out")
+    ap.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     a = ap.parse_args()
     rng = np.random.default_rng(2025)
-    big = [neo.SpikeTrain(t * pq.ms, t_stop=T * pq.ms) for t in trains(a.trains, a.spikes, rng)]
-    small = trains(a.pairs_trains, a.pairs_spikes, rng)
+    big, small = draw(a.trains, a.spikes, rng), draw(a.pairs_trains, a.pairs_spikes, rng)
+    neo_big = [neo.SpikeTrain(t * pq.ms, t_stop=T * pq.ms) for t in big]
+    neo_small = [neo.SpikeTrain(t * pq.ms, t_stop=T * pq.ms) for t in small]
+    ps = [pyspike.SpikeTrain(t, edges=(0, T)) for t in small]
 
     def stats():
-        for st in big:
-            es.mean_firing_rate(st)
+        out = []
+        for st in neo_big:
             isi = es.isi(st.magnitude)
-            es.cv(isi), es.cv2(isi), es.lv(isi)
+            out.append(float(es.mean_firing_rate(st).rescale(pq.Hz)) + es.cv(isi) + es.cv2(isi) + es.lv(isi))
+        return np.array(out)
 
-    ps = [pyspike.SpikeTrain(t, edges=(0, T)) for t in small]
-    neo_small = [neo.SpikeTrain(t * pq.ms, t_stop=T * pq.ms) for t in small]
-    out = {
-        "elephant": elephant.__version__,
-        "sizes": vars(a),
-        "elephant_rates_cv_cv2_lv_s": timed(stats),
-        "pyspike_spike_distance_matrix_s": timed(lambda: pyspike.spike_distance_matrix(ps)),
-        "pyspike_isi_distance_matrix_s": timed(lambda: pyspike.isi_distance_matrix(ps)),
-        "pyspike_spike_sync_matrix_s": timed(lambda: pyspike.spike_sync_matrix(ps)),
-        "elephant_van_rossum_matrix_s": timed(lambda: ed.van_rossum_distance(neo_small, time_constant=10 * pq.ms)),
-    }
-    print(json.dumps(out, indent=2))
+    workloads = [  # name, peer, peer call, trains
+        ("stats", "Elephant", stats, "big"),
+        ("spike", "PySpike", lambda: pyspike.spike_distance_matrix(ps), "small"),
+        ("isi", "PySpike", lambda: pyspike.isi_distance_matrix(ps), "small"),
+        ("spike_sync", "PySpike", lambda: pyspike.spike_sync_matrix(ps), "small"),
+        ("van_rossum", "Elephant", lambda: ed.van_rossum_distance(neo_small, time_constant=10 * pq.ms), "small"),
+    ]
+    workloads = [w for w in workloads if w[0] not in a.skip.split(",")]
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {"big": os.path.join(tmp, "big.bin"), "small": os.path.join(tmp, "small.bin")}
+        write_trains(files["big"], big)
+        write_trains(files["small"], small)
+        for name, peer, call, which in workloads:
+            times = {"peer": [], "volley_1": [], "volley_2": [], "volley_2_cpu_over_1": []}
+            matrix = os.path.join(tmp, name + ".out")
+            for _ in range(a.reps):
+                dt, peer_out = timed(call)
+                times["peer"].append(dt)
+                wall_1, cpu_1 = volley(a.volley, files[which], name, 1, matrix)
+                times["volley_1"].append(wall_1)
+                if name != "stats":  # a serial loop over trains: no thread count to vary
+                    wall_2, cpu_2 = volley(a.volley, files[which], name, 2)
+                    times["volley_2"].append(wall_2)
+                    times["volley_2_cpu_over_1"].append(cpu_2 / cpu_1)
+            mine = np.fromfile(matrix, dtype="<f8")
+            med = {k: statistics.median(v) if v else float("nan") for k, v in times.items()}
+            results[name] = {
+                "peer": peer,
+                "trains": f"{len(big if which == 'big' else small)} x {a.spikes if which == 'big' else a.pairs_spikes}",
+                "median_s": med,
+                "all_s": times,
+                "peer_over_volley_1_thread": med["peer"] / med["volley_1"],
+                "volley_speedup_2_threads": med["volley_1"] / med["volley_2"],
+                # Total CPU time on 2 threads over 1: ~1 means the work splits without overhead,
+                # so the wall-time speed-up is bounded by free cores only.
+                "volley_2_threads_cpu_over_1": med["volley_2_cpu_over_1"],
+                "max_relative_difference": max_relative_difference(mine, peer_out),
+            }
+    load = os.getloadavg()
+    if a.json:
+        print(json.dumps({"elephant": elephant.__version__, "sizes": vars(a), "load_average": load,
+                          "results": results}, indent=2))
+        return
+    print(f"Elephant {elephant.__version__}, PySpike trains identical to Volley's; medians of "
+          f"{a.reps}, peer and Volley alternated; load average {load[0]:.2f} (1 min)")
+    print(f"{'workload':<11} {'trains':<13} {'peer':<9} {'peer s':>8} {'Volley 1t':>10} {'ratio':>7} "
+          f"{'Volley 2t':>10} {'2t speed-up':>12} {'2t/1t CPU':>10} {'max rel diff':>13}")
+    for name, r in results.items():
+        m = r["median_s"]
+        two = (f"{m['volley_2']:10.3f} {r['volley_speedup_2_threads']:11.2f}x "
+               f"{r['volley_2_threads_cpu_over_1']:10.2f}") if times_2(r) else f"{'-':>10} {'-':>12} {'-':>10}"
+        print(f"{name:<11} {r['trains']:<13} {r['peer']:<9} {m['peer']:8.3f} {m['volley_1']:10.3f} "
+              f"{r['peer_over_volley_1_thread']:6.1f}x {two} {r['max_relative_difference']:13.1e}")
+    print("ratio = peer / Volley on 1 thread; 2t speed-up = Volley wall time 1 thread / 2 threads; "
+          "2t/1t CPU = Volley CPU time (all threads) 2 threads / 1 (~1: no parallel overhead, the "
+          "speed-up is bounded by idle cores)")
 
 
 if __name__ == "__main__":

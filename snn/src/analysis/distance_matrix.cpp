@@ -25,15 +25,20 @@ std::vector<double> distance_matrix(std::span<const spike_train> trains, distanc
                                 value_text(options.cost_per_ms), "must be finite and >= 0");
     if (kreuz) detail::check_kreuz_options(options.kreuz);
 
-    // Per-train work done once: van Rossum self terms, Kreuz train preparation.
+    // Per-train work done once: van Rossum self terms, Kreuz train preparation and knots.
+    const bool knots = measure == distance_measure::isi || measure == distance_measure::spike;
     std::vector<double> self(n, 0.0);
     std::vector<std::unique_ptr<detail::kreuz_train>> prepared(kreuz ? n : 0);
+    std::vector<std::unique_ptr<detail::kreuz_knots>> knotted(knots ? n : 0);
     for (std::size_t i = 0; i < n; ++i) {
         if (measure == distance_measure::van_rossum)
             self[i] = detail::van_rossum_self_term(trains[i], options.tau_ms);
         if (kreuz)
             prepared[i] = std::make_unique<detail::kreuz_train>(
                 trains[i], options.kreuz.window, measure != distance_measure::spike_sync);
+        if (knots)
+            knotted[i] =
+                std::make_unique<detail::kreuz_knots>(prepared[i]->spikes(), options.kreuz.window);
     }
     const auto pair = [&](std::size_t i, std::size_t j) {
         switch (measure) {
@@ -47,11 +52,9 @@ std::vector<double> distance_matrix(std::span<const spike_train> trains, distanc
             case distance_measure::victor_purpura:
                 return detail::victor_purpura_unchecked(trains[i], trains[j], options.cost_per_ms);
             case distance_measure::isi:
-                return detail::isi_distance_unchecked(prepared[i]->spikes(), prepared[j]->spikes(),
-                                                      options.kreuz);
+                return detail::isi_distance_unchecked(*knotted[i], *knotted[j], options.kreuz);
             case distance_measure::spike:
-                return detail::spike_distance_unchecked(prepared[i]->spikes(),
-                                                        prepared[j]->spikes(), options.kreuz);
+                return detail::spike_distance_unchecked(*knotted[i], *knotted[j], options.kreuz);
             case distance_measure::spike_sync:
                 return detail::spike_sync_unchecked(prepared[i]->spikes(), prepared[j]->spikes(),
                                                     options.kreuz);

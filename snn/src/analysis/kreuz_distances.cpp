@@ -1,215 +1,149 @@
 // ISI-distance (Kreuz et al., J. Neurosci. Methods 165, 2007) and SPIKE-distance (Kreuz et al.,
 // J. Neurophysiol. 109, 2013; edge correction of Kreuz et al., J. Neurophysiol. 113, 2015), as
-// PySpike 0.9's cython kernels compute them (isi_distance_cython, spike_distance_cython), so
-// that results agree to rounding.
+// PySpike 0.9's cython kernels define them (isi_distance_cython, spike_distance_cython), with
+// the same edge corrections; the arithmetic is regrouped, so results agree to rounding.
 
 #include <volley/snn/analysis/distances.hpp>
 
 #include "analysis/pair_terms.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 
 namespace volley::snn::analysis {
 
 namespace detail {
 
+// Both kernels walk the merged events of the two trains with a branch-free step (which train
+// fires next is a coin toss on Poisson data, so an `if` per event mispredicts about half the
+// time). The step compares event times as integers: for doubles >= 0 (spike times are, and
+// +inf) the IEEE-754 bit patterns order like the values, and an integer load and compare
+// shorten the loop-carried chain (load, compare, index) that bounds the ISI kernel.
+
 namespace {
 
-// The interval from the last spike of `s` (size n) to the end, at least the last ISI.
-double tail_isi(spike_train s, double t_end) {
-    const std::size_t n = s.size();
-    return n > 1 ? std::max(t_end - s[n - 1], s[n - 1] - s[n - 2]) : t_end - s[n - 1];
+std::int64_t bits(double x) {
+    return std::bit_cast<std::int64_t>(x);
 }
+
+constexpr std::int64_t no_event =
+    std::bit_cast<std::int64_t>(std::numeric_limits<double>::infinity());
 
 }  // namespace
 
-double isi_distance_unchecked(spike_train s1, spike_train s2, const kreuz_options& o) {
+double isi_distance_unchecked(const kreuz_knots& a, const kreuz_knots& b, const kreuz_options& o) {
     const double t_start = o.window.start_ms, t_end = o.window.stop_ms, mrts = o.mrts_ms;
-    const long n1 = static_cast<long>(s1.size()), n2 = static_cast<long>(s2.size());
-    double nu1, nu2;
-    long i1, i2;
-    if (s1[0] > t_start) {
-        nu1 = n1 > 1 ? std::max(s1[0] - t_start, s1[1] - s1[0]) : s1[0] - t_start;
-        i1 = -1;
-    } else {
-        nu1 = n1 > 1 ? s1[1] - s1[0] : t_end - s1[0];
-        i1 = 0;
-    }
-    if (s2[0] > t_start) {
-        nu2 = n2 > 1 ? std::max(s2[0] - t_start, s2[1] - s2[0]) : s2[0] - t_start;
-        i2 = -1;
-    } else {
-        nu2 = n2 > 1 ? s2[1] - s2[0] : t_end - s2[0];
-        i2 = 0;
-    }
-    const auto value = [mrts](double a, double b) {
-        return std::abs(a - b) / std::max(mrts, std::max(a, b));
+    const double *next1 = a.next.data(), *next2 = b.next.data(), *isi1 = a.isi.data(),
+                 *isi2 = b.isi.data();
+    const auto value = [&](std::size_t k1, std::size_t k2) {
+        const double nu1 = isi1[k1], nu2 = isi2[k2];
+        return std::abs(nu1 - nu2) / std::max(mrts, std::max(nu1, nu2));
     };
-    const auto next_nu = [t_end](spike_train s, long i, long n, double nu) {
-        if (i < n - 1) return s[i + 1] - s[i];
-        return n > 1 ? std::max(t_end - s[i], nu) : t_end - s[i];
-    };
-    double sum = 0, last_t = t_start, curr = value(nu1, nu2), curr_t = t_start;
-    while (i1 + i2 < n1 + n2 - 2) {
-        if (i1 < n1 - 1 && (i2 == n2 - 1 || s1[i1 + 1] < s2[i2 + 1])) {
-            ++i1;
-            curr_t = s1[i1];
-            nu1 = next_nu(s1, i1, n1, nu1);
-        } else if (i2 < n2 - 1 && (i1 == n1 - 1 || s1[i1 + 1] > s2[i2 + 1])) {
-            ++i2;
-            curr_t = s2[i2];
-            nu2 = next_nu(s2, i2, n2, nu2);
-        } else {
-            ++i1;
-            ++i2;
-            curr_t = s1[i1];
-            nu1 = next_nu(s1, i1, n1, nu1);
-            nu2 = next_nu(s2, i2, n2, nu2);
-        }
-        sum += curr * (curr_t - last_t);
-        curr = value(nu1, nu2);
-        last_t = curr_t;
+    double sum = 0, last = t_start;
+    std::size_t k1 = 0, k2 = 0;
+    for (;;) {
+        const std::int64_t e1 = bits(next1[k1]), e2 = bits(next2[k2]), e = std::min(e1, e2);
+        if (e == no_event) break;
+        const double t = std::bit_cast<double>(e);
+        sum += value(k1, k2) * (t - last);
+        last = t;
+        k1 += e1 <= e2;
+        k2 += e2 <= e1;
     }
-    sum += curr * (t_end - last_t);
+    if (t_end > last) sum += value(k1, k2) * (t_end - last);
     return sum / (t_end - t_start);
 }
 
 namespace {
 
-// min |t - s[i]| over i >= start and the two auxiliary edges lo, hi (PySpike's get_min_dist).
-double min_dist(double t, spike_train s, long start, double lo, double hi) {
-    double d = std::abs(t - lo);
-    for (long i = std::max(start, 0L); i < static_cast<long>(s.size()); ++i) {
-        const double e = std::abs(t - s[i]);
-        if (e > d) return d;
-        d = e;
-    }
-    return std::min(d, std::abs(hi - t));
+// The distance from t to the nearest of the knots k, k + 1 of `other`, which enclose t.
+double nearest(double t, const kreuz_knots& other, std::size_t k) {
+    return std::min(t - other.knot[k], other.knot[k + 1] - t);
 }
 
-double dist_at_t(double isi1, double isi2, double s1, double s2, double mrts) {
-    const double mean_isi = 0.5 * (isi1 + isi2);
-    return 0.5 * (s1 * isi2 + s2 * isi1) / (mean_isi * std::max(mrts, mean_isi));
+// The distance from t (in the window) to the nearest knot of `other`, by a scan from the start.
+double nearest_from_start(double t, const kreuz_knots& other) {
+    std::size_t k = 0;
+    while (other.knot[k + 1] < t) ++k;
+    return nearest(t, other, k);
 }
+
+// One train's side of the SPIKE-distance walk. S_i(t) interpolates linearly between the
+// distances (to the other train) of the knots enclosing t, so the integral is linear in those
+// distances. The distance of the next knot is only known once the walk reaches it, so its
+// coefficient is accumulated (`pending`) and paid when the train fires.
+struct spike_side {
+    // An auxiliary first knot takes the distance of the first spike (PySpike's edge rule).
+    spike_side(const kreuz_knots& own, const kreuz_knots& other, double t_start)
+        : dist_prev(own.first_copies ? nearest_from_start(own.knot[1], other)
+                                     : nearest(t_start, other, 0)) {}
+    double dist_prev;    // distance of the knot before t
+    double pending = 0;  // accumulated coefficient of the next knot's distance
+    double paid = 0;     // sum of pending * distance over the fired knots
+
+    // Adds a stretch's weight `g` (its share of the integral per unit distance and time),
+    // split between the knots before (`k_prev`) and after (`k_next`) the midpoint `mid`;
+    // returns the part that is already known.
+    double add(double g, double mid, double k_prev, double k_next) {
+        pending += g * (mid - k_prev);
+        return dist_prev * (g * (k_next - mid));
+    }
+    // If `fired`, the train reached its next knot, at distance `dist` from the other train.
+    // Selects by multiplying with exact 0 / 1 (exact for finite values): GCC turns `?:` on
+    // doubles into a branch here, which mispredicts as often as the merge would.
+    void fire(bool fired, double dist) {
+        const double f = fired, keep = 1 - f;
+        paid += f * (pending * dist);
+        pending *= keep;
+        dist_prev = f * dist + keep * dist_prev;
+    }
+};
 
 }  // namespace
 
-double spike_distance_unchecked(spike_train t1, spike_train t2, const kreuz_options& o) {
+// S(t) is piecewise linear between events, so each stretch between consecutive events
+// contributes its length times S at its midpoint; with the distances paid as the walk reaches
+// them (spike_side), one pass suffices. Matches PySpike's trapezoids of S to rounding, all
+// terms being >= 0.
+double spike_distance_unchecked(const kreuz_knots& a, const kreuz_knots& b,
+                                const kreuz_options& o) {
     const double t_start = o.window.start_ms, t_end = o.window.stop_ms, mrts = o.mrts_ms;
-    const long n1 = static_cast<long>(t1.size()), n2 = static_cast<long>(t2.size());
-    // Auxiliary spikes one ISI beyond each end (Kreuz et al. 2015), at least at the edges.
-    const double aux1_lo = n1 > 1 ? std::min(t_start, 2 * t1[0] - t1[1]) : t_start;
-    const double aux1_hi = n1 > 1 ? std::max(t_end, 2 * t1[n1 - 1] - t1[n1 - 2]) : t_end;
-    const double aux2_lo = n2 > 1 ? std::min(t_start, 2 * t2[0] - t2[1]) : t_start;
-    const double aux2_hi = n2 > 1 ? std::max(t_end, 2 * t2[n2 - 1] - t2[n2 - 2]) : t_end;
-    double t_p1 = t1[0] == t_start ? t_start : aux1_lo;
-    double t_p2 = t2[0] == t_start ? t_start : aux2_lo;
-    double t_f1, t_f2, dt_p1, dt_p2, dt_f1, dt_f2, isi1, isi2, s1, s2;
-    long i1, i2;
-    if (t1[0] > t_start) {
-        t_f1 = t1[0];
-        dt_f1 = min_dist(t_f1, t2, 0, aux2_lo, aux2_hi);
-        isi1 = n1 > 1 ? std::max(t_f1 - t_start, t1[1] - t1[0]) : t_f1 - t_start;
-        dt_p1 = dt_f1;
-        i1 = -1;
-    } else {
-        t_f1 = n1 > 1 ? t1[1] : t_end;
-        dt_f1 = min_dist(t_f1, t2, 0, aux2_lo, aux2_hi);
-        dt_p1 = min_dist(t_p1, t2, 0, aux2_lo, aux2_hi);
-        isi1 = t_f1 - t1[0];
-        i1 = 0;
+    const std::size_t m1 = a.knot.size(), m2 = b.knot.size();
+    spike_side s1(a, b, t_start), s2(b, a, t_start);
+    // Raw pointers, loaded once: GCC otherwise reloads the vectors' data pointers per event.
+    const double *knot1 = a.knot.data(), *knot2 = b.knot.data(), *next1 = a.next.data(),
+                 *next2 = b.next.data(), *isi1s = a.isi.data(), *isi2s = b.isi.data(),
+                 *inv1s = a.inv_isi.data(), *inv2s = b.inv_isi.data();
+    double known = 0;
+    const auto stretch = [&](double from, double to, std::size_t k1, std::size_t k2) {
+        const double mid = 0.5 * (from + to), isi1 = isi1s[k1], isi2 = isi2s[k2];
+        const double mean_isi = 0.5 * (isi1 + isi2);
+        const double w = (to - from) * 0.5 / (mean_isi * std::max(mrts, mean_isi));
+        known += s1.add(w * isi2 * inv1s[k1], mid, knot1[k1], knot1[k1 + 1]) +
+                 s2.add(w * isi1 * inv2s[k2], mid, knot2[k2], knot2[k2 + 1]);
+    };
+    double last = t_start;
+    std::size_t k1 = 0, k2 = 0;
+    for (;;) {
+        const std::int64_t e1 = bits(next1[k1]), e2 = bits(next2[k2]), e = std::min(e1, e2);
+        if (e == no_event) break;
+        const double t = std::bit_cast<double>(e);
+        stretch(last, t, k1, k2);
+        last = t;
+        const bool fire1 = e1 <= e2, fire2 = e2 <= e1;
+        k1 += fire1;
+        k2 += fire2;
+        s1.fire(fire1, std::min(t - knot2[k2], knot2[k2 + 1] - t));
+        s2.fire(fire2, std::min(t - knot1[k1], knot1[k1 + 1] - t));
     }
-    s1 = dt_p1;
-    if (t2[0] > t_start) {
-        t_f2 = t2[0];
-        dt_f2 = min_dist(t_f2, t1, 0, aux1_lo, aux1_hi);
-        dt_p2 = dt_f2;
-        isi2 = n2 > 1 ? std::max(t_f2 - t_start, t2[1] - t2[0]) : t_f2 - t_start;
-        i2 = -1;
-    } else {
-        t_f2 = n2 > 1 ? t2[1] : t_end;
-        dt_f2 = min_dist(t_f2, t1, 0, aux1_lo, aux1_hi);
-        dt_p2 = min_dist(t_p2, t1, 0, aux1_lo, aux1_hi);
-        isi2 = t_f2 - t2[0];
-        i2 = 0;
-    }
-    s2 = dt_p2;
-    double y_start = dist_at_t(isi1, isi2, s1, s2, mrts), y_end = 0;
-    double sum = 0, t_last = t_start, t_curr = t_start;
-    while (i1 + i2 < n1 + n2 - 2) {
-        if (i1 < n1 - 1 && (t_f1 < t_f2 || i2 == n2 - 1)) {
-            ++i1;
-            s1 = dt_f1 * (t_f1 - t_p1) / isi1;
-            dt_p1 = dt_f1;
-            t_p1 = t_f1;
-            t_f1 = i1 < n1 - 1 ? t1[i1 + 1] : aux1_hi;
-            t_curr = t_p1;
-            s2 = (dt_p2 * (t_f2 - t_p1) + dt_f2 * (t_p1 - t_p2)) / isi2;
-            y_end = dist_at_t(isi1, isi2, s1, s2, mrts);
-            sum += 0.5 * (y_start + y_end) * (t_curr - t_last);
-            if (i1 < n1 - 1) {
-                dt_f1 = min_dist(t_f1, t2, i2, aux2_lo, aux2_hi);
-                isi1 = t_f1 - t_p1;
-            } else {
-                dt_f1 = dt_p1;
-                isi1 = tail_isi(t1, t_end);
-            }
-            s1 = dt_p1;
-            y_start = dist_at_t(isi1, isi2, s1, s2, mrts);
-        } else if (i2 < n2 - 1 && (t_f1 > t_f2 || i1 == n1 - 1)) {
-            ++i2;
-            s2 = dt_f2 * (t_f2 - t_p2) / isi2;
-            dt_p2 = dt_f2;
-            t_p2 = t_f2;
-            t_f2 = i2 < n2 - 1 ? t2[i2 + 1] : aux2_hi;
-            t_curr = t_p2;
-            s1 = (dt_p1 * (t_f1 - t_p2) + dt_f1 * (t_p2 - t_p1)) / isi1;
-            y_end = dist_at_t(isi1, isi2, s1, s2, mrts);
-            sum += 0.5 * (y_start + y_end) * (t_curr - t_last);
-            if (i2 < n2 - 1) {
-                dt_f2 = min_dist(t_f2, t1, i1, aux1_lo, aux1_hi);
-                isi2 = t_f2 - t_p2;
-            } else {
-                dt_f2 = dt_p2;
-                isi2 = tail_isi(t2, t_end);
-            }
-            s2 = dt_p2;
-            y_start = dist_at_t(isi1, isi2, s1, s2, mrts);
-        } else {  // coincident spikes: one event, S = 0 there
-            ++i1;
-            ++i2;
-            t_p1 = t_f1;
-            t_p2 = t_f2;
-            dt_p1 = 0;
-            dt_p2 = 0;
-            t_curr = t_f1;
-            sum += 0.5 * y_start * (t_curr - t_last);
-            y_start = 0;
-            if (i1 < n1 - 1) {
-                t_f1 = t1[i1 + 1];
-                dt_f1 = min_dist(t_f1, t2, i2, aux2_lo, aux2_hi);
-                isi1 = t_f1 - t_p1;
-            } else {
-                t_f1 = aux1_hi;
-                dt_f1 = dt_p1;
-                isi1 = tail_isi(t1, t_end);
-            }
-            if (i2 < n2 - 1) {
-                t_f2 = t2[i2 + 1];
-                dt_f2 = min_dist(t_f2, t1, i1, aux1_lo, aux1_hi);
-                isi2 = t_f2 - t_p2;
-            } else {
-                t_f2 = aux2_hi;
-                dt_f2 = dt_p2;
-                isi2 = tail_isi(t2, t_end);
-            }
-        }
-        t_last = t_curr;
-    }
-    y_end = dist_at_t(isi1, isi2, dt_f1, dt_f2, mrts);
-    sum += 0.5 * (y_start + y_end) * (t_end - t_last);
-    return sum / (t_end - t_start);
+    if (t_end > last) stretch(last, t_end, k1, k2);
+    // The last knots are auxiliary: they take the last spike's distance, or PySpike's at stop.
+    s1.fire(true, a.last_copies ? s1.dist_prev : nearest(t_end, b, m2 - 2));
+    s2.fire(true, b.last_copies ? s2.dist_prev : nearest(t_end, a, m1 - 2));
+    return (known + s1.paid + s2.paid) / (t_end - t_start);
 }
 
 }  // namespace detail
@@ -220,7 +154,9 @@ double isi_distance(spike_train a, spike_train b, const kreuz_options& options, 
     check_spike_train(b, index_b);
     detail::check_kreuz_options(options);
     const detail::kreuz_train ka(a, options.window, true), kb(b, options.window, true);
-    return detail::isi_distance_unchecked(ka.spikes(), kb.spikes(), options);
+    return detail::isi_distance_unchecked(detail::kreuz_knots(ka.spikes(), options.window),
+                                          detail::kreuz_knots(kb.spikes(), options.window),
+                                          options);
 }
 
 double spike_distance(spike_train a, spike_train b, const kreuz_options& options,
@@ -229,7 +165,9 @@ double spike_distance(spike_train a, spike_train b, const kreuz_options& options
     check_spike_train(b, index_b);
     detail::check_kreuz_options(options);
     const detail::kreuz_train ka(a, options.window, true), kb(b, options.window, true);
-    return detail::spike_distance_unchecked(ka.spikes(), kb.spikes(), options);
+    return detail::spike_distance_unchecked(detail::kreuz_knots(ka.spikes(), options.window),
+                                            detail::kreuz_knots(kb.spikes(), options.window),
+                                            options);
 }
 
 }  // namespace volley::snn::analysis

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace volley::snn::analysis::detail {
 
@@ -23,6 +24,27 @@ kreuz_train::kreuz_train(spike_train train, const time_window& window, bool non_
     } else if (spikes_.empty() && non_empty) {
         owned_ = {window.start_ms, window.stop_ms};
         spikes_ = spike_train(owned_.data(), owned_.size());
+    }
+}
+
+kreuz_knots::kreuz_knots(spike_train s, const time_window& window) {
+    const double start = window.start_ms, stop = window.stop_ms;
+    const std::size_t n = s.size();  // >= 1: kreuz_train substitutes {start, stop} for empty
+    first_copies = s[0] > start;
+    last_copies = !(n == 1 && s[0] == start);
+    knot.reserve(n + 2);
+    if (first_copies) knot.push_back(n > 1 ? std::min(start, 2 * s[0] - s[1]) : start);
+    knot.insert(knot.end(), s.begin(), s.end());
+    knot.push_back(n > 1 ? std::max(stop, 2 * s[n - 1] - s[n - 2]) : stop);
+    const std::size_t m = knot.size();
+    next.resize(m - 1);
+    isi.resize(m - 1);
+    inv_isi.resize(m - 1);
+    for (std::size_t k = 0; k + 1 < m; ++k) {
+        // + 0.0 turns a spike at -0.0 into +0.0: the kernels compare `next` as bit patterns.
+        next[k] = k + 2 < m ? knot[k + 1] + 0.0 : std::numeric_limits<double>::infinity();
+        isi[k] = knot[k + 1] - knot[k];
+        inv_isi[k] = 1 / isi[k];
     }
 }
 

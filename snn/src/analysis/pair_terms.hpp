@@ -38,9 +38,28 @@ class kreuz_train {
 /// invalid_parameter for a bad window, or mrts_ms / max_tau_ms not finite and >= 0.
 void check_kreuz_options(const kreuz_options& options);
 
+/// A prepared train (kreuz_train) as the ISI- and SPIKE-distance kernels walk it, built once
+/// per train so that a matrix does not redo it per pair. PySpike's edge handling becomes plain
+/// data: knots K[0] <= start < K[1] < ... < K[m-2] <= stop <= K[m-1], where K[0] is the first
+/// spike when it lies on `start`, else the auxiliary spike one ISI before the first (at most
+/// `start`), and K[m-1] the auxiliary spike one ISI after the last (at least `stop`). Between
+/// two knots the current ISI is their distance; the events of the train are K[1..m-2].
+struct kreuz_knots {
+    kreuz_knots(spike_train prepared, const time_window& window);
+    std::vector<double> knot;     ///< K, size m [ms]
+    std::vector<double> next;     ///< K[k+1] (>= +0) while that is an event, else +inf; m-1 [ms]
+    std::vector<double> isi;      ///< K[k+1] - K[k], size m-1 [ms]
+    std::vector<double> inv_isi;  ///< 1 / isi [1/ms]
+    bool first_copies = false;    ///< S at K[0] is that of K[1] (K[0] is auxiliary)
+    bool last_copies = true;      ///< S at K[m-1] is that of K[m-2]; false only for a single
+                                  ///< spike on `start` (PySpike then measures at `stop`)
+};
+
 /// The measures on prepared trains (PySpike's cython kernels).
-double isi_distance_unchecked(spike_train a, spike_train b, const kreuz_options& options);
-double spike_distance_unchecked(spike_train a, spike_train b, const kreuz_options& options);
+double isi_distance_unchecked(const kreuz_knots& a, const kreuz_knots& b,
+                              const kreuz_options& options);
+double spike_distance_unchecked(const kreuz_knots& a, const kreuz_knots& b,
+                                const kreuz_options& options);
 double spike_sync_unchecked(spike_train a, spike_train b, const kreuz_options& options);
 
 }  // namespace volley::snn::analysis::detail
