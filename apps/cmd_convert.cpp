@@ -108,7 +108,6 @@ void run_convert(const convert_options& o) {
                            ? convert::read_cnn(o.model)
                            : convert::read_cnn(o.model, std::filesystem::path(o.architecture));
     auto data = convert::load_evaluation_data(o.data, o.data_dir, graph.input_shape.c);
-    data.keep_first(o.limit);
     const convert::shape4 image_shape{1, data.channels, data.height, data.width};
     if (image_shape != graph.input_shape.with_batch(1))
         throw invalid_parameter(data.source, "image shape", convert::to_string(image_shape),
@@ -138,6 +137,8 @@ void run_convert(const convert_options& o) {
         std::copy_n(data.pixels.begin(), norm_images.values.size(), norm_images.values.begin());
         norm_source = "the first " + std::to_string(n) + " evaluation images (no separate normalisation set)";
     }
+    // --limit restricts the evaluation only: λ must not change with the number of images scored.
+    data.keep_first(o.limit);
     const auto t_norm0 = std::chrono::steady_clock::now();
     const auto scales = convert::compute_layer_scales(graph, norm_images, norm);
     const double norm_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_norm0).count();
