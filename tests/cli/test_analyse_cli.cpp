@@ -13,21 +13,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "../support/cli_runner.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct result {
-    int code;
-    std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using result = volley::testing::cli_result;
+using volley::testing::read_text_file;
 
 class AnalyseCli : public ::testing::Test {
   protected:
@@ -54,13 +47,7 @@ class AnalyseCli : public ::testing::Test {
     }
     void TearDown() override { fs::remove_all(dir_); }
 
-    result volley(const std::string& args) {
-        const auto out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
-        const std::string cmd = "cd '" + dir_.string() + "' && '" VOLLEY_CLI "' " + args + " >'" +
-                                out.string() + "' 2>'" + err.string() + "' </dev/null";
-        const int status = std::system(cmd.c_str());
-        return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-    }
+    result volley(const std::string& args) { return volley::testing::run_volley_in(dir_, args); }
 
     fs::path dir_;
 };
@@ -103,7 +90,7 @@ TEST_F(AnalyseCli, text_output_names_each_population_and_plots_are_svg_files) {
     EXPECT_NE(r.out.find("population 'inh': no spikes, skipped"), std::string::npos) << r.out;
     for (const char* name :
          {"exc_isi.svg", "exc_psth.svg", "exc_correlogram.svg", "exc_spike-distance.svg"}) {
-        const auto svg = slurp(dir_ / "plots" / name);
+        const auto svg = read_text_file(dir_ / "plots" / name);
         EXPECT_EQ(svg.rfind("<?xml", 0), 0u) << name;
         EXPECT_NE(svg.find("</svg>"), std::string::npos) << name;
     }
