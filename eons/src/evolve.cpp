@@ -1,0 +1,190 @@
+// The EONS generation loop (docs/eons.md, "The generation loop").
+
+#include <volley/eons/evolution.hpp>
+#include <volley/eons/operators.hpp>
+
+#include <volley/error.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <limits>
+
+namespace volley::eons {
+
+namespace {
+
+constexpr double unknown = std::numeric_limits<double>::quiet_NaN();
+
+/// Evaluates every network of unknown fitness, in parallel; fills `state.fitness` only when
+/// all succeeded. Returns the number of fitness calls.
+std::int64_t evaluate(evolution_state& state, const fitness_function& fitness, int threads) {
+    std::vector<std::size_t> todo;
+    for (std::size_t i = 0; i < state.population.size(); ++i)
+        if (std::isnan(state.fitness[i])) todo.push_back(i);
+    const auto n = static_cast<long>(todo.size());
+    std::vector<double> raw(todo.size());
+    std::vector<std::exception_ptr> errors(todo.size());
+    // Results go by index, so any schedule gives the same values.
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+    for (long t = 0; t < n; ++t) {
+        try {
+            raw[static_cast<std::size_t>(t)] =
+                fitness(state.population[todo[static_cast<std::size_t>(t)]]);
+        } catch (...) {
+            errors[static_cast<std::size_t>(t)] = std::current_exception();
+        }
+    }
+    for (const auto& e : errors)
+        if (e) std::rethrow_exception(e);
+    for (std::size_t t = 0; t < todo.size(); ++t) {
+        const std::size_t i = todo[t];
+        const double f = penalised(raw[t], state.population[i], state.config);
+        if (!std::isfinite(raw[t]) || !std::isfinite(f))
+            throw invalid_parameter("EONS generation " + std::to_string(state.generation),
+                                    "fitness of network " + std::to_string(i),
+                                    nlohmann::json(raw[t]).dump(), "must be a finite number");
+        state.fitness[i] = f;
+    }
+    return static_cast<std::int64_t>(todo.size());
+}
+
+/// Builds child `s` of the next population from the evaluated one, with the streams of
+/// generation `g`; sets `known` when the child is an unchanged copy of its parent.
+hw::tennlab_network make_child(const evolution_state& state, std::size_t s,
+                               std::size_t first_random, std::uint64_t g, double& known) {
+    const eons_config& c = state.config;
+    if (s >= first_random) {
+        random_stream rng = random_stream::keyed(state.seed, stream_purpose::random_network, g, s);
+        return random_network(c, state.shape, rng);
+    }
+    random_stream rng = random_stream::keyed(state.seed, stream_purpose::breeding, g, s);
+    const std::size_t p1 = tournament(state.fitness, c.tournament_size, rng);
+    const double r = rng.unit();
+    hw::tennlab_network child;
+    bool changed = true;
+    if (r < c.crossover_rate) {
+        const std::size_t p2 = tournament(state.fitness, c.tournament_size, rng);
+        child = crossover(state.population[p1], state.population[p2], state.shape, c, rng);
+    } else if (r < c.crossover_rate + c.merge_rate) {
+        const std::size_t p2 = tournament(state.fitness, c.tournament_size, rng);
+        child = merge(state.population[p1], state.population[p2], state.shape, c);
+    } else {
+        child = state.population[p1];
+        changed = false;
+    }
+    if (rng.chance(c.mutation_rate)) {
+        const auto count = 1 + rng.below(static_cast<std::uint64_t>(c.max_mutations));
+        for (std::uint64_t k = 0; k < count; ++k)
+            changed = mutate_random(child, state.shape, c, rng) || changed;
+    }
+    if (!changed) known = state.fitness[p1];
+    return child;
+}
+
+/// The next population, built from the evaluated one: the elites, then the children, then
+/// the random share. Every child has its own stream, so they are bred in parallel.
+void breed(evolution_state& state, int threads) {
+    const eons_config& c = state.config;
+    const auto pop = static_cast<std::size_t>(c.population);
+    const auto elites = static_cast<std::size_t>(c.num_best);
+    const auto randoms = std::min(
+        pop - elites,
+        static_cast<std::size_t>(std::llround(c.random_fraction * static_cast<double>(pop))));
+    const auto g = static_cast<std::uint64_t>(state.generation + 1);
+    const std::vector<std::size_t> order = rank_by_fitness(state.fitness);
+    std::vector<hw::tennlab_network> next(pop);
+    std::vector<double> known(pop, unknown);
+    for (std::size_t s = 0; s < elites; ++s) {
+        next[s] = state.population[order[s]];
+        known[s] = state.fitness[order[s]];
+    }
+    const auto n = static_cast<long>(pop - elites);
+    std::vector<std::exception_ptr> errors(pop);
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+    for (long k = 0; k < n; ++k) {
+        const std::size_t s = elites + static_cast<std::size_t>(k);
+        try {
+            next[s] = make_child(state, s, pop - randoms, g, known[s]);
+        } catch (...) {
+            errors[s] = std::current_exception();
+        }
+    }
+    for (const auto& e : errors)
+        if (e) std::rethrow_exception(e);
+    state.population = std::move(next);
+    state.fitness = std::move(known);
+}
+
+}  // namespace
+
+evolution_state start_evolution(const eons_config& config, const network_template& shape,
+                                std::uint64_t seed, const std::vector<hw::tennlab_network>& seeds) {
+    config.validate("EONS config");
+    check_template(shape, config, "EONS network template");
+    if (seeds.size() > static_cast<std::size_t>(config.population))
+        throw invalid_parameter("EONS seeds", "count", std::to_string(seeds.size()),
+                                "more than population (" + std::to_string(config.population) + ")");
+    evolution_state state;
+    state.config = config;
+    state.shape = shape;
+    state.seed = seed;
+    for (std::size_t i = 0; i < seeds.size(); ++i) {
+        check_network(seeds[i], shape, config, "EONS seed network " + std::to_string(i));
+        state.population.push_back(seeds[i]);
+    }
+    for (std::size_t i = seeds.size(); i < static_cast<std::size_t>(config.population); ++i) {
+        random_stream rng = random_stream::keyed(seed, stream_purpose::random_network, 0, i);
+        state.population.push_back(random_network(config, shape, rng));
+    }
+    state.fitness.assign(state.population.size(), unknown);
+    return state;
+}
+
+void evolve(evolution_state& state, const fitness_function& fitness,
+            const evolve_options& options) {
+    const std::string object = "EONS evolve options";
+    if (options.generations < 0)
+        throw invalid_parameter(object, "generations", std::to_string(options.generations),
+                                "must be >= 0");
+    if (options.threads < 1)
+        throw invalid_parameter(object, "threads", std::to_string(options.threads), "must be >= 1");
+    if (!fitness) throw invalid_parameter(object, "fitness", "empty", "needs a function");
+    state.config.validate("EONS state config");
+    if (state.population.size() != static_cast<std::size_t>(state.config.population) ||
+        state.fitness.size() != state.population.size())
+        throw invalid_parameter(
+            "EONS state", "population",
+            std::to_string(state.population.size()) + " networks, " +
+                std::to_string(state.fitness.size()) + " fitness values",
+            "both must equal population (" + std::to_string(state.config.population) + ")");
+    for (int k = 0; k < options.generations; ++k) {
+        const auto t0 = std::chrono::steady_clock::now();
+        generation_record rec;
+        rec.generation = state.generation;
+        rec.evaluations = evaluate(state, fitness, options.threads);
+        std::size_t best = 0;
+        double sum = 0;
+        for (std::size_t i = 0; i < state.fitness.size(); ++i) {
+            sum += state.fitness[i];
+            if (state.fitness[i] > state.fitness[best]) best = i;
+        }
+        rec.best = state.fitness[best];
+        rec.mean = sum / static_cast<double>(state.fitness.size());
+        rec.best_nodes = static_cast<int>(state.population[best].nodes.size());
+        rec.best_edges = static_cast<int>(state.population[best].edges.size());
+        if (state.generation == 0 || rec.best > state.best_fitness) {
+            state.best = state.population[best];
+            state.best_fitness = rec.best;
+        }
+        breed(state, options.threads);
+        ++state.generation;
+        rec.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        state.history.push_back(rec);
+        if (options.checkpoint) options.checkpoint(state);
+        if (options.progress && !options.progress(rec)) break;
+        if (state.best_fitness >= options.stop_at) break;
+    }
+}
+
+}  // namespace volley::eons
