@@ -1,6 +1,7 @@
 // accuracy_vs_T.svg (see accuracy_plot.hpp).
 
 #include "accuracy_plot.hpp"
+#include "svg_text.hpp"
 
 #include <volley/error.hpp>
 #include <volley/snn/plot_axis.hpp>
@@ -8,41 +9,17 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 
 namespace volley::cli {
 
 namespace {
 
+using svg::line;
+using svg::num;
+using svg::text;
+
 constexpr double width = 720, height = 440;
 constexpr double left = 80, right = 560, top = 70, bottom = 380;  // plot frame; legend right of it
-
-std::string xml_escape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        if (c == '&') out += "&amp;";
-        else if (c == '<') out += "&lt;";
-        else if (c == '>') out += "&gt;";
-        else if (c == '"') out += "&quot;";
-        else out.push_back(c);
-    }
-    return out;
-}
-
-std::string num(double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.2f", v);
-    return b;
-}
-
-void text(std::string& out, double x, double y, const std::string& content, const std::string& attributes) {
-    out += "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" " + attributes + ">" + xml_escape(content) + "</text>\n";
-}
-
-void line(std::string& out, double x1, double y1, double x2, double y2, const std::string& style) {
-    out += "<line x1=\"" + num(x1) + "\" y1=\"" + num(y1) + "\" x2=\"" + num(x2) + "\" y2=\"" + num(y2) + "\" " +
-           style + "/>\n";
-}
 
 std::string percent(double fraction) {
     char b[32];
@@ -87,10 +64,7 @@ void write_accuracy_svg(const std::filesystem::path& file, const accuracy_curve&
     const auto ticks = snn::detail::nice_ticks(y0, y1, 6);
     const auto y_of = [&](double fraction) { return bottom - (100 * fraction - y0) / (y1 - y0) * (bottom - top); };
 
-    std::string out;
-    out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(width) + "\" height=\"" + num(height) +
-           "\" viewBox=\"0 0 " + num(width) + " " + num(height) + "\" font-family=\"sans-serif\">\n";
-    out += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+    std::string out = svg::begin(width, height);
     text(out, width / 2, 26, c.title, "text-anchor=\"middle\" font-size=\"16\"");
     if (!c.note.empty()) text(out, width / 2, 46, c.note, "text-anchor=\"middle\" font-size=\"12\" fill=\"#555\"");
     out += "<rect x=\"" + num(left) + "\" y=\"" + num(top) + "\" width=\"" + num(right - left) + "\" height=\"" +
@@ -131,11 +105,7 @@ void write_accuracy_svg(const std::filesystem::path& file, const accuracy_curve&
     text(out, lx + 34, top + 38, "CNN " + percent(c.cnn_accuracy), "font-size=\"12\"");
     out += "</svg>\n";
 
-    std::ofstream f(file, std::ios::binary | std::ios::trunc);
-    if (!f) throw io_error(file.string(), "cannot create the accuracy plot");
-    f << out;
-    f.flush();
-    if (!f) throw io_error(file.string(), "write error");
+    svg::save(file, out, "accuracy plot");
 }
 
 }  // namespace volley::cli

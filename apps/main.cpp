@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
     volley::cli::register_convert(app, ctx);
     volley::cli::register_nir(app, ctx);
     volley::cli::register_analyse(app, ctx);
+    volley::cli::register_evolve(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -24,6 +24,8 @@ struct image_outcome {
     std::vector<std::int32_t> prediction;
     std::vector<std::uint64_t> spikes, synops;
     std::vector<std::uint64_t> layer_spikes;  ///< at the largest T
+    std::vector<std::uint32_t> output_counts;  ///< at the largest T (keep_output_evidence)
+    std::vector<double> output_membrane;       ///< at the largest T (keep_output_evidence)
 };
 
 /// One worker's simulation, reused image after image.
@@ -62,10 +64,15 @@ public:
                 spikes += st.population_spikes[layer.population.value] - base.population_spikes[layer.population.value];
             out.spikes.push_back(spikes);
             out.synops.push_back(st.synaptic_events - base.synaptic_events);
-            if (t == options_.timesteps.back())
+            if (t == options_.timesteps.back()) {
                 for (const auto& layer : net_.layers)
                     out.layer_spikes.push_back(st.population_spikes[layer.population.value] -
                                                base.population_spikes[layer.population.value]);
+                if (options_.keep_output_evidence) {
+                    out.output_counts = counts;
+                    out.output_membrane = v;
+                }
+            }
         }
         return out;
     }
@@ -149,6 +156,14 @@ evaluation_result evaluate_snn(const converted_snn& net, std::span<const float> 
     const std::size_t nc = options.timesteps.size();
     r.predictions.assign(nc, std::vector<std::int32_t>(n));
     const double nan = std::numeric_limits<double>::quiet_NaN();
+    if (options.keep_output_evidence) {
+        r.output_counts.resize(n);
+        r.output_membrane.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            r.output_counts[i] = std::move(outcomes[i].output_counts);
+            r.output_membrane[i] = std::move(outcomes[i].output_membrane);
+        }
+    }
     for (std::size_t c = 0; c < nc; ++c) {
         checkpoint_result cr;
         cr.timesteps = options.timesteps[c];

@@ -34,6 +34,9 @@ struct evaluation_options {
     int threads = 1;          ///< worker threads, each running one image at a time (>= 1)
     std::uint64_t seed = 1;   ///< seed of the spike-coded inputs (keyed by image index)
     readout_rule readout = readout_rule::spike_count;
+    /// Also return the output layer's evidence per image (spike counts and final membrane at
+    /// the largest checkpoint) in evaluation_result::output_counts / output_membrane.
+    bool keep_output_evidence = false;
     /// Called from worker threads with the number of images finished; may be empty.
     std::function<void(std::size_t done, std::size_t total)> progress;
 };
@@ -63,6 +66,12 @@ struct evaluation_result {
     std::vector<layer_rate> layers;  ///< at the largest T
     /// predictions[c][i]: the class predicted for image i at checkpoint c (by the options' readout).
     std::vector<std::vector<std::int32_t>> predictions;
+    /// output_counts[i][k]: spikes of output neuron k for image i in the first T steps, T the
+    /// largest checkpoint (empty unless evaluation_options::keep_output_evidence).
+    std::vector<std::vector<std::uint32_t>> output_counts;
+    /// output_membrane[i][k]: membrane potential of output neuron k for image i after T steps
+    /// (empty unless evaluation_options::keep_output_evidence).
+    std::vector<std::vector<double>> output_membrane;
     double wall_s = 0;
     double synops_per_s = 0;  ///< synaptic events at the largest T / wall time
 };

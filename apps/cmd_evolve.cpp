@@ -1,0 +1,297 @@
+// `volley evolve`: designs a temporal network with EONS (docs/temporal.md). Sequences of
+// Fashion-MNIST frames are encoded as spikes (oracle features, or a converted CNN's output), a
+// population of TENNLab networks is evolved on the training sequences on risp, danna2 or the
+// DANNA grid, and the best one is written out and scored on test sequences beside the ideal
+// bound and the hand-built network; on DANNA 2 it is also placed on the grid and run there.
+
+#include "cli_common.hpp"
+#include "fitness_plot.hpp"
+
+#include <volley/convert/image_dataset.hpp>
+#include <volley/convert/snn_h5.hpp>
+#include <volley/eons/evolution.hpp>
+#include <volley/temporal/fitness.hpp>
+#include <volley/temporal/hand_networks.hpp>
+#include <volley/temporal/ideal_bound.hpp>
+#include <volley/temporal/sequence_runner.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <thread>
+
+namespace volley::cli {
+
+namespace {
+
+struct evolve_cli_options {
+    std::string task = "order", processor = "risp", features = "oracle", encoding = "winner";
+    int class_a = 7, class_b = 8, frames = 8, cycles_per_frame = 10;
+    int population = 0, generations = 50, threads = 0;
+    std::size_t train_sequences = 400, test_sequences = 1000;
+    std::uint64_t seed = 1;
+    std::int64_t timesteps = 32;  ///< cnn features: T steps per image
+    std::string config, checkpoint, resume, out = "best.json", plot, data_dir{convert::default_fashion_mnist_dir};
+    bool seed_hand_built = false, json = false, quiet = false;
+};
+
+/// The JSON of a file; io_error or file_format_error naming it.
+nlohmann::json read_json_file(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw io_error(path, "cannot open for reading");
+    try {
+        return nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception& e) {
+        throw file_format_error(path, "", std::string("malformed JSON: ") + e.what());
+    }
+}
+
+/// Writes `j` through a temporary file renamed over `path`, so that a checkpoint is never half written.
+void write_json_file(const std::string& path, const nlohmann::json& j) {
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        if (!out) throw io_error(tmp, "cannot open for writing");
+        out << j.dump(1) << "\n";
+        if (!out) throw io_error(tmp, "write failed");
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) throw io_error(path, "cannot replace: " + ec.message());
+}
+
+/// Per-image features of the images the sequences use: the one-hot labels, or the output of a
+/// converted network (`cnn:FILE.h5`, from volley convert --out).
+temporal::feature_table features_for(const std::string& spec, const convert::image_dataset& set,
+                                     const std::vector<temporal::sequence>& seqs, const evolve_cli_options& o) {
+    if (spec == "oracle") return temporal::oracle_features(set.labels);
+    if (!spec.starts_with("cnn:"))
+        throw invalid_parameter("--features", "features", spec, "expected oracle or cnn:FILE.h5 (volley convert --out)");
+    const auto net = convert::read_snn_h5(spec.substr(4)).snn;
+    temporal::cnn_feature_options f;
+    f.timesteps = o.timesteps;
+    f.threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    f.seed = o.seed;
+    return temporal::cnn_features(net, set, temporal::images_used(seqs), f);
+}
+
+struct scored {
+    temporal::network_score score;
+    std::vector<std::vector<std::uint8_t>> answers;  ///< per test sequence
+};
+
+scored run_on(const temporal::processor_spec& spec, const hw::tennlab_network& net, const temporal::task_spec& task,
+              const temporal::encoding_options& enc, const temporal::decoding_options& dec,
+              const std::vector<temporal::encoded_sequence>& seqs) {
+    scored s;
+    s.score = temporal::evaluate_network(spec, net, task, enc, dec, seqs);
+    temporal::sequence_runner runner(spec, net, task, enc, dec);
+    for (const auto& q : seqs) s.answers.push_back(runner.run(q).answers);
+    return s;
+}
+
+nlohmann::json score_json(const temporal::network_score& s) {
+    return {{"accuracy", s.accuracy},         {"neurons", s.neurons},         {"synapses", s.synapses},
+            {"cycles_per_sequence", s.mean_cycles}, {"events_per_sequence", s.mean_events},
+            {"time_s_per_sequence", s.mean_time_s}, {"energy_j_per_sequence", s.mean_energy_j}};
+}
+
+void run_evolve(const evolve_cli_options& o) {
+    temporal::task_spec task;
+    task.kind = temporal::parse_question(o.task);
+    task.class_a = o.class_a;
+    task.class_b = o.class_b;
+    task.frames = o.frames;
+    task.validate();
+    temporal::encoding_options enc;
+    enc.mode = temporal::parse_encoding_mode(o.encoding);
+    enc.cycles_per_frame = o.cycles_per_frame;
+    enc.validate();
+    temporal::decoding_options dec;
+    dec.answer_latency = temporal::hand_built_change_latency;
+    dec.validate();
+    temporal::processor_spec proc;
+    proc.kind = o.processor;
+    proc.proc_params = temporal::temporal_risp_params(enc);
+    proc.make();  // unknown_name for a processor kind that does not exist, before any work
+    if (o.generations < 0)
+        throw invalid_parameter("--generations", "generations", std::to_string(o.generations), "must be >= 0");
+    if (o.train_sequences < 2 || o.test_sequences < 2)
+        throw invalid_parameter("--train-sequences/--test-sequences", "sequences",
+                                std::to_string(std::min(o.train_sequences, o.test_sequences)), "must be >= 2");
+    std::FILE* log = o.json ? stderr : stdout;
+    const bool talk = !o.quiet;
+
+    const auto train = convert::load_fashion_mnist(o.data_dir, "train");
+    const auto test = convert::load_fashion_mnist(o.data_dir, "test");
+    const auto train_seqs = temporal::generate_sequences(task, train.labels, {.count = o.train_sequences, .seed = o.seed});
+    const auto test_seqs = temporal::generate_sequences(task, test.labels, {.count = o.test_sequences, .seed = o.seed + 1});
+    const auto train_features = features_for(o.features, train, train_seqs, o);
+    const auto test_features = features_for(o.features, test, test_seqs, o);
+    auto problem = std::make_shared<temporal::training_problem>();
+    problem->task = task;
+    problem->encoding = enc;
+    problem->decoding = dec;
+    problem->processor = proc;
+    problem->sequences = temporal::encode_sequences(train_seqs, train_features, enc);
+    const auto fitness = temporal::make_fitness(problem);
+    const auto shape = temporal::make_network_template(task, proc);
+    const auto hand = temporal::hand_built_network(task, enc, proc);
+
+    eons::evolution_state state;
+    if (!o.resume.empty()) {
+        state = eons::evolution_state::from_json(read_json_file(o.resume), o.resume);
+        if (state.shape.inputs != shape.inputs || state.shape.outputs != shape.outputs ||
+            !state.shape.properties.matches(shape.properties))
+            throw invalid_parameter("--resume " + o.resume, "network template",
+                                    std::to_string(state.shape.inputs) + " inputs, " +
+                                        std::to_string(state.shape.outputs) + " outputs",
+                                    "the task on " + o.processor + " needs " + std::to_string(shape.inputs) +
+                                        " inputs, " + std::to_string(shape.outputs) + " output and its property pack");
+    } else {
+        eons::eons_config config;
+        if (!o.config.empty()) config = eons::eons_config::from_json(read_json_file(o.config), o.config);
+        if (o.population > 0) config.population = o.population;
+        config.validate("--population");
+        state = eons::start_evolution(config, shape, o.seed,
+                                      o.seed_hand_built ? std::vector<hw::tennlab_network>{hand}
+                                                        : std::vector<hw::tennlab_network>{});
+    }
+    const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    if (talk)
+        std::fprintf(log, "volley evolve: %s on %s, %zu training sequences of %d frames (%s features, %s coding), "
+                          "population %d, %d generations from %d, %d threads\n",
+                     o.task.c_str(), o.processor.c_str(), o.train_sequences, o.frames, o.features.c_str(),
+                     o.encoding.c_str(), state.config.population, o.generations, state.generation, threads);
+    const bool bar = talk && stderr_is_terminal();
+    std::int64_t evaluations = 0;
+    double eval_s = 0;
+    eons::evolve_options eo;
+    eo.generations = o.generations;
+    eo.threads = threads;
+    eo.stop_at = 1.0;
+    eo.progress = [&](const eons::generation_record& r) {
+        evaluations += r.evaluations;
+        eval_s += r.seconds;
+        if (bar)
+            std::fprintf(stderr, "\r\033[Kgeneration %d: best %.4f, mean %.4f, %d nodes, %d edges (%.2f s)", r.generation,
+                         r.best, r.mean, r.best_nodes, r.best_edges, r.seconds);
+        else if (talk && !o.json)
+            std::fprintf(log, "generation %d: best %.4f, mean %.4f, %d nodes, %d edges (%.2f s)\n", r.generation, r.best,
+                         r.mean, r.best_nodes, r.best_edges, r.seconds);
+        return true;
+    };
+    if (!o.checkpoint.empty())
+        eo.checkpoint = [&](const eons::evolution_state& s) { write_json_file(o.checkpoint, s.to_json()); };
+    eons::evolve(state, fitness, eo);
+    if (bar) std::fputs("\r\033[K", stderr);
+
+    auto best = state.best;
+    best.associated_data["volley_evolve"] = {{"task", o.task},         {"processor", o.processor},
+                                             {"features", o.features}, {"encoding", o.encoding},
+                                             {"cycles_per_frame", o.cycles_per_frame},
+                                             {"training_fitness", state.best_fitness},
+                                             {"generations", state.generation}, {"seed", o.seed}};
+    hw::save_tennlab_network(best, o.out);
+
+    // Test sequences: the evolved network, the hand-built one and the ideal bound.
+    const auto test_enc = temporal::encode_sequences(test_seqs, test_features, enc);
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto evolved = run_on(proc, best, task, enc, dec, test_enc);
+    const double run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto hand_score = temporal::evaluate_network(proc, hand, task, enc, dec, test_enc);
+    const auto ideal = temporal::ideal_bound(task, test_seqs, test_features);
+    nlohmann::json f;
+    f["task"] = o.task;
+    f["processor"] = o.processor;
+    f["features"] = o.features;
+    f["encoding"] = o.encoding;
+    f["generations"] = state.generation;
+    f["population"] = state.config.population;
+    f["threads"] = threads;
+    f["training_fitness"] = state.best_fitness;
+    f["evaluations"] = evaluations;
+    f["evaluations_per_s"] = eval_s > 0 ? static_cast<double>(evaluations) / eval_s : 0.0;
+    f["test_sequences"] = o.test_sequences;
+    f["evolved"] = score_json(evolved.score);
+    f["evolved"]["sequences_per_s"] = run_s > 0 ? 2.0 * static_cast<double>(test_enc.size()) / run_s : 0.0;
+    f["hand_built"] = score_json(hand_score);
+    f["ideal_bound"] = ideal.accuracy();
+    f["history"] = nlohmann::json::array();
+    for (const auto& r : state.history) f["history"].push_back({{"generation", r.generation}, {"best", r.best}, {"mean", r.mean}});
+    if (o.processor == "danna2") {  // the same network placed and routed on the grid, run there
+        temporal::processor_spec grid = proc;
+        grid.kind = "danna";
+        try {
+            const auto on_grid = run_on(grid, best, task, enc, dec, test_enc);
+            std::size_t differ = 0;
+            for (std::size_t i = 0; i < test_enc.size(); ++i) differ += on_grid.answers[i] != evolved.answers[i];
+            f["danna_grid"] = score_json(on_grid.score);
+            f["danna_grid"]["sequences_differing_from_danna2"] = differ;
+        } catch (const error& e) {
+            f["danna_grid"] = {{"error", e.what()}};
+        }
+    }
+    f["out"] = o.out;
+    if (!o.plot.empty()) {
+        fitness_curve c;
+        c.title = "EONS on " + o.task + " (" + o.processor + ")";
+        c.note = o.features + " features, population " + std::to_string(state.config.population);
+        for (const auto& r : state.history) c.best.push_back(r.best), c.mean.push_back(r.mean);
+        if (!c.best.empty()) write_fitness_svg(o.plot, c);
+        f["plot"] = o.plot;
+    }
+    if (o.json) {
+        print_json(f);
+        return;
+    }
+    std::printf("%-12s %10s %8s %9s %10s %10s %12s\n", "network", "accuracy", "neurons", "synapses", "cycles/seq",
+                "events/seq", "energy/seq");
+    auto row = [](const char* name, const nlohmann::json& s) {
+        std::printf("%-12s %9.2f%% %8lld %9lld %10.1f %10.1f %10.3g J\n", name, 100 * s["accuracy"].get<double>(),
+                    s["neurons"].get<long long>(), s["synapses"].get<long long>(), s["cycles_per_sequence"].get<double>(),
+                    s["events_per_sequence"].get<double>(), s["energy_j_per_sequence"].get<double>());
+    };
+    row("evolved", f["evolved"]);
+    row("hand-built", f["hand_built"]);
+    if (f.contains("danna_grid") && f["danna_grid"].contains("accuracy")) row("DANNA grid", f["danna_grid"]);
+    std::printf("ideal bound %.2f%% (exact temporal logic on the per-frame predictions)\n", 100 * ideal.accuracy());
+    std::printf("EONS: %lld evaluations, %.0f per second on %d threads; best written to %s\n",
+                static_cast<long long>(evaluations), f["evaluations_per_s"].get<double>(), threads, o.out.c_str());
+}
+
+}  // namespace
+
+void register_evolve(CLI::App& app, command_context&) {
+    auto* cmd = app.add_subcommand("evolve", "Design a temporal network on a neuroprocessor with EONS (docs/temporal.md)");
+    auto o = std::make_shared<evolve_cli_options>();
+    cmd->add_option("--task", o->task, "order, change or count");
+    cmd->add_option("--processor", o->processor, "risp, danna2 or danna (the element grid)");
+    cmd->add_option("--population", o->population, "Networks per generation (default: the config's, 100)");
+    cmd->add_option("--generations", o->generations, "Generations to run");
+    cmd->add_option("--threads", o->threads, "OpenMP threads evaluating networks (0: all cores; same result)");
+    cmd->add_option("--config", o->config, "EONS config JSON (docs/eons.md)");
+    cmd->add_option("--checkpoint", o->checkpoint, "Write the population to FILE.json after every generation");
+    cmd->add_option("--resume", o->resume, "Continue an evolution from a --checkpoint file");
+    cmd->add_option("--out", o->out, "Where to write the best network (TENNLab JSON)");
+    cmd->add_option("--plot", o->plot, "Write the fitness per generation to FILE.svg");
+    cmd->add_option("--features", o->features, "oracle (true labels) or cnn:SNN.h5 (a converted CNN's output)");
+    cmd->add_option("--timesteps", o->timesteps, "cnn features: steps T per image");
+    cmd->add_option("--encoding", o->encoding, "winner, rate or first_spike");
+    cmd->add_option("--cycles-per-frame", o->cycles_per_frame, "Processor cycles per frame");
+    cmd->add_option("--frames", o->frames, "Frames per sequence K");
+    cmd->add_option("--class-a", o->class_a, "Class A of order and count (7: sneaker)");
+    cmd->add_option("--class-b", o->class_b, "Class B of order (8: bag)");
+    cmd->add_option("--train-sequences", o->train_sequences, "Training sequences (from training images)");
+    cmd->add_option("--test-sequences", o->test_sequences, "Test sequences (from test images)");
+    cmd->add_option("--seed", o->seed, "Seed of the sequences and the evolution");
+    cmd->add_option("--data-dir", o->data_dir, "Fashion-MNIST folder");
+    cmd->add_flag("--seed-hand-built", o->seed_hand_built, "Put the hand-built network in the first population");
+    cmd->add_flag("--json", o->json, "Print one JSON object on stdout");
+    cmd->add_flag("--quiet", o->quiet, "No progress output");
+    cmd->callback([o] { run_evolve(*o); });
+}
+
+}  // namespace volley::cli

@@ -1,0 +1,57 @@
+#pragma once
+// The few SVG elements the CLI's standalone plots draw (accuracy_plot.cpp, fitness_plot.cpp).
+
+#include <volley/error.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace volley::cli::svg {
+
+inline std::string xml_escape(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '&') out += "&amp;";
+        else if (c == '<') out += "&lt;";
+        else if (c == '>') out += "&gt;";
+        else if (c == '"') out += "&quot;";
+        else out.push_back(c);
+    }
+    return out;
+}
+
+/// A coordinate with two decimals.
+inline std::string num(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.2f", v);
+    return b;
+}
+
+inline void text(std::string& out, double x, double y, const std::string& content, const std::string& attributes) {
+    out += "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" " + attributes + ">" + xml_escape(content) + "</text>\n";
+}
+
+inline void line(std::string& out, double x1, double y1, double x2, double y2, const std::string& style) {
+    out += "<line x1=\"" + num(x1) + "\" y1=\"" + num(y1) + "\" x2=\"" + num(x2) + "\" y2=\"" + num(y2) + "\" " +
+           style + "/>\n";
+}
+
+/// The opening <svg> element and a white background.
+inline std::string begin(double width, double height) {
+    return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(width) + "\" height=\"" + num(height) +
+           "\" viewBox=\"0 0 " + num(width) + " " + num(height) + "\" font-family=\"sans-serif\">\n" +
+           "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+}
+
+/// Writes `svg` to `file`; io_error naming it (and `what`) when it cannot be written.
+inline void save(const std::filesystem::path& file, const std::string& svg, const std::string& what) {
+    std::ofstream f(file, std::ios::binary | std::ios::trunc);
+    if (!f) throw io_error(file.string(), "cannot create the " + what);
+    f << svg;
+    f.flush();
+    if (!f) throw io_error(file.string(), "write error");
+}
+
+}  // namespace volley::cli::svg
