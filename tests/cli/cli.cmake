@@ -4,3 +4,6 @@ add_dependencies(test_cli volley)
 find_package(ZLIB REQUIRED)
 volley_test(test_network_files_cli cli/test_network_files_cli.cpp LIBS nlohmann_json::nlohmann_json hdf5::hdf5 ZLIB::ZLIB)
 add_dependencies(test_network_files_cli volley)
+# `volley run --checkpoint`, `--checkpoint-every` and `--resume` (docs/engine.md, "Checkpoints").
+volley_test(test_checkpoint_cli cli/test_checkpoint_cli.cpp LIBS volley::snn nlohmann_json::nlohmann_json)
+add_dependencies(test_checkpoint_cli volley)

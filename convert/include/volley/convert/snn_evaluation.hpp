@@ -8,6 +8,7 @@
 // are identical for any number of workers.
 
 #include <volley/convert/snn_conversion.hpp>
+#include <volley/snn/simulation.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -34,6 +35,8 @@ struct evaluation_options {
     int threads = 1;          ///< worker threads, each running one image at a time (>= 1)
     std::uint64_t seed = 1;   ///< seed of the spike-coded inputs (keyed by image index)
     readout_rule readout = readout_rule::spike_count;
+    /// The widest kernels the engine may use (tuning: the same spikes with any).
+    snn::instruction_set max_isa = snn::instruction_set::best;
     /// Called from worker threads with the number of images finished; may be empty.
     std::function<void(std::size_t done, std::size_t total)> progress;
 };
