@@ -22,6 +22,19 @@ inline void print_json(const nlohmann::json& j) {
     std::fflush(stdout);
 }
 
+/// The engine's tuning options of a subcommand, as typed (docs/engine.md, "Tuning"): they change
+/// the speed, never the spikes.
+struct tuning_words {
+    std::string isa = "best";   ///< --cpu-isa: best, avx2 or baseline
+    std::string pairs = "auto"; ///< --step-pairs: auto, off or on
+};
+
+/// Adds --cpu-isa and --step-pairs to `cmd`.
+inline void add_tuning_options(CLI::App& cmd, tuning_words& w) {
+    cmd.add_option("--cpu-isa", w.isa, "Widest kernels the engine may use: best, avx2 or baseline (same spikes)");
+    cmd.add_option("--step-pairs", w.pairs, "LIF steps two at a time: auto, off or on (same spikes)");
+}
+
 /// Peak resident set size of this process, in bytes.
 std::size_t peak_rss_bytes();
 

@@ -18,6 +18,7 @@ struct network_bench_options {
     int threads = 0;
     std::string out, plot;
     bool json = false, quiet = false, count_only = false;
+    tuning_words tuning;
 };
 
 using network_builder = snn::network (*)(std::uint32_t neurons, double dt_ms);
@@ -38,10 +39,13 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
     cmd->add_flag("--quiet", o->quiet, "No progress bar");
     cmd->add_flag("--count-only", o->count_only,
                   "Count spikes without recording them (no checksum; the memory of a peer that only counts)");
+    add_tuning_options(*cmd, o->tuning);
     cmd->callback([o, &ctx, name, title, build] {
         run_request req{.net = build(o->neurons, o->dt_ms),
                         .settings = {.dt_ms = o->dt_ms, .duration_ms = o->duration_ms, .seed = o->seed},
-                        .threads = o->threads};
+                        .threads = o->threads,
+                        .max_isa = snn::parse_instruction_set("--cpu-isa", o->tuning.isa),
+                        .step_pairs = snn::parse_step_pairing("--step-pairs", o->tuning.pairs)};
         if (!o->out.empty()) req.out = o->out;
         if (!o->plot.empty()) req.plot = o->plot;
         req.quiet = o->quiet;
@@ -51,7 +55,8 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
         outcome.figures["network"] = name;
         if (outcome.figures["threads"].get<int>() > 1 && outcome.completed) {
             // The same network on one thread, to report the speed-up (rasters are identical).
-            run_request one{.net = req.net, .settings = req.settings, .threads = 1};
+            run_request one{.net = req.net, .settings = req.settings, .threads = 1, .max_isa = req.max_isa,
+                            .step_pairs = req.step_pairs};
             one.quiet = true;
             one.count_only = req.count_only;
             const auto single = execute_run(one);

@@ -49,6 +49,7 @@ struct convert_options {
     std::string out;
     int quantize = 0;  ///< bits of the integer mode; 0: off
     std::string export_head, hardware = "danna2";
+    std::string cpu_isa = "best";  ///< --cpu-isa (tuning: the same spikes)
     bool json = false, quiet = false;
 };
 
@@ -198,6 +199,7 @@ void run_convert(const convert_options& o) {
     eval.threads = threads;
     eval.seed = o.seed;
     eval.readout = readout;
+    eval.max_isa = snn::parse_instruction_set("--cpu-isa", o.cpu_isa);
     const bool bar = !o.quiet && stderr_is_terminal();
     std::mutex bar_mutex;
     if (bar)
@@ -420,6 +422,7 @@ void register_convert(CLI::App& app, command_context& /*ctx*/) {
     cmd->add_option("--export-head", o->export_head,
                     "Write the integer-mode classifier head as TENNLab network JSON and run it on --hardware");
     cmd->add_option("--hardware", o->hardware, "Processor of --export-head: risp or danna2")->capture_default_str();
+    cmd->add_option("--cpu-isa", o->cpu_isa, "Widest kernels the engine may use: best, avx2 or baseline (same spikes)");
     cmd->add_flag("--json", o->json, "Print one JSON object on stdout");
     cmd->add_flag("--quiet", o->quiet, "No progress or header lines");
     cmd->callback([o] { run_convert(*o); });

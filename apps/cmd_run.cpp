@@ -8,6 +8,7 @@
 #include "run_driver.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 namespace volley::cli {
@@ -19,9 +20,11 @@ struct run_options {
     std::optional<double> duration_ms, dt_ms;
     std::optional<std::uint64_t> seed;
     int threads = 0;
-    std::string out, plot;
+    std::string out, plot, checkpoint, resume;
+    std::optional<double> checkpoint_every_ms;
     std::vector<std::string> states;
     bool json = false, quiet = false;
+    tuning_words tuning;
     nir_run_options nir;  ///< the options of a NIR file (--input and --steps also serve a converted one)
     std::size_t limit = 0;  ///< converted networks: the first N images
 };
@@ -32,15 +35,17 @@ void check_options_apply(const CLI::App& cmd, const std::string& file, network_f
     std::string usage;
     switch (kind) {
         case network_file_kind::volley_json:
-            allowed.insert(allowed.end(), {"--duration", "--dt", "--seed", "--out", "--plot", "--state"});
-            usage = "a network JSON file takes --duration, --dt, --seed, --out, --plot, --state";
+            allowed.insert(allowed.end(), {"--duration", "--dt", "--seed", "--out", "--plot", "--state", "--checkpoint",
+                                           "--checkpoint-every", "--resume", "--cpu-isa", "--step-pairs"});
+            usage = "a network JSON file takes --duration, --dt, --seed, --out, --plot, --state, --checkpoint, "
+                    "--checkpoint-every, --resume, --cpu-isa, --step-pairs";
             break;
         case network_file_kind::nir:
             allowed.insert(allowed.end(), {"--input", "--steps", "--dt", "--discretisation", "--reset", "--out"});
             usage = "a NIR file takes --input, --steps, --dt [s], --discretisation, --reset, --out";
             break;
         case network_file_kind::converted_snn:
-            allowed.insert(allowed.end(), {"--input", "--steps", "--limit", "--seed"});
+            allowed.insert(allowed.end(), {"--input", "--steps", "--limit", "--seed", "--cpu-isa"});
             usage = "a converted network takes --input IMAGES, --steps, --limit, --seed";
             break;
         default: return;
@@ -78,6 +83,14 @@ void register_run(CLI::App& app, command_context& ctx) {
     cmd->add_option("--out", o->out, "Write spikes to FILE.h5 (SONATA layout) or FILE.csv");
     cmd->add_option("--plot", o->plot, "Write a raster plot with population rates to FILE.svg");
     cmd->add_option("--state", o->states, "Record POP:VAR[:INTERVAL_MS] into the .h5 output (repeatable)");
+    cmd->add_option("--checkpoint", o->checkpoint,
+                    "Write the whole simulation state to FILE.h5 at the end of the run (and when interrupted)");
+    cmd->add_option("--checkpoint-every", o->checkpoint_every_ms,
+                    "Also write the --checkpoint file every MS of simulated time (each one replaces the last)");
+    cmd->add_option("--resume", o->resume,
+                    "Continue from a checkpoint of the same network, dt, seed and threads; --duration is the time "
+                    "to run on from it");
+    add_tuning_options(*cmd, o->tuning);
     cmd->add_flag("--json", o->json, "Print one JSON object with the figures on stdout");
     cmd->add_flag("--quiet", o->quiet, "No progress bar");
     cmd->callback([o, cmd, &ctx] {
@@ -85,7 +98,8 @@ void register_run(CLI::App& app, command_context& ctx) {
         check_options_apply(*cmd, o->network, kind);
         if (kind == network_file_kind::converted_snn) {
             run_converted_file({.file = o->network, .input = o->nir.input, .steps = o->nir.steps, .seed = o->seed,
-                                .limit = o->limit, .threads = o->threads, .json = o->json, .quiet = o->quiet});
+                                .limit = o->limit, .threads = o->threads, .cpu_isa = o->tuning.isa, .json = o->json,
+                                .quiet = o->quiet});
             return;
         }
         if (kind == network_file_kind::tennlab_json || kind == network_file_kind::danna_programme)
@@ -118,6 +132,20 @@ void register_run(CLI::App& app, command_context& ctx) {
         if (!o->out.empty()) req.out = o->out;
         if (!o->plot.empty()) req.plot = o->plot;
         for (const auto& s : o->states) req.states.push_back(parse_state_request(s));
+        if (!o->checkpoint.empty()) req.checkpoint = o->checkpoint;
+        if (!o->resume.empty()) req.resume = o->resume;
+        if (o->checkpoint_every_ms) {
+            if (!o->checkpoint_every_ms.has_value() || !(*o->checkpoint_every_ms > 0) ||
+                !std::isfinite(*o->checkpoint_every_ms))
+                throw invalid_parameter("--checkpoint-every", "interval_ms", std::to_string(*o->checkpoint_every_ms),
+                                        "must be finite and > 0");
+            if (!req.checkpoint)
+                throw invalid_parameter("--checkpoint-every", "checkpoint file", "(none)",
+                                        "name the file to write with --checkpoint FILE.h5");
+            req.checkpoint_every_ms = *o->checkpoint_every_ms;
+        }
+        req.max_isa = snn::parse_instruction_set("--cpu-isa", o->tuning.isa);
+        req.step_pairs = snn::parse_step_pairing("--step-pairs", o->tuning.pairs);
         req.quiet = o->quiet;
         req.title = o->network;
         const auto outcome = execute_run(req);

@@ -55,6 +55,7 @@ void run_converted_file(const converted_run_options& o) {
         throw invalid_parameter("--steps", "steps", std::to_string(eval.timesteps.front()), "must be >= 1");
     eval.seed = o.seed ? *o.seed : c.options.value("seed", std::uint64_t{1});
     eval.readout = convert::parse_readout_rule(o.file + ": options.readout", c.options.value("readout", std::string("count")));
+    eval.max_isa = snn::parse_instruction_set("--cpu-isa", o.cpu_isa);
     eval.threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
     auto data = convert::load_evaluation_data(data_spec(o.input), std::string(convert::default_fashion_mnist_dir), net.channels);

@@ -19,6 +19,7 @@ struct converted_run_options {
     std::optional<std::uint64_t> seed;   ///< of spike-coded inputs; default: the stored seed
     std::size_t limit = 0;               ///< the first N images (0: all)
     int threads = 0;                     ///< image workers; 0: all cores
+    std::string cpu_isa = "best";        ///< --cpu-isa
     bool json = false, quiet = false;
 };
 

@@ -155,9 +155,31 @@ state_request parse_state_request(const std::string& text) {
     return r;
 }
 
+/// Runs `steps` steps, writing the checkpoint every checkpoint_every_ms on the way; false when
+/// the progress callback stopped the run.
+bool run_with_checkpoints(snn::simulation& sim, const run_request& req, std::int64_t steps) {
+    const double dt = req.settings.dt_ms;
+    if (!req.checkpoint || req.checkpoint_every_ms <= 0) return sim.run(static_cast<double>(steps) * dt);
+    const auto every = std::max<std::int64_t>(1, std::llround(req.checkpoint_every_ms / dt));
+    for (std::int64_t done = 0; done < steps;) {
+        const std::int64_t chunk = std::min(every, steps - done);
+        if (!sim.run(static_cast<double>(chunk) * dt)) return false;
+        done += chunk;
+        if (done < steps) sim.checkpoint(*req.checkpoint);  // the last one is written by the caller
+    }
+    return true;
+}
+
 run_outcome execute_run(const run_request& req) {
     snn::simulation sim(req.net, snn::context{.threads = req.threads},
-                        {.dt_ms = req.settings.dt_ms, .seed = req.settings.seed});
+                        {.dt_ms = req.settings.dt_ms,
+                         .seed = req.settings.seed,
+                         .max_isa = req.max_isa,
+                         .step_pairs = req.step_pairs});
+    // Before the recorders (a state recorder samples the state it starts at) and before any
+    // output is opened (a bad checkpoint costs nothing).
+    if (req.resume) sim.restore(*req.resume);
+    const std::int64_t start_step = sim.current_step().value;
     if (req.count_only && (req.out || req.plot || !req.states.empty()))
         throw invalid_parameter("--count-only", "outputs", req.out ? req.out->string() : req.plot ? req.plot->string() : "--state",
                                 "spikes that are only counted cannot be written or plotted");
@@ -172,6 +194,7 @@ run_outcome execute_run(const run_request& req) {
         states.push_back(sim.record_state(req.net.find(s.population), s.variable, s.interval_ms));
     }
 
+
     // Outputs are opened only now that the network is valid and built.
     std::unique_ptr<hdf5_stream> stream;
     if (req.out && !is_csv(*req.out)) stream = std::make_unique<hdf5_stream>(*req.out, recs, states);
@@ -180,8 +203,8 @@ run_outcome execute_run(const run_request& req) {
     progress_bar bar(!req.quiet && stderr_is_terminal(), req.settings.duration_ms);
     auto last_flush = std::chrono::steady_clock::now();
     sim.on_progress(
-        [&](std::int64_t done, std::int64_t) {
-            bar.update(static_cast<double>(done) * req.settings.dt_ms);
+        [&](std::int64_t, std::int64_t) {
+            bar.update(static_cast<double>(sim.current_step().value - start_step) * req.settings.dt_ms);
             const auto now = std::chrono::steady_clock::now();
             if (stream && now - last_flush > std::chrono::seconds(1)) {
                 stream->append_new();
@@ -195,12 +218,13 @@ run_outcome execute_run(const run_request& req) {
     {
         sigint_guard guard;
         try {
-            completed = sim.run(req.settings.duration_ms);
+            completed = run_with_checkpoints(sim, req, steps);
         } catch (...) {
             if (stream) stream->finish();  // keep what was recorded
             throw;
         }
     }
+    if (req.checkpoint) sim.checkpoint(*req.checkpoint);  // also when interrupted: the run resumes from there
     bar.finish();
     if (stream) {
         stream->finish();
@@ -216,7 +240,8 @@ run_outcome execute_run(const run_request& req) {
     std::vector<std::pair<std::uint32_t, std::int64_t>> pairs;
     nlohmann::json pops = nlohmann::json::array();
     std::uint64_t neuron_spikes = 0, neuron_count = 0;
-    const double bio_s = sim.time_ms() / 1000.0;
+    const double start_ms = static_cast<double>(start_step) * req.settings.dt_ms;
+    const double bio_s = (sim.time_ms() - start_ms) / 1000.0;
     for (std::uint32_t p = 0; p < req.net.populations().size(); ++p) {
         const auto& pop = req.net.populations()[p];
         // The engine's count, which the recorder's (when there is one) equals.
@@ -255,7 +280,12 @@ run_outcome execute_run(const run_request& req) {
     if (!req.count_only) f["spike_checksum"] = snn::spike_checksum(std::move(pairs));
     f["populations"] = pops;
     f["dt_ms"] = req.settings.dt_ms;
-    f["duration_ms"] = sim.time_ms();
+    f["duration_ms"] = sim.time_ms() - start_ms;
+    if (req.resume) {
+        f["resumed_from"] = req.resume->string();
+        f["start_ms"] = start_ms;
+    }
+    if (req.checkpoint) f["checkpoint"] = req.checkpoint->string();
     f["seed"] = req.settings.seed;
     f["completed"] = completed;
     if (req.out) f["output"] = req.out->string();
@@ -280,6 +310,7 @@ void print_run_summary(const nlohmann::json& f) {
                 f.contains("spike_checksum") ? f["spike_checksum"].get<std::string>().c_str() : "(not recorded)");
     if (f.contains("output")) std::printf("spikes written to %s\n", f["output"].get<std::string>().c_str());
     if (f.contains("plot")) std::printf("raster plot written to %s\n", f["plot"].get<std::string>().c_str());
+    if (f.contains("checkpoint")) std::printf("checkpoint written to %s\n", f["checkpoint"].get<std::string>().c_str());
 }
 
 }  // namespace volley::cli

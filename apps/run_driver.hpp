@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 #include <volley/snn/network_json.hpp>
+#include <volley/snn/simulation.hpp>
 
 namespace volley::cli {
 
@@ -24,6 +25,8 @@ struct run_request {
     snn::network net{};
     snn::run_settings settings{};
     int threads = 0;  ///< 0: the OpenMP default
+    snn::instruction_set max_isa = snn::instruction_set::best;  ///< tuning (same spikes)
+    snn::step_pairing step_pairs = snn::step_pairing::automatic;
     std::optional<std::filesystem::path> out{};   ///< .h5 (SONATA) or .csv
     std::optional<std::filesystem::path> plot{};  ///< .svg raster with rates
     std::vector<state_request> states{};          ///< recorded into the .h5 output
@@ -32,6 +35,11 @@ struct run_request {
     /// memory of a peer that only counts, as Brian2's SpikeMonitor(record=False).
     bool count_only = false;
     std::string title{};  ///< used in the plot
+    /// Written at the end of the run, when interrupted, and every checkpoint_every_ms (when > 0).
+    std::optional<std::filesystem::path> checkpoint{};
+    double checkpoint_every_ms = 0;
+    /// A checkpoint to continue from; the run then lasts settings.duration_ms from there.
+    std::optional<std::filesystem::path> resume{};
 };
 
 /// The outcome: the figures (the JSON object of --json) and whether the run completed.

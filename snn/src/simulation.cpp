@@ -8,33 +8,9 @@
 
 #include "backends/engine.hpp"
 #include "build/connectivity.hpp"
+#include "simulation_impl.hpp"
 
 namespace volley::snn {
-
-struct simulation::impl {
-    network net;
-    simulation_options options;
-    std::unique_ptr<detail::engine> engine;
-    progress_callback progress;
-    std::int64_t progress_interval = 0;
-    std::vector<std::shared_ptr<weight_data>> weight_sinks;
-
-    /// The current weights of projection q (a valid index): plastic ones from the engine,
-    /// static ones as built.
-    projection_weights weights(std::size_t q) const {
-        const auto& proj = net.projections()[q];
-        if (is_plastic(proj.synapse.plasticity)) return engine->weights(q);
-        detail::synapse_list list;
-        detail::expand_projection(net, q, options.seed, options.dt_ms, 0, net.at(proj.target).size, list);
-        return {std::move(list.source), std::move(list.target), std::move(list.weight)};
-    }
-
-    void sample_weights(weight_data& d) const {
-        const auto w = weights(d.projection);
-        d.sample_steps.push_back(engine->current_step());
-        d.values.insert(d.values.end(), w.weights.begin(), w.weights.end());
-    }
-};
 
 namespace {
 
@@ -165,6 +141,7 @@ weight_recorder simulation::record_weights(std::size_t projection, double interv
 
 void simulation::reset() {
     impl_->engine->reset(impl_->net);  // plastic weights return to their built values
+    for (const auto& [pop, values] : impl_->analog_inputs) impl_->engine->set_analog_input({pop}, values);
     for (const auto& d : impl_->weight_sinks) {
         d->sample_steps.clear();
         d->values.clear();
@@ -178,9 +155,7 @@ void simulation::set_bias(population_index pop, std::span<const double> per_neur
     if (!std::holds_alternative<discrete_neuron>(p.model))
         throw unsupported_model(model_name(p.model), "set_bias of population '" + p.name +
                                                          "': only a discrete_neuron population has i_bias");
-    std::vector<double> values(per_neuron.begin(), per_neuron.end());
-    impl_->engine->set_bias(pop, per_neuron);  // checks the size and the values
-    impl_->net.set_parameter(pop, "i_bias", std::move(values));
+    impl_->engine->set_bias(pop, per_neuron);  // checks the size and the values; reset() keeps them
 }
 
 void simulation::set_analog_input(population_index pop, std::vector<std::vector<double>> values) {
@@ -196,9 +171,8 @@ void simulation::set_analog_input(population_index pop, std::vector<std::vector<
                                     "expected one value per neuron (" + std::to_string(p.size) + ")");
     check_analog_values(values, object);
     impl_->engine->set_analog_input(pop, values);
-    // The simulation's own copy of the network keeps the table too, so that reset() rebuilds
-    // the source from it (the copy is not const; network has no mutable accessor).
-    std::get<analog_source>(const_cast<population&>(impl_->net.at(pop)).model).values = std::move(values);
+    // The network is never changed by running it: reset() puts the table back from here.
+    impl_->analog_inputs[pop.value] = std::move(values);
 }
 
 double simulation::time_ms() const noexcept {
@@ -208,5 +182,33 @@ step simulation::current_step() const noexcept { return {impl_->engine->current_
 simulation_stats simulation::stats() const { return impl_->engine->stats(); }
 const network& simulation::model() const noexcept { return impl_->net; }
 const simulation_options& simulation::options() const noexcept { return impl_->options; }
+
+std::string to_string(instruction_set isa) {
+    switch (isa) {
+        case instruction_set::avx2: return "avx2";
+        case instruction_set::baseline: return "baseline";
+        default: return "best";
+    }
+}
+
+instruction_set parse_instruction_set(const std::string& option, const std::string& word) {
+    for (auto isa : {instruction_set::best, instruction_set::avx2, instruction_set::baseline})
+        if (word == to_string(isa)) return isa;
+    throw invalid_parameter(option, "instruction set", word, "expected best, avx2 or baseline");
+}
+
+std::string to_string(step_pairing pairs) {
+    switch (pairs) {
+        case step_pairing::off: return "off";
+        case step_pairing::always: return "on";
+        default: return "auto";
+    }
+}
+
+step_pairing parse_step_pairing(const std::string& option, const std::string& word) {
+    for (auto p : {step_pairing::automatic, step_pairing::off, step_pairing::always})
+        if (word == to_string(p)) return p;
+    throw invalid_parameter(option, "step pairs", word, "expected auto, off or on");
+}
 
 }  // namespace volley::snn

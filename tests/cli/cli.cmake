@@ -7,3 +7,6 @@ add_dependencies(test_network_files_cli volley)
 # `volley evolve` (docs/temporal.md).
 volley_test(test_evolve_cli cli/test_evolve_cli.cpp LIBS volley::convert nlohmann_json::nlohmann_json)
 add_dependencies(test_evolve_cli volley)
+# `volley run --checkpoint`, `--checkpoint-every` and `--resume` (docs/engine.md, "Checkpoints").
+volley_test(test_checkpoint_cli cli/test_checkpoint_cli.cpp LIBS volley::snn nlohmann_json::nlohmann_json)
+add_dependencies(test_checkpoint_cli volley)

@@ -84,17 +84,17 @@ TEST_F(Cli, BenchCubaReportsEveryFigureAndIsDeterministicAcrossThreads) {
 
 // The LIF kernels are compiled for the baseline ISA, AVX2 and AVX-512 and chosen at run time;
 // all three must round identically (no FMA contraction), so the raster cannot depend on the CPU.
-// Each kernel also steps in pairs (VOLLEY_STEP_PAIRS=1; see tests/validation/test_step_pairs.cpp).
+// Each kernel also steps in pairs (--step-pairs on; see tests/validation/test_step_pairs.cpp).
 TEST_F(Cli, LifKernelsOfEveryInstructionSetGiveTheSameRaster) {
     std::string checksum;
-    for (const char* isa : {"baseline", "avx2", ""})
-        for (const char* pairs : {"0", "1"}) {
-            const auto r = shell(std::string("VOLLEY_CPU_ISA=") + isa + " VOLLEY_STEP_PAIRS=" + pairs +
-                                 " \"$VOLLEY\" bench cuba --neurons 4000 --duration 300 --json");
+    for (const char* isa : {"baseline", "avx2", "best"})
+        for (const char* pairs : {"off", "on"}) {
+            const auto r = shell(std::string("\"$VOLLEY\" bench cuba --neurons 4000 --duration 300 --json --cpu-isa ") +
+                                 isa + " --step-pairs " + pairs);
             ASSERT_EQ(r.code, 0) << r.err;
             const auto sum = r.json()["spike_checksum"].get<std::string>();
             if (checksum.empty()) checksum = sum;
-            EXPECT_EQ(sum, checksum) << "VOLLEY_CPU_ISA=" << isa << " VOLLEY_STEP_PAIRS=" << pairs;
+            EXPECT_EQ(sum, checksum) << "--cpu-isa " << isa << " --step-pairs " << pairs;
         }
 }
 

@@ -89,7 +89,7 @@ TEST_F(convert_cli, json_gives_the_issue_fields_and_the_cnn_accuracy_of_the_mode
 }
 
 // The integrate-and-fire and dense-row kernels have AVX-512 and portable versions, chosen at
-// run time (VOLLEY_CPU_ISA=baseline forces the portable ones); their sums are integers, so both
+// run time (--cpu-isa baseline forces the portable ones); their sums are integers, so both
 // must give the same spikes and predictions, with either readout.
 TEST_F(convert_cli, the_portable_kernels_give_the_same_figures) {
     if (!have_dataset()) GTEST_SKIP() << "Fashion-MNIST is absent (run scripts/setup)";
@@ -98,9 +98,7 @@ TEST_F(convert_cli, the_portable_kernels_give_the_same_figures) {
                                  "--v0 0.5 --readout " + readout + " --json";
         const auto wide = run_volley(args, dir);
         ASSERT_EQ(wide.code, 0) << wide.err;
-        setenv("VOLLEY_CPU_ISA", "baseline", 1);
-        const auto portable = run_volley(args, dir);
-        unsetenv("VOLLEY_CPU_ISA");
+        const auto portable = run_volley(args + " --cpu-isa baseline", dir);
         ASSERT_EQ(portable.code, 0) << portable.err;
         const auto a = nlohmann::json::parse(wide.out), b = nlohmann::json::parse(portable.out);
         EXPECT_EQ(a["readout"], readout);

@@ -242,12 +242,12 @@ TEST(temporal_fitness, is_the_accuracy_on_the_training_sequences) {
 }
 
 // Behind an imperfect front end, the hand-built networks with the winner code are exactly the
-// ideal bound: the temporal logic applied to the predicted classes. Every fifth image of the
+// ideal bound: the temporal logic applied to the predicted classes. Every third image of the
 // set is "misclassified" as (label + 3) % 10; the networks see only the predictions, the ideal
 // bound computes the logic directly, and the two must agree on every answer count.
 TEST(temporal_hand_networks, equal_the_ideal_bound_behind_a_wrong_front_end) {
     auto features = oracle_features(set_labels());
-    for (std::size_t i = 0; i < features.images(); i += 5) {
+    for (std::size_t i = 0; i < features.images(); i += 3) {
         const auto p = static_cast<std::size_t>((set_labels()[i] + 3) % 10);
         for (std::size_t k = 0; k < 10; ++k) features.evidence[i * 10 + k] = k == p ? 1.0f : 0.0f;
         features.prediction[i] = static_cast<std::int32_t>(p);
@@ -267,6 +267,6 @@ TEST(temporal_hand_networks, equal_the_ideal_bound_behind_a_wrong_front_end) {
             EXPECT_EQ(score.tally.correct, bound.correct) << kind << " " << to_string(q);
             EXPECT_EQ(score.tally.total, bound.total);
         }
-        EXPECT_LT(bound.accuracy(), 0.97) << to_string(q);  // the errors do reach the answers
+        EXPECT_LT(bound.accuracy(), 0.95) << to_string(q);  // the errors do reach the answers
     }
 }

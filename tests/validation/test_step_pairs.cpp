@@ -1,7 +1,7 @@
 // Steps in pairs (cpu_engine_pairs.cpp) must be the same computation as single steps. A large
 // network takes its steps two at a time, each chunk of neurons both steps while it is in cache,
 // with the input of the pair's first step sorted by chunk and that of its second deferred to
-// the next pair. Here VOLLEY_STEP_PAIRS=1 makes a small network do the same, and every raster
+// the next pair. Here simulation_options::step_pairs = always makes a small network do the same, and every raster
 // must equal the one taken a step at a time, bit for bit:
 // - on 1, 2 and 3 threads;
 // - over runs that start on odd steps, a one-step run in between (no pair fits), and a run
@@ -13,8 +13,6 @@
 
 #include "../support/snn_test_support.hpp"
 
-#include <cstdlib>
-#include <optional>
 #include <string>
 
 namespace volley::snn {
@@ -25,23 +23,10 @@ using testing::raster_event;
 
 constexpr double dt = 0.1;
 
-/// Sets VOLLEY_STEP_PAIRS for its lifetime.
-class pairs_mode {
-public:
-    explicit pairs_mode(const char* value) {
-        if (const char* old = std::getenv("VOLLEY_STEP_PAIRS")) old_ = old;
-        setenv("VOLLEY_STEP_PAIRS", value, 1);
-    }
-    ~pairs_mode() {
-        if (old_) setenv("VOLLEY_STEP_PAIRS", old_->c_str(), 1);
-        else unsetenv("VOLLEY_STEP_PAIRS");
-    }
-    pairs_mode(const pairs_mode&) = delete;
-    pairs_mode& operator=(const pairs_mode&) = delete;
-
-private:
-    std::optional<std::string> old_;
-};
+/// The simulation options of a mode: "0" single steps, "1" pairs wherever they can be taken.
+simulation_options options_of(const char* mode) {
+    return {.dt_ms = dt, .seed = 11, .step_pairs = std::string(mode) == "1" ? step_pairing::always : step_pairing::off};
+}
 
 /// A CUBA-like network with no spike sources: every neuron drifts above its threshold (v_rest
 /// above v_thresh), and all projections are uniform with a one-step delay.
@@ -68,9 +53,8 @@ network self_driven_network() {
 
 /// The raster of 70 ms, 0.1 ms and 140.1 ms (700, 1 and 1,401 steps) in three runs.
 std::vector<raster_event> pieces_raster(const char* mode, int threads) {
-    const pairs_mode env(mode);
     const auto net = self_driven_network();
-    simulation sim(net, context{.threads = threads}, {.dt_ms = dt, .seed = 11});
+    simulation sim(net, context{.threads = threads}, options_of(mode));
     std::vector<spike_recorder> recs;
     for (std::uint32_t p = 0; p < 3; ++p) recs.push_back(sim.record_spikes(population_index{p}));
     EXPECT_TRUE(sim.run(70.0));
@@ -95,9 +79,8 @@ TEST(step_pairs, give_the_raster_of_single_steps_on_1_2_and_3_threads) {
 /// after `stop_at` steps.
 std::vector<raster_event> stopped_raster(const char* mode, int threads, std::int64_t interval, std::int64_t stop_at,
                                          std::int64_t& steps_done) {
-    const pairs_mode env(mode);
     const auto net = self_driven_network();
-    simulation sim(net, context{.threads = threads}, {.dt_ms = dt, .seed = 11});
+    simulation sim(net, context{.threads = threads}, options_of(mode));
     std::vector<spike_recorder> recs;
     for (std::uint32_t p = 0; p < 3; ++p) recs.push_back(sim.record_spikes(population_index{p}));
     steps_done = 0;

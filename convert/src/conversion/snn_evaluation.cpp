@@ -33,7 +33,7 @@ class image_runner {
 public:
     image_runner(const converted_snn& net, const evaluation_options& options)
         : net_(net), options_(options),
-          sim_(net.network, snn::context{.threads = 1}, snn::simulation_options{.dt_ms = 1.0, .seed = options.seed}),
+          sim_(net.network, snn::context{.threads = 1}, snn::simulation_options{.dt_ms = 1.0, .seed = options.seed, .max_isa = options.max_isa}),
           out_spikes_(sim_.record_spikes(net.layers.back().population)),
           out_v_(sim_.record_state(net.layers.back().population, "v", 1.0)) {}
 

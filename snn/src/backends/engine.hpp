@@ -3,9 +3,12 @@
 
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <volley/snn/simulation.hpp>
+
+#include "checkpoint/state_archive.hpp"
 
 namespace volley::snn::detail {
 
@@ -22,8 +25,8 @@ public:
     virtual std::int64_t run(std::int64_t steps, const progress_callback& progress,
                              std::int64_t progress_interval) = 0;
     virtual std::int64_t current_step() const = 0;
-    /// Back to step 0 with the state built from `net` (which carries any set_bias and
-    /// set_analog_input changes), pending input cleared and recorders emptied.
+    /// Back to step 0 with the state built from `net`, pending input cleared and recorders
+    /// emptied; biases given to set_bias are kept (the caller puts input tables back).
     virtual void reset(const network& net) = 0;
     /// Sets i_bias of a discrete_neuron population (checked by the caller).
     virtual void set_bias(population_index pop, std::span<const double> per_neuron) = 0;
@@ -32,6 +35,11 @@ public:
     virtual simulation_stats stats() const = 0;
     /// The current weights of a plastic projection (its index in the network).
     virtual projection_weights weights(std::size_t projection) const = 0;
+    /// Saves or restores the whole dynamic state (between runs; recorders are not part of it).
+    virtual void visit_state(state_archive& a) = 0;
+    /// The backend's name and its number of threads, which a checkpoint must match.
+    virtual std::string backend_name() const = 0;
+    virtual int threads() const = 0;
 };
 
 /// The one place that chooses a backend for a context (snn/src/backends/factory.cpp).

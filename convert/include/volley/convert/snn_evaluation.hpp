@@ -8,6 +8,7 @@
 // are identical for any number of workers.
 
 #include <volley/convert/snn_conversion.hpp>
+#include <volley/snn/simulation.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -37,6 +38,8 @@ struct evaluation_options {
     /// Also return the output layer's evidence per image (spike counts and final membrane at
     /// the largest checkpoint) in evaluation_result::output_counts / output_membrane.
     bool keep_output_evidence = false;
+    /// The widest kernels the engine may use (tuning: the same spikes with any).
+    snn::instruction_set max_isa = snn::instruction_set::best;
     /// Called from worker threads with the number of images finished; may be empty.
     std::function<void(std::size_t done, std::size_t total)> progress;
 };

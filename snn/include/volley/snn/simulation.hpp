@@ -3,6 +3,7 @@
 // hidden behind a pimpl; the backend is chosen in one factory (snn/src/backends/factory.cpp).
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <span>
@@ -15,11 +16,38 @@
 
 namespace volley::snn {
 
+/// The widest vector instruction set the CPU kernels may use (docs/engine.md, "Tuning"). Every
+/// kernel written with intrinsics has a portable twin with the same arithmetic, so the choice
+/// changes the speed and never the spikes; a narrower cap is for comparing them.
+enum class instruction_set : std::uint8_t {
+    best,      ///< the widest the CPU has (AVX-512 F, DQ, VL and BW; else AVX2; else baseline)
+    avx2,      ///< at most AVX2
+    baseline,  ///< the portable kernels only
+};
+
+/// Whether the CPU engine may take LIF steps two at a time (docs/engine.md, "The LIF hot loop").
+/// Pairs give the same spikes as single steps.
+enum class step_pairing : std::uint8_t {
+    automatic,  ///< where every population can and each thread's neurons are past its L2 cache
+    off,        ///< never
+    always,     ///< wherever every population can, whatever its size (for tests)
+};
+
 /// Run settings.
 struct simulation_options {
     double dt_ms = 0.1;       ///< time step [ms], > 0
     std::uint64_t seed = 42;  ///< seed of every random stream (connectivity, sources, values)
+    // Tuning: the speed, never the result.
+    instruction_set max_isa = instruction_set::best;  ///< the widest kernels the CPU engine may use
+    step_pairing step_pairs = step_pairing::automatic;
 };
+
+/// "best", "avx2", "baseline" and back; invalid_parameter naming `option` for another word.
+std::string to_string(instruction_set isa);
+instruction_set parse_instruction_set(const std::string& option, const std::string& word);
+/// "auto", "off", "on" and back; invalid_parameter naming `option` for another word.
+std::string to_string(step_pairing pairs);
+step_pairing parse_step_pairing(const std::string& option, const std::string& word);
 
 /// Figures about a simulation so far.
 struct simulation_stats {
@@ -98,6 +126,19 @@ public:
     /// invalid_parameter for a row of the wrong size or a value out of range.
     void set_analog_input(population_index pop, std::vector<std::vector<double>> values);
 
+    /// Writes the whole dynamic state to the HDF5 file `path` (docs/engine.md, "Checkpoints"):
+    /// neuron state, synaptic input in flight, plastic weights and traces, random streams,
+    /// input tables and biases, and the step. A temporary file is renamed over `path`, so an
+    /// existing checkpoint is never left half written. Recorders are not part of it. Throws
+    /// io_error.
+    void checkpoint(const std::filesystem::path& path) const;
+    /// Continues from a checkpoint of the same network (with the same dt and seed) on the same
+    /// backend and number of threads: the run that follows gives the spikes and weights the
+    /// checkpointed simulation would have given. Recorders stay attached and record from the
+    /// restored step on. Throws invalid_parameter naming the mismatch for a checkpoint of
+    /// another network, backend or thread count, and io_error or file_format_error for a file
+    /// that cannot be read; the simulation is unchanged when it throws.
+    void restore(const std::filesystem::path& path);
     /// The current time [ms] and step.
     double time_ms() const noexcept;
     step current_step() const noexcept;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <volley/snn/network.hpp>
+#include "checkpoint/state_archive.hpp"
 
 namespace volley::snn::detail {
 
@@ -25,6 +26,9 @@ public:
 
     /// Replaces the table (already validated against the population).
     void set_values(std::vector<std::vector<double>> values) { values_ = std::move(values); }
+
+    /// Saves or restores the dynamic state (checkpoint/state_archive.hpp).
+    void visit_state(state_archive& a) { a.field("values", values_); }
 
     std::uint32_t size() const noexcept { return n_; }
 

@@ -78,7 +78,7 @@ conv_projection::in_place_input conv_projection::take_in_place() {
         return {chw32_.data(), shift_};
     }
 #if defined(__GNUC__) && defined(__x86_64__)
-    static const bool wide = cpu_avx512();
+    const bool wide = wide_;
     if (wide) transpose_sums_avx512(acc32_.data(), n_ch_, out_hw_, o_lo_, chw32_.data());
     else
 #endif

@@ -409,7 +409,7 @@ std::uint64_t conv_projection::add_spikes(std::span<const std::uint32_t> spikes,
         std::uint64_t events = 0;
         std::size_t hits;
 #if defined(__GNUC__) && defined(__x86_64__)
-        static const bool wide = cpu_avx512();
+        const bool wide = wide_;
         if (wide)
             hits = collect_groups_avx512(group_count_.data(), group_count_.size(), group_fanout_.data(),
                                          hit_groups_.data(), hit_counts_.data(), events);
@@ -540,7 +540,7 @@ void conv_projection::flush(std::int64_t* cells, std::int64_t offset, std::vecto
         dirty32_ = false;
     }
 #if defined(__GNUC__) && defined(__x86_64__)
-    static const bool wide = cpu_avx512();
+    const bool wide = wide_;
     if (dirty32_ && !touched && wide)
         move_accumulator32_avx512(acc32_.data(), shift_, n_ch_, o_lo_, out_hw_, own_begin_, own_end_, cells);
     else

@@ -30,6 +30,8 @@
 #include <volley/snn/connectors.hpp>
 
 #include "backends/cpu/aligned_vector.hpp"
+#include "backends/cpu/cpu_isa.hpp"
+#include "checkpoint/state_archive.hpp"
 
 namespace volley::snn::detail {
 
@@ -107,6 +109,14 @@ public:
         std::uint32_t n_patterns;
     };
     static constexpr std::uint32_t no_strip = ~0u;
+    /// The instruction set of the delivery kernels (the engine's, cpu_isa.hpp).
+    void set_isa(cpu_isa isa) noexcept { wide_ = isa == cpu_isa::avx512; }
+    /// Saves or restores the dynamic state (checkpoint/state_archive.hpp): the accumulators of
+    /// input not yet handed to the targets.
+    void visit_state(state_archive& a) {
+        a.field("acc", acc_), a.field("acc32", acc32_), a.field("dirty", dirty_), a.field("dirty32", dirty32_);
+        a.field("chw32", chw32_), a.field("chw_dirty", chw_dirty_), a.field("group_count", group_count_);
+    }
 
 private:
     std::uint32_t source_, target_, delay_;
@@ -149,6 +159,7 @@ private:
     bool dirty_ = false, dirty32_ = false;
     aligned_vector<std::int32_t> chw32_;  ///< read_in_place: acc32_ in target order, channels [0, o_lo_ + n_ch_)
     bool chw_dirty_ = false;              ///< chw32_ holds a step's nonzero sums
+    bool wide_ = false;                   ///< AVX-512 kernels (set_isa)
 };
 
 }  // namespace volley::snn::detail

@@ -47,7 +47,8 @@ void parallel_for_threads(int threads, F&& f) {
 
 }  // namespace
 
-cpu_engine::cpu_engine(const network& net, int threads, const simulation_options& options) : threads_(threads) {
+cpu_engine::cpu_engine(const network& net, int threads, const simulation_options& options)
+    : threads_(threads), isa_(cpu_isa_level(options.max_isa)), step_pairs_(options.step_pairs) {
     const auto t0 = std::chrono::steady_clock::now();
     if (!(options.dt_ms > 0) || !std::isfinite(options.dt_ms))
         throw invalid_parameter("simulation", "dt_ms", std::to_string(options.dt_ms), "must be finite and > 0");
@@ -218,6 +219,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
             const bool once = std::holds_alternative<lif_population>(pops_[sp]) ||
                               std::holds_alternative<discrete_population>(pops_[sp]);
             convs_[t].emplace_back(*cv, sp, tp, r, conv_delay[q], to_fixed[tp * 2 + r], b, e, once);
+            convs_[t].back().set_isa(isa_);
             table_bytes_ += convs_[t].back().bytes();
             synapse_count_ += convs_[t].back().synapses();
         }

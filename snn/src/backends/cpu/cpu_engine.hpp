@@ -23,6 +23,7 @@
 
 #include "backends/cpu/analog_population.hpp"
 #include "backends/cpu/conv_projection.hpp"
+#include "backends/cpu/cpu_isa.hpp"
 #include "backends/cpu/discrete_population.hpp"
 #include "backends/cpu/gate_projection.hpp"
 #include "backends/cpu/lif_population.hpp"
@@ -47,6 +48,9 @@ public:
     void set_analog_input(population_index pop, std::vector<std::vector<double>> values) override;
     simulation_stats stats() const override;
     projection_weights weights(std::size_t projection) const override;
+    void visit_state(state_archive& a) override;  // cpu_engine_state.cpp
+    std::string backend_name() const override { return "cpu"; }
+    int threads() const override { return threads_; }
 
 private:
     struct spike_sink {
@@ -136,7 +140,7 @@ private:
     /// True when run() may take the steps two at a time (lif_population::update_pair): every
     /// population steps in pairs, every projection is delivered directly, nothing is sampled,
     /// and each thread's range is too large for its core's cache (below that the pairs gain
-    /// nothing). VOLLEY_STEP_PAIRS=0 turns it off; =1 drops the size condition (for tests).
+    /// nothing). simulation_options::step_pairs turns it off, or drops the size condition.
     bool pairs_allowed(const progress_callback& progress, std::int64_t interval) const;
     /// Prepares the input of thread t's pair of steps s, s + 1: adds the spikes of step s - 2,
     /// which the previous pair could not (`first`: the first pair of a run, where single steps
@@ -169,6 +173,8 @@ private:
     std::int64_t run_one_thread(std::int64_t steps, const progress_callback& progress, std::int64_t interval);
 
     int threads_;
+    cpu_isa isa_;               ///< the kernels' instruction set (options.max_isa and the CPU)
+    step_pairing step_pairs_;   ///< options.step_pairs
     std::uint32_t n_ = 0, n_pops_ = 0;
     std::vector<std::uint32_t> first_;  ///< global id of each population's neuron 0, plus n_
     std::vector<population_state> pops_;

@@ -14,9 +14,6 @@
 // direct ones, and the sort costs 9-13 cycles an event (CUBA, N = 400,000, one thread: 4.35 s
 // with the sort, 4.07 s without, medians of five alternated runs; two threads: 2.73 s, 2.45 s).
 
-#include <cstdlib>
-#include <string>
-
 #include "backends/cpu/cpu_engine.hpp"
 
 namespace volley::snn::detail {
@@ -28,15 +25,13 @@ constexpr std::uint32_t pair_min_neurons = 1u << 17;
 }  // namespace
 
 bool cpu_engine::pairs_allowed(const progress_callback& progress, std::int64_t interval) const {
-    const char* env = std::getenv("VOLLEY_STEP_PAIRS");
-    const std::string mode = env ? env : "";
-    if (mode == "0" || !ring_.empty() || !state_sinks_.empty()) return false;
+    if (step_pairs_ == step_pairing::off || !ring_.empty() || !state_sinks_.empty()) return false;
     if (progress && interval > 0 && interval % 2 != 0) return false;  // a stop could fall inside a pair
     for (const auto& pop : pops_) {
         const auto* lif = std::get_if<lif_population>(&pop);
         if (!lif || !lif->steps_in_pairs()) return false;
     }
-    if (mode == "1") return true;
+    if (step_pairs_ == step_pairing::always) return true;
     for (int t = 0; t < threads_; ++t)
         if (lo_[t + 1] - lo_[t] < pair_min_neurons) return false;
     return true;

@@ -20,11 +20,16 @@ cpu_engine::population_state cpu_engine::make_population(const network& net, std
     if (std::holds_alternative<analog_source>(model))
         return population_state(std::in_place_type<analog_population>, net, pop);
     if (std::holds_alternative<discrete_neuron>(model))
-        return population_state(std::in_place_type<discrete_population>, net, pop, dt_ms_, seed_);
+    {
+        population_state state(std::in_place_type<discrete_population>, net, pop, dt_ms_, seed_);
+        std::get<discrete_population>(state).set_isa(isa_);
+        return state;
+    }
     if (is_source_model(model)) return population_state(std::in_place_type<source_population>, net, pop, dt_ms_, seed_);
     if (is_ode_model(model)) return population_state(std::in_place_type<ode_population>, net, pop, dt_ms_, seed_);
     population_state state(std::in_place_type<lif_population>, net, pop, dt_ms_, seed_);
     std::get<lif_population>(state).set_threads(threads_);
+    std::get<lif_population>(state).set_isa(isa_);
     return state;
 }
 

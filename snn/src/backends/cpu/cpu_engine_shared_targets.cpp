@@ -61,7 +61,7 @@ std::uint64_t cpu_engine::deliver_shared_targets(int t, std::int64_t s, std::uin
     for (int u = 0; u < threads_; ++u) {
         const auto& list = spikes_of(s, u, sp);
 #if defined(__GNUC__) && defined(__x86_64__)
-        static const bool wide = cpu_avx512();
+        const bool wide = isa_ == cpu_isa::avx512;
         if (wide && sum.size() <= 16)
             add_short_rows_avx512(sum.data(), table.row_weights(0), sum.size(), list.data(), list.size());
         else

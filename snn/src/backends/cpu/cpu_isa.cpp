@@ -2,8 +2,7 @@
 
 #include "backends/cpu/cpu_isa.hpp"
 
-#include <cstdlib>
-#include <string_view>
+#include <algorithm>
 
 namespace volley::snn::detail {
 
@@ -12,10 +11,8 @@ namespace {
 cpu_isa detect() {
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
     __builtin_cpu_init();
-    const char* env = std::getenv("VOLLEY_CPU_ISA");
-    const std::string_view cap = env ? env : "";
-    if (cap == "baseline" || !__builtin_cpu_supports("avx2")) return cpu_isa::baseline;
-    if (cap == "avx2" || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512dq") ||
+    if (!__builtin_cpu_supports("avx2")) return cpu_isa::baseline;
+    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512dq") ||
         !__builtin_cpu_supports("avx512vl") || !__builtin_cpu_supports("avx512bw"))
         return cpu_isa::avx2;
     return cpu_isa::avx512;
@@ -29,6 +26,13 @@ cpu_isa detect() {
 cpu_isa cpu_isa_level() {
     static const cpu_isa level = detect();
     return level;
+}
+
+cpu_isa cpu_isa_level(instruction_set cap) {
+    const cpu_isa limit = cap == instruction_set::baseline ? cpu_isa::baseline
+                          : cap == instruction_set::avx2   ? cpu_isa::avx2
+                                                           : cpu_isa::avx512;
+    return std::min(cpu_isa_level(), limit);
 }
 
 }  // namespace volley::snn::detail

@@ -117,7 +117,7 @@ void discrete_population::update_ahead(std::vector<std::uint32_t>& spikes) {
         const ahead_pass a{v_.data(), i_bias_.data(), ahead_v_.data(), ahead_bits_.data(), n_, ahead_steps,
                            v_threshold_[0], v_reset_[0], subtract_};
 #if defined(__GNUC__) && defined(__x86_64__)
-        static const bool wide = cpu_avx512();
+        const bool wide = wide_;
         if (wide) pass_avx512(a);
         else
 #endif

@@ -196,9 +196,8 @@ void discrete_population::update_plain_if(std::uint32_t begin, std::uint32_t end
                                           std::vector<std::uint32_t>& spikes) {
     constexpr std::uint32_t block = 256;
 #if defined(__GNUC__) && defined(__x86_64__)
-    static const bool wide = cpu_avx512();
-    static const if_block_fn if_block = wide ? if_block_avx512 : if_block_baseline;
-    static const extract_fn extract = wide ? extract_avx512 : extract_baseline;
+    const if_block_fn if_block = wide_ ? if_block_avx512 : if_block_baseline;
+    const extract_fn extract = wide_ ? extract_avx512 : extract_baseline;
 #else
     static const if_block_fn if_block = if_block_baseline;
     static const extract_fn extract = extract_baseline;
@@ -209,7 +208,7 @@ void discrete_population::update_plain_if(std::uint32_t begin, std::uint32_t end
                        v_threshold_.data(), v_reset_.data(), subtract_, unit_if_,
                        in.sums ? 3 : !in.fed ? 0 : in.inhibitory ? 2 : 1, in.sums, in.sums_shift};
 #if defined(__GNUC__) && defined(__x86_64__)
-    if (wide && c.unit) {
+    if (wide_ && c.unit) {
         const auto step = c.receptors == 0   ? if_unit_avx512<0>
                           : c.receptors == 1 ? if_unit_avx512<1>
                           : c.receptors == 2 ? if_unit_avx512<2>

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include <volley/snn/network.hpp>
+#include "backends/cpu/cpu_isa.hpp"
+#include "checkpoint/state_archive.hpp"
 
 namespace volley::snn::detail {
 
@@ -54,7 +56,16 @@ public:
     /// The state column of a variable ("v", "i_syn"), at the step the engine is at.
     const std::vector<double>& state(const std::string& variable) const;
 
+    /// Saves or restores the dynamic state (checkpoint/state_archive.hpp).
+    void visit_state(state_archive& a) {
+        a.field("v", v_), a.field("i_syn", i_syn_), a.field("i_bias", i_bias_), a.field("ahead_v", ahead_v_);
+        a.field("ahead_bits", ahead_bits_), a.field("ahead_spikes", ahead_spikes_), a.field("ahead_end", ahead_end_);
+        a.field("ahead_given", ahead_given_);
+    }
+
     std::uint32_t size() const noexcept { return n_; }
+    /// The instruction set of the IF kernels (the engine's, cpu_isa.hpp).
+    void set_isa(cpu_isa isa) noexcept { wide_ = isa == cpu_isa::avx512; }
     /// Every neuron is a plain IF neuron (the step that can read a convolution in place).
     bool plain_if() const noexcept { return plain_if_; }
 
@@ -82,6 +93,7 @@ private:
     std::uint32_t ahead_given_ = 0;                        ///< steps handed out of ahead_end_.size()
     mutable std::vector<double> v_now_;                    ///< state("v") while ahead
     bool plain_if_ = false;  ///< every neuron is a plain IF neuron
+    bool wide_ = false;      ///< AVX-512 kernels (set_isa)
     bool unit_if_ = false;   ///< plain IF with r = w_in = 1 and one threshold and reset for all
     std::uint32_t n_ = 0;
     std::string name_;

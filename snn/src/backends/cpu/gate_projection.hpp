@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <span>
 #include <vector>
+#include "checkpoint/state_archive.hpp"
 
 namespace volley::snn::detail {
 
@@ -42,6 +43,9 @@ public:
     /// The (source, window) pairs of the owned windows.
     std::uint64_t synapses() const noexcept { return synapses_; }
     std::uint64_t bytes() const noexcept;
+
+    /// Saves or restores the dynamic state (checkpoint/state_archive.hpp).
+    void visit_state(state_archive& a) { a.field("count", count_), a.field("fired", fired_), a.field("fired_list", fired_list_); }
 
 private:
     /// The window's leader: its source neuron with the highest count, the first on ties.

@@ -1,7 +1,7 @@
 #pragma once
 // The dense step of a lif_exp population with one set of parameters, in AVX-512 intrinsics:
 // the hot loop of CUBA-like networks. lif_population.cpp calls it where the CPU has AVX-512
-// and VOLLEY_CPU_ISA does not cap the choice; elsewhere the compiled loop of
+// and simulation_options::max_isa does not cap the choice; elsewhere the compiled loop of
 // lif_dense_kernel.inc runs, with identical results.
 
 #include <cstdint>

@@ -359,7 +359,7 @@ void lif_population::step_chunk(int thread, std::int64_t s, std::uint32_t begin,
             ii_[i] *= fi;
         }
     }
-    const cpu_isa isa = cpu_isa_level();  // VOLLEY_CPU_ISA caps it (cpu_isa.hpp)
+    const cpu_isa isa = isa_;  // the engine's (simulation_options::max_isa)
     auto param = [&](const std::vector<double>& c) {
         if constexpr (Hetero) return static_cast<const double*>(c.data());
         else return c[0];

@@ -20,7 +20,9 @@
 #include <volley/snn/network.hpp>
 
 #include "backends/cpu/aligned_vector.hpp"
+#include "backends/cpu/cpu_isa.hpp"
 #include "backends/cpu/current_schedule.hpp"
+#include "checkpoint/state_archive.hpp"
 
 namespace volley::snn::detail {
 
@@ -51,6 +53,8 @@ public:
     /// Sizes the refractory bookkeeping for `threads` callers of update(), each with its own
     /// range of neurons (call before the first update).
     void set_threads(int threads);
+    /// The instruction set of the dense step (the engine's, cpu_isa.hpp).
+    void set_isa(cpu_isa isa) noexcept { isa_ = isa; }
 
     /// Advances neurons [begin, end) (local indices, the range of caller `thread`) over step
     /// `s`, adds their input (and clears its ring cells), and appends the local indices of
@@ -99,6 +103,12 @@ public:
     void sample_state(const std::string& variable, std::int64_t step, std::span<const std::uint32_t> ids,
                       std::vector<double>& out) const;
 
+    /// Saves or restores the dynamic state (checkpoint/state_archive.hpp).
+    void visit_state(state_archive& a) {
+        a.field("v", v_), a.field("ie", ie_), a.field("ii", ii_), a.field("xe", xe_), a.field("xi", xi_);
+        a.field("i_ext", i_ext_), a.field("refractory", refractory_), a.field("ends", ends_);
+    }
+
     std::uint32_t size() const noexcept { return n_; }
 
 private:
@@ -124,6 +134,7 @@ private:
 
     kind kind_;
     bool hetero_ = false;
+    cpu_isa isa_ = cpu_isa::baseline;  ///< set_isa
     std::uint32_t n_ = 0;
     std::string name_;
     double h_ = 0;

@@ -41,6 +41,7 @@ class ode_population::kernel {
     virtual const std::vector<double>& state(const std::string& variable) const = 0;
     virtual double last_spike_time_ms(std::uint32_t i) const = 0;
     virtual std::uint32_t size() const = 0;
+    virtual void visit_state(state_archive& a) = 0;
 };
 
 /// Throws invalid_parameter when a projection onto conductance-based population `pop` can
@@ -154,6 +155,10 @@ class ode_kernel final : public ode_population::kernel {
     }
     double last_spike_time_ms(std::uint32_t i) const override { return last_spike_[i]; }
     std::uint32_t size() const override { return n_; }
+    void visit_state(state_archive& a) override {
+        a.field("x", x_), a.field("i_ext", i_ext_), a.field("ref_left", ref_left_), a.field("dt_guess", dt_guess_);
+        a.field("last_spike", last_spike_);
+    }
 
   private:
     using stepper_t = boost::numeric::odeint::runge_kutta_dopri5<state_t>;

@@ -88,4 +88,6 @@ std::uint32_t ode_population::size() const noexcept {
     return k_->size();
 }
 
+void ode_population::visit_state(state_archive& a) { k_->visit_state(a); }
+
 }  // namespace volley::snn::detail

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <volley/snn/network.hpp>
+#include "checkpoint/state_archive.hpp"
 
 namespace volley::snn::detail {
 
@@ -56,6 +57,9 @@ class ode_population {
 
     /// The time [ms] of neuron i's latest spike, located inside its step (-inf before any).
     double last_spike_time_ms(std::uint32_t i) const;
+
+    /// Saves or restores the dynamic state (checkpoint/state_archive.hpp).
+    void visit_state(state_archive& a);
 
     std::uint32_t size() const noexcept;
 

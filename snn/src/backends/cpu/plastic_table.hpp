@@ -26,6 +26,7 @@
 
 #include <volley/snn/network.hpp>
 #include <volley/snn/simulation.hpp>
+#include "checkpoint/state_archive.hpp"
 
 namespace volley::snn::detail {
 
@@ -101,6 +102,8 @@ public:
 
     std::uint64_t synapses() const noexcept { return weights_.size(); }
     std::uint64_t bytes() const noexcept;
+    /// Saves or restores the dynamic state (checkpoint/state_archive.hpp).
+    void visit_state(state_archive& a) { a.field("weights", weights_), a.field("pre", pre_), a.field("post", post_); }
 
 private:
     struct trace {

@@ -8,6 +8,7 @@
 #include <volley/snn/network.hpp>
 
 #include "random/counter_rng.hpp"
+#include "checkpoint/state_archive.hpp"
 
 namespace volley::snn::detail {
 
@@ -19,6 +20,9 @@ public:
     /// source may fire more than once in a step; each spike is appended.
     void update(std::int64_t s, std::uint32_t begin, std::uint32_t end, std::uint32_t first_global,
                 std::vector<std::uint32_t>& spikes);
+
+    /// Saves or restores the dynamic state (checkpoint/state_archive.hpp).
+    void visit_state(state_archive& a) { a.field("next_ms", next_ms_), a.field("rng", rng_), a.field("cursor", cursor_); }
 
     std::uint32_t size() const noexcept { return n_; }
 

@@ -1,0 +1,45 @@
+// The CPU engine's dynamic state for checkpoints: every population, plastic table, convolution
+// and gate describes its own (visit_state); the engine adds the ring buffer, the touched and
+// spike lists of the steps in flight, the step and the counters.
+
+#include "backends/cpu/cpu_engine.hpp"
+
+#include <string>
+
+namespace volley::snn::detail {
+
+void cpu_engine::visit_state(state_archive& a) {
+    a.field("step", step_);
+    a.field("spike_count", spike_count_);
+    a.field("population_spikes", population_spikes_);
+    std::vector<std::uint64_t> events(counters_.size());
+    for (std::size_t t = 0; t < counters_.size(); ++t) events[t] = counters_[t].events;
+    a.field("events", events);
+    if (a.restoring())
+        for (std::size_t t = 0; t < counters_.size() && t < events.size(); ++t) counters_[t].events = events[t];
+    a.field("ring", ring_);
+    a.field("touched", touched_);
+    a.field("spikes_even", spikes_[0]);
+    a.field("spikes_odd", spikes_[1]);
+    for (std::uint32_t p = 0; p < n_pops_; ++p) {
+        auto scope = a.scope("population" + std::to_string(p));
+        std::visit([&](auto& pop) { pop.visit_state(a); }, pops_[p]);
+    }
+    for (std::size_t t = 0; t < plastic_.size(); ++t)
+        for (std::size_t i = 0; i < plastic_[t].size(); ++i) {
+            auto scope = a.scope("plastic" + std::to_string(t) + "_" + std::to_string(i));
+            plastic_[t][i].visit_state(a);
+        }
+    for (std::size_t t = 0; t < convs_.size(); ++t)
+        for (std::size_t i = 0; i < convs_[t].size(); ++i) {
+            auto scope = a.scope("convolution" + std::to_string(t) + "_" + std::to_string(i));
+            convs_[t][i].visit_state(a);
+        }
+    for (std::size_t t = 0; t < gates_.size(); ++t)
+        for (std::size_t i = 0; i < gates_[t].size(); ++i) {
+            auto scope = a.scope("gate" + std::to_string(t) + "_" + std::to_string(i));
+            gates_[t][i].visit_state(a);
+        }
+}
+
+}  // namespace volley::snn::detail
