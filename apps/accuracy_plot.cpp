@@ -64,11 +64,7 @@ void write_accuracy_svg(const std::filesystem::path& file, const accuracy_curve&
     const auto ticks = snn::detail::nice_ticks(y0, y1, 6);
     const auto y_of = [&](double fraction) { return bottom - (100 * fraction - y0) / (y1 - y0) * (bottom - top); };
 
-    std::string out = svg::begin(width, height);
-    text(out, width / 2, 26, c.title, "text-anchor=\"middle\" font-size=\"16\"");
-    if (!c.note.empty()) text(out, width / 2, 46, c.note, "text-anchor=\"middle\" font-size=\"12\" fill=\"#555\"");
-    out += "<rect x=\"" + num(left) + "\" y=\"" + num(top) + "\" width=\"" + num(right - left) + "\" height=\"" +
-           num(bottom - top) + "\" fill=\"none\" stroke=\"#333\"/>\n";
+    std::string out = svg::begin_plot(width, height, c.title, c.note, left, top, right, bottom);
     for (double v : ticks.values) {
         const double y = y_of(v / 100);
         line(out, left, y, right, y, "stroke=\"#ddd\"");

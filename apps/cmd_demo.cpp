@@ -9,6 +9,7 @@
 #include "demo_image_raster.hpp"
 #include "demo_model_cache.hpp"
 #include "demo_results_file.hpp"
+#include "demo_temporal.hpp"
 
 #include <volley/convert/analog_forward.hpp>
 #include <volley/convert/cnn_readers.hpp>
@@ -55,6 +56,8 @@ struct demo_options {
     int quantize = 8;                     ///< bits of the integer mode of the hardware head
     std::int64_t hardware_timesteps = 32; ///< T of the hardware head run; 0: skip it
     std::size_t hardware_images = 500;    ///< images of the hardware head run (the first of the subset; 0: all)
+    std::size_t temporal_sequences = 300;  ///< test sequences per question of the temporal stage (0: skip it)
+    int temporal_generations = 8;          ///< EONS generations per question
     bool json = false, quiet = false;
 };
 
@@ -85,6 +88,49 @@ double fraction_equal(std::span<const std::int32_t> a, std::span<const std::int3
     std::size_t same = 0;
     for (std::size_t i = 0; i < a.size(); ++i) same += a[i] == b[i];
     return a.empty() ? 0.0 : static_cast<double>(same) / static_cast<double>(a.size());
+}
+
+nlohmann::json temporal_json(const std::optional<demo_temporal_result>& t) {
+    if (!t) return {{"available", false}};
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& r : t->rows)
+        rows.push_back({{"question", r.question},        {"accuracy", r.accuracy},
+                        {"oracle_accuracy", r.oracle_accuracy}, {"ideal_bound", r.ideal_bound},
+                        {"hand_built", r.hand_built},    {"gru", r.gru},
+                        {"gru_parameters", r.gru_parameters}, {"neurons", r.neurons},
+                        {"synapses", r.synapses},        {"cycles_per_sequence", r.cycles},
+                        {"events_per_sequence", r.events}, {"energy_j_per_sequence", r.energy_j},
+                        {"grid_placed", r.grid_placed},  {"grid_elements", r.grid_elements},
+                        {"grid_differences", r.grid_differences}});
+    nlohmann::json outputs = nlohmann::json::array();
+    for (const auto& f : t->outputs) outputs.push_back(f.string());
+    return {{"available", true},          {"questions", rows},
+            {"features_s", t->features_s}, {"feature_images", t->feature_images},
+            {"sequences_per_s", t->sequences_per_s}, {"eons_evaluations_per_s", t->evaluations_per_s},
+            {"outputs", outputs}};
+}
+
+void print_temporal(const std::optional<demo_temporal_result>& t) {
+    if (!t) return;
+    std::printf("\ntemporal analysis on danna2 (CNN output per frame, 8 frames a sequence; accuracy on test sequences)\n");
+    std::printf("%-8s  %9s  %9s  %9s  %10s  %9s  %8s  %9s  %12s  %12s\n", "question", "evolved", "oracle", "ideal",
+                "hand-built", "GRU", "neurons", "synapses", "DANNA grid", "energy/seq");
+    for (const auto& r : t->rows) {
+        char grid[32] = "unroutable";
+        if (r.grid_placed)
+            std::snprintf(grid, sizeof grid, "%lld el.%s", static_cast<long long>(r.grid_elements),
+                          r.grid_differences == 0 ? "" : " DIFF");
+        std::printf("%-8s  %8.2f%%  %8.2f%%  %8.2f%%  %9.2f%%  %8.2f%%  %8lld  %9lld  %12s  %10.3g J\n",
+                    r.question.c_str(), 100 * r.accuracy, 100 * r.oracle_accuracy, 100 * r.ideal_bound,
+                    100 * r.hand_built, 100 * r.gru, static_cast<long long>(r.neurons),
+                    static_cast<long long>(r.synapses), grid, r.energy_j);
+    }
+    std::printf("(evolved: EONS from the hand-built network on the CNN's training features; oracle: the same network "
+                "on the true labels; ideal: exact logic on the CNN's per-frame predictions; GRU: %zu parameters;\n"
+                " DANNA grid: elements after place and route, answers equal to danna2's on every test sequence unless "
+                "DIFF; %.0f sequences/s on danna2, %.0f EONS evaluations/s)\n",
+                t->rows.empty() ? std::size_t{0} : t->rows.front().gru_parameters, t->sequences_per_s,
+                t->evaluations_per_s);
 }
 
 void run_demo(const demo_options& o) {
@@ -236,6 +282,25 @@ void run_demo(const demo_options& o) {
     write_image_raster(out_dir / "raster.svg", net, rec, o.raster_steps, raster_title);
     stages.emplace_back("raster_s", stage.lap());
 
+    // 4b. The temporal stage: sequences of frames, the CNN's output into networks on danna2.
+    std::optional<demo_temporal_result> temporal;
+    if (o.temporal_sequences > 0) {
+        demo_temporal_options to;
+        to.test_sequences = o.temporal_sequences;
+        to.train_sequences = std::max<std::size_t>(2, o.temporal_sequences / 2);
+        to.generations = o.temporal_generations;
+        to.threads = threads;
+        to.seed = o.seed;
+        to.out_dir = out_dir;
+        if (talk)
+            to.log = [&](const std::string& line) {
+                std::fprintf(log, "%s\n", line.c_str());
+                std::fflush(log);
+            };
+        temporal = run_demo_temporal(net, train, test_all, to);
+    }
+    stages.emplace_back("temporal_s", stage.lap());
+
     // 5. The plot and results.h5.
     accuracy_curve curve;
     curve.title = "Fashion-MNIST: converted SNN accuracy against T";
@@ -371,6 +436,7 @@ void run_demo(const demo_options& o) {
                     {"images_per_s", images_per_s},
                     {"synops_per_s", result.synops_per_s},
                     {"hardware", hardware_json},
+                    {"temporal", temporal_json(temporal)},
                     {"outputs",
                      {(out_dir / "accuracy_vs_T.svg").string(), (out_dir / "raster.svg").string(),
                       (out_dir / "results.h5").string()}},
@@ -416,6 +482,7 @@ void run_demo(const demo_options& o) {
         std::printf("(agreement: hardware prediction = the engine integer mode's; clock and energies are the models' "
                     "assumptions, docs/danna.md)\n");
     }
+    print_temporal(temporal);
     std::printf("wrote %s, %s, %s\n", (out_dir / "accuracy_vs_T.svg").string().c_str(),
                 (out_dir / "raster.svg").string().c_str(), (out_dir / "results.h5").string().c_str());
 }
@@ -461,6 +528,12 @@ void register_demo(CLI::App& app, command_context& /*ctx*/) {
     cmd->add_option("--hardware-images", o->hardware_images,
                     "Images of the hardware stage: the first N of the evaluated ones (0: all)")
         ->capture_default_str();
+    cmd->add_option("--temporal-sequences", o->temporal_sequences,
+                    "Test sequences per question of the temporal stage on danna2 (0: skip it)")
+        ->capture_default_str();
+    cmd->add_option("--temporal-generations", o->temporal_generations, "EONS generations per question")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
     cmd->add_flag("--json", o->json, "Print one JSON object with the figures on stdout");
     cmd->add_flag("--quiet", o->quiet, "No progress lines");
     cmd->callback([o] { run_demo(*o); });

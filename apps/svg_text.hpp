@@ -45,6 +45,18 @@ inline std::string begin(double width, double height) {
            "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
 }
 
+/// The opening of a plot: the <svg> element, a title, a note under it (when not empty) and the
+/// frame of the plot area [left, right] × [top, bottom].
+inline std::string begin_plot(double width, double height, const std::string& title, const std::string& note, double left,
+                              double top, double right, double bottom) {
+    std::string out = begin(width, height);
+    text(out, width / 2, 26, title, "text-anchor=\"middle\" font-size=\"16\"");
+    if (!note.empty()) text(out, width / 2, 46, note, "text-anchor=\"middle\" font-size=\"12\" fill=\"#555\"");
+    out += "<rect x=\"" + num(left) + "\" y=\"" + num(top) + "\" width=\"" + num(right - left) + "\" height=\"" +
+           num(bottom - top) + "\" fill=\"none\" stroke=\"#333\"/>\n";
+    return out;
+}
+
 /// Writes `svg` to `file`; io_error naming it (and `what`) when it cannot be written.
 inline void save(const std::filesystem::path& file, const std::string& svg, const std::string& what) {
     std::ofstream f(file, std::ios::binary | std::ios::trunc);

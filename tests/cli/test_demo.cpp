@@ -126,7 +126,8 @@ protected:
 };
 
 // Tiny training (1 epoch on 2,000 images) and evaluation (20 images).
-const std::string tiny = "demo --out o --epochs 1 --train-limit 2000 --norm-images 500 --threads 2 --json ";
+const std::string tiny =
+    "demo --out o --epochs 1 --train-limit 2000 --norm-images 500 --threads 2 --temporal-sequences 0 --json ";
 
 }  // namespace
 
@@ -227,6 +228,7 @@ TEST_F(Demo, WritesConsistentResultsAndReusesOrRetrainsTheCachedModel) {
         EXPECT_DOUBLE_EQ(agreement, 1.0) << p;
     }
     H5Fclose(h5);
+    EXPECT_FALSE(j["temporal"]["available"].get<bool>()) << "--temporal-sequences 0 skips the stage";
 
     // The one-image spikes in the SONATA layout: a population per layer, ids and times in range.
     const auto pops = volley::snn::read_sonata_spikes(out / "results.h5");
@@ -308,4 +310,33 @@ TEST_F(Demo, BadOptionsExitWithTwo) {
     EXPECT_EQ(image.code, 2);
     EXPECT_NE(image.err.find("raster image"), std::string::npos) << image.err;
     EXPECT_EQ(volley("demo --out o --limit 0 --quiet").code, 2);
+}
+
+// The temporal stage at a small size: three questions on danna2. With winner coding the
+// hand-built network applies exact temporal logic to the CNN's per-frame predictions, so its
+// accuracy simulated on danna2 must equal the ideal bound computed from the predictions alone;
+// an evolved network placed on the DANNA grid answers as on danna2.
+TEST_F(Demo, TheTemporalStageRunsTheCnnOutputThroughDanna2) {
+    const auto r = volley("demo --out o --epochs 1 --train-limit 2000 --norm-images 500 --threads 2 --json "
+                          "--limit 20 --timesteps 32 --raster-steps 16 --hardware-timesteps 0 "
+                          "--temporal-sequences 40 --temporal-generations 2");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto t = r.json()["temporal"];
+    ASSERT_TRUE(t["available"].get<bool>()) << t.dump();
+    ASSERT_EQ(t["questions"].size(), 3u);
+    for (const auto& q : t["questions"]) {
+        const auto name = q["question"].get<std::string>();
+        EXPECT_DOUBLE_EQ(q["hand_built"].get<double>(), q["ideal_bound"].get<double>()) << name;
+        EXPECT_GT(q["ideal_bound"].get<double>(), 0.5) << name;
+        EXPECT_GE(q["gru"].get<double>(), 0.0) << name;
+        EXPECT_LE(q["neurons"].get<int>(), 64) << name;
+        // Where place and route fits the network on the grid (the change network's delay-1
+        // synapses leave no time for routing hops), the grid answers as danna2 does.
+        if (q["grid_placed"].get<bool>()) {
+            EXPECT_EQ(q["grid_differences"].get<int>(), 0) << name;
+        }
+    }
+    EXPECT_TRUE(t["questions"][0]["grid_placed"].get<bool>()) << "the order network fits the grid";
+    for (const char* f : {"temporal_raster.svg", "temporal_layout.svg", "fitness_order.svg"})
+        EXPECT_TRUE(fs::exists(dir_ / "o" / f)) << f;
 }
