@@ -37,9 +37,12 @@ public:
     virtual projection_weights weights(std::size_t projection) const = 0;
     /// Saves or restores the whole dynamic state (between runs; recorders are not part of it).
     virtual void visit_state(state_archive& a) = 0;
-    /// The backend's name and its number of threads, which a checkpoint must match.
+    /// The backend's name (with the rank when distributed) and its number of threads, which a
+    /// checkpoint must match.
     virtual std::string backend_name() const = 0;
     virtual int threads() const = 0;
+    /// The ranks of its distributed context (1 unless distributed).
+    virtual int ranks() const = 0;
 };
 
 /// The one place that chooses a backend for a context (snn/src/backends/factory.cpp).

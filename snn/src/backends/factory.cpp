@@ -15,7 +15,7 @@ std::unique_ptr<engine> make_engine(const network& net, const context& ctx, cons
     if (ctx.mpi)
         throw error(VOLLEY_HAVE_MPI ? "context: mpi = true: the MPI backend is not implemented yet"
                                     : "context: mpi = true: this build of Volley has no MPI support");
-    return std::make_unique<cpu_engine>(net, resolved_threads(ctx), options);
+    return std::make_unique<cpu_engine>(net, resolved_threads(ctx), options, ctx.distributed);
 }
 
 }  // namespace volley::snn::detail

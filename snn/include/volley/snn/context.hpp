@@ -1,6 +1,8 @@
 #pragma once
 // Execution resources: threads, a GPU, and the distributed context (docs/architecture.md).
 
+#include <volley/snn/distributed_context.hpp>
+
 namespace volley::snn {
 
 /// Where and how wide a simulation runs.
@@ -8,6 +10,9 @@ struct context {
     int threads = 0;   ///< OpenMP threads; 0 means the OpenMP default (OMP_NUM_THREADS)
     int gpu_id = -1;   ///< CUDA device, or -1 for none (the CPU backend)
     bool mpi = false;  ///< distribute over MPI ranks (requires a build with MPI)
+    /// The ranks this simulation is one of (volley/snn/distributed_context.hpp): one by
+    /// default; dry_run() hands each imitated rank its own.
+    distributed_context distributed = local_context();
 };
 
 /// The thread count a context resolves to on this machine (>= 1).

@@ -1,17 +1,22 @@
 #pragma once
-// The CPU backend: OpenMP threads own contiguous ranges of neurons. Each step every thread
-// updates its neurons, then delivers every new spike to the synapses whose targets it owns,
-// adding fixed-point weights into a ring buffer indexed by arrival step and listing the
-// neurons it touched, so that the update of the arrival step visits only those (see
-// lif_population.hpp). A thread only ever writes and reads the ring entries of its own
-// neurons, so one barrier per step (between the update and the delivery) orders everything;
-// with one thread there is no barrier at all. Zero-delay projections deliver in the step of
-// the spike: populations are updated in an order where their sources come first, and each
-// population that sends through one is followed by a barrier and that delivery (see
-// update_range). Integer sums make the
-// result independent of the order of additions, so rasters are bit-identical for any thread
-// count (docs/architecture.md, "Determinism"). Uniform one-step projections onto LIF populations
-// skip the ring and add straight into the synaptic currents (cpu_engine_direct.cpp).
+// The CPU backend: OpenMP threads own contiguous ranges of the neurons of this rank's domain
+// (the whole network for one rank; lowering/domain_decomposition.hpp for more). The engine
+// advances in epochs of at most the shortest delay D (docs/engine.md, "Epochs and ranks"):
+// every thread updates its neurons over the epoch's steps, listing their spikes per step; then
+// the ranks exchange the epoch's spikes (distributed_context::gather_spikes), and every thread
+// delivers them, its rank's and the others', to the synapses whose targets it owns, adding
+// fixed-point weights into a ring buffer indexed by arrival step and listing the neurons it
+// touched, so that the update of the arrival step visits only those (see lif_population.hpp).
+// No spike of an epoch arrives within it, so one barrier per epoch orders everything (two
+// with more than one rank, around the exchange); with one thread there is none. A thread only
+// ever writes and reads the ring entries of its own neurons. Zero-delay projections deliver in
+// the step of the spike: populations are updated in an order where their sources come first
+// (lowering/update_order.hpp), each population that sends through one is followed by a
+// barrier and that delivery (see update_range), and no rank boundary cuts a chain of them.
+// Integer sums make the result independent of the order of additions, so rasters are
+// bit-identical for any thread and rank count (docs/architecture.md, "Determinism"). Uniform
+// one-step projections onto LIF populations skip the ring and add straight into the synaptic
+// currents (cpu_engine_direct.cpp), in the order of the source neurons.
 
 #include <algorithm>
 #include <barrier>
@@ -33,15 +38,18 @@
 #include "backends/cpu/synapse_table.hpp"
 #include "backends/engine.hpp"
 
+#include <volley/snn/distributed_context.hpp>
+
 namespace volley::snn::detail {
 
 class cpu_engine final : public engine {
 public:
-    cpu_engine(const network& net, int threads, const simulation_options& options);
+    cpu_engine(const network& net, int threads, const simulation_options& options, distributed_context dist);
 
     void add_spike_recorder(std::shared_ptr<spike_data> data, std::vector<std::uint8_t> mask) override;
     void add_state_recorder(std::shared_ptr<state_data> data, population_index pop) override;
     std::int64_t run(std::int64_t steps, const progress_callback& progress, std::int64_t progress_interval) override;
+    int ranks() const override { return dist_.size(); }
     std::int64_t current_step() const override { return step_; }
     void reset(const network& net) override;
     void set_bias(population_index pop, std::span<const double> per_neuron) override;
@@ -49,7 +57,12 @@ public:
     simulation_stats stats() const override;
     projection_weights weights(std::size_t projection) const override;
     void visit_state(state_archive& a) override;  // cpu_engine_state.cpp
-    std::string backend_name() const override { return "cpu"; }
+    /// "cpu"; with more than one rank also the rank, as a checkpoint is of one rank's domain.
+    std::string backend_name() const override {
+        return dist_.size() == 1 ? "cpu"
+                                 : "cpu, " + dist_.name() + " rank " + std::to_string(dist_.id()) + " of " +
+                                       std::to_string(dist_.size());
+    }
     int threads() const override { return threads_; }
 
 private:
@@ -73,10 +86,28 @@ private:
         if (b >= e) return {0, 0};
         return {b - first_[p], e - first_[p]};
     }
-    /// Spikes of population p found by thread t at a step of parity `parity` (local indices).
-    std::vector<std::uint32_t>& spikes_of(std::int64_t parity, int t, std::uint32_t p) {
-        return spikes_[parity & 1][static_cast<std::size_t>(t) * n_pops_ + p];
+    /// Spikes of population p found by thread t at step s (local indices, ascending).
+    std::vector<std::uint32_t>& spikes_of(std::int64_t s, int t, std::uint32_t p) {
+        return spikes_[static_cast<std::size_t>(s & spike_mask_)][static_cast<std::size_t>(t) * n_pops_ + p];
     }
+    /// Calls f(list) for each list of step-s spikes of population sp, in the order of the
+    /// neurons: the ranks before this one, this rank's threads, the ranks after it. Each
+    /// delivery reads them so, whatever the partition.
+    template <class F>
+    void for_each_spike_list(std::int64_t s, std::uint32_t sp, F&& f) {
+        const auto& remote = remote_[static_cast<std::size_t>(s & spike_mask_)][sp];
+        f(std::as_const(remote.before));
+        for (int u = 0; u < threads_; ++u) f(std::as_const(spikes_of(s, u, sp)));
+        f(std::as_const(remote.after));
+    }
+    /// Hands the spikes of steps [a, b) of this rank's neurons to the other ranks and files
+    /// theirs (remote_); clears the lists of the steps of the next epoch, which zero-delay
+    /// deliveries read before any exchange (cpu_engine_exchange.cpp).
+    void exchange(std::int64_t a, std::int64_t b);
+    /// The epoch length (collective): at most the shortest delay of any projection but the
+    /// zero-delay ones over every rank, the longest delay and max_epoch_steps; 1 for one
+    /// thread on one rank (cpu_engine.cpp).
+    std::int64_t epoch_steps(std::uint32_t min_delay, std::uint32_t max_delay) const;
     /// Neurons of population p (offsets from thread t's first neuron) with input in ring `slot`.
     std::vector<std::uint32_t>& touched(int t, std::uint32_t p, std::int64_t slot) {
         return touched_[(static_cast<std::size_t>(t) * n_pops_ + p) * slots_ + static_cast<std::size_t>(slot)];
@@ -101,13 +132,43 @@ private:
     /// Delivers the step-s spikes of population sp through its tables and convolutions onto
     /// thread t's targets: the zero-delay ones (`now`) or the others.
     std::uint64_t deliver_from(int t, std::int64_t s, std::uint32_t sp, bool now);
-    /// Sorts the populations so that every zero-delay projection goes forward (order_), or
-    /// throws invalid_parameter naming a projection on a zero-delay cycle.
-    void order_populations(const network& net);
+    // Delivery strategies (cpu_engine_delivery.cpp).
+    /// What a delivery strategy sees of one synapse table when the engine is built.
+    struct delivery_case {
+        const synapse_table& table;
+        bool zero_delay;            ///< a zero-delay projection's table (held with delay 1)
+        bool analog_source;         ///< its source population sends analog values
+        bool follows_touched_list;  ///< its target adds only the input of the neurons listed
+        bool input_after_update;    ///< its target is a LIF population that takes input after its update
+    };
+    /// Delivers the step-s spikes of population sp through `table` onto thread t's targets in
+    /// population tp, with the delays counted from step `sent`; returns the synaptic events.
+    using deliver_fn = std::uint64_t (cpu_engine::*)(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp,
+                                                     std::uint32_t tp, const synapse_table& table);
+    struct delivery_strategy {
+        const char* name;
+        bool (*compatible)(const delivery_case&);
+        double cost;         ///< estimated cost of a synaptic event: the cheapest compatible one wins
+        deliver_fn deliver;  ///< nullptr for "direct", which the target's update delivers
+    };
+    /// Every strategy, registered once.
+    static std::span<const delivery_strategy> delivery_strategies();
+    /// Chooses the strategy of every table (delivery_) and marks the direct ones (direct_table_,
+    /// direct_).
+    void choose_deliveries();
+    std::uint64_t deliver_uniform(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp, std::uint32_t tp,
+                                  const synapse_table& table);
+    std::uint64_t deliver_one_route(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp, std::uint32_t tp,
+                                    const synapse_table& table);
+    std::uint64_t deliver_shared(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp, std::uint32_t tp,
+                                 const synapse_table& table);
+    std::uint64_t deliver_general(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp, std::uint32_t tp,
+                                  const synapse_table& table);
+    /// Delivers the step-s spikes of population sp through thread t's convolutions from it
+    /// (the zero-delay ones when `now`).
+    std::uint64_t deliver_convs(int t, std::int64_t s, std::uint32_t sp, bool now);
     std::uint64_t deliver_plastic(int t, std::int64_t s, plastic_table& table);
     // Direct delivery (cpu_engine_direct.cpp).
-    /// Marks the tables whose spikes skip the ring buffer (direct_table_, direct_).
-    void find_direct_tables();
     /// False when every input is delivered directly (and no population reads every ring
     /// cell): then the ring buffer is never allocated.
     bool uses_ring() const;
@@ -170,9 +231,16 @@ private:
     population_state make_population(const network& net, std::uint32_t p) const;
     void record_spikes(std::int64_t s);
     void sample_state(const state_sink& sink);
-    std::int64_t run_one_thread(std::int64_t steps, const progress_callback& progress, std::int64_t interval);
+    /// Takes the state samples due after step_.
+    void sample_due();
 
+    /// The longest epoch: each adds an epoch's slots to the ring and two epochs' spike lists,
+    /// and past a few dozen steps the barriers it saves cost nothing anyway.
+    static constexpr std::int64_t max_epoch_steps = 32;
     int threads_;
+    distributed_context dist_;
+    std::uint32_t domain_lo_ = 0, domain_hi_ = 0;  ///< this rank owns global ids [domain_lo_, domain_hi_)
+    std::int64_t epoch_ = 1;  ///< steps an epoch, <= the shortest delay
     cpu_isa isa_;               ///< the kernels' instruction set (options.max_isa and the CPU)
     step_pairing step_pairs_;   ///< options.step_pairs
     std::uint32_t n_ = 0, n_pops_ = 0;
@@ -185,6 +253,7 @@ private:
     /// that take one step or more; n_pops_² + the same for the zero-delay ones, which are
     /// stored with delay 1 and delivered as if sent a step earlier.
     std::vector<std::vector<synapse_table>> tables_;
+    std::vector<std::vector<deliver_fn>> delivery_;  ///< [thread][as tables_]: the chosen strategy, or nullptr
     std::vector<std::uint32_t> order_;     ///< population update order (zero-delay sources first)
     std::vector<std::uint8_t> sends_now_;  ///< [population]: source of a zero-delay projection
     std::vector<std::uint8_t> inhibited_;  ///< [population]: some projection reaches its inhibitory receptor
@@ -213,9 +282,15 @@ private:
     std::int64_t slot_mask_ = 0;
     std::size_t slots_ = 1;
     std::vector<std::vector<std::uint32_t>> touched_;  ///< [thread][population][slot]
-    /// Spikes per (thread, population), double-buffered by step parity: a thread may start
-    /// updating step s + 1 while another still delivers step s, so one barrier per step suffices.
-    std::vector<std::vector<std::uint32_t>> spikes_[2];
+    /// [step & spike_mask_][thread * n_pops_ + population]: spikes, kept for two epochs: a
+    /// thread may update the steps of an epoch while another still delivers the last one.
+    std::vector<std::vector<std::vector<std::uint32_t>>> spikes_;
+    std::int64_t spike_mask_ = 1;
+    /// The other ranks' spikes, as population-local indices, of the ranks before and after this one.
+    struct remote_spikes {
+        std::vector<std::uint32_t> before, after;
+    };
+    std::vector<std::vector<remote_spikes>> remote_;  ///< [step & spike_mask_][population]
     std::vector<spike_sink> spike_sinks_;
     std::vector<state_sink> state_sinks_;
     std::vector<thread_counters> counters_;

@@ -20,24 +20,6 @@ constexpr std::size_t row_prefetch_distance = 4;
 constexpr std::size_t row_start_prefetch_distance = 16;
 }  // namespace
 
-void cpu_engine::find_direct_tables() {
-    const std::size_t P = n_pops_;
-    direct_table_.assign(static_cast<std::size_t>(threads_) * P * P, 0);
-    direct_.assign(P, 0);
-    direct_boxes_.assign(static_cast<std::size_t>(threads_) * P, {});
-    for (int t = 0; t < threads_; ++t)
-        for (std::size_t sp = 0; sp < P; ++sp)
-            for (std::size_t tp = 0; tp < P; ++tp) {
-                const auto& table = tables_[static_cast<std::size_t>(t)][sp * P + tp];  // delayed tables only
-                const auto* lif = std::get_if<lif_population>(&pops_[tp]);
-                if (table.synapses() == 0 || !table.uniform() || table.delay() != 1 || !lif ||
-                    !lif->takes_input_after_update() || std::holds_alternative<analog_population>(pops_[sp]))
-                    continue;
-                direct_table_[static_cast<std::size_t>(t) * P * P + sp * P + tp] = 1;
-                direct_[tp] = 1;
-            }
-}
-
 bool cpu_engine::uses_ring() const {
     const std::size_t P = n_pops_;
     for (const auto& pop : pops_)
@@ -56,8 +38,7 @@ bool cpu_engine::uses_ring() const {
 template <class F>
 std::uint64_t cpu_engine::for_each_row(std::int64_t sent, std::uint32_t sp, const synapse_table& table, F&& row_fn) {
     std::uint64_t events = 0;
-    for (int u = 0; u < threads_; ++u) {
-        const auto& fired = spikes_of(sent, u, sp);
+    for_each_spike_list(sent, sp, [&](const std::vector<std::uint32_t>& fired) {
         for (std::size_t k = 0; k < fired.size(); ++k) {
             // The rows lie scattered over a table larger than the core's caches: ask for where
             // a row starts, then a few spikes later for the row, while this one is used.
@@ -68,7 +49,7 @@ std::uint64_t cpu_engine::for_each_row(std::int64_t sent, std::uint32_t sp, cons
             events += row.size();
             row_fn(row);
         }
-    }
+    });
     return events;
 }
 

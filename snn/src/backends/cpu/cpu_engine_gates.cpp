@@ -44,7 +44,7 @@ std::uint64_t cpu_engine::deliver_gates(int t, std::int64_t s, std::uint32_t sp,
     std::uint64_t events = 0;
     for (auto& gate : gates_[static_cast<std::size_t>(t)]) {
         if (gate.source() != sp || (gate.delay() == 0) != now) continue;
-        for (int u = 0; u < threads_; ++u) gate.count(spikes_of(s, u, gate.source()));
+        for_each_spike_list(s, gate.source(), [&](const std::vector<std::uint32_t>& fired) { gate.count(fired); });
         const std::int64_t slot = (s + gate.delay()) & slot_mask_;
         const bool listed = follows_touched_list(gate.target());
         events += gate.deliver(ring_.data() + (static_cast<std::size_t>(slot) * n_ + first_[gate.target()]) * 2 + gate.receptor(),

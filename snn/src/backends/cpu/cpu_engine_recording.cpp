@@ -52,6 +52,12 @@ void cpu_engine::add_state_recorder(std::shared_ptr<state_data> data, population
         std::holds_alternative<analog_population>(pops_[pop.value]))
         throw unknown_name("state variable", data->variable,
                            "population '" + data->population + "' (spike sources have no state)");
+    for (const std::uint32_t i : data->node_ids)  // a rank samples only the neurons it owns
+        if (const std::uint32_t g = first_[pop.value] + i; g < domain_lo_ || g >= domain_hi_)
+            throw invalid_parameter("population '" + data->population + "'", "neuron", std::to_string(i),
+                                    dist_.name() + " rank " + std::to_string(dist_.id()) + " owns the global neurons [" +
+                                        std::to_string(domain_lo_) + ", " + std::to_string(domain_hi_) +
+                                        "); record this neuron's state on the rank that owns it");
     std::vector<double> none;
     std::visit(  // each throws unknown_name for a variable it does not have
         [&](const auto& p) {

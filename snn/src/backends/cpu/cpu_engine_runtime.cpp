@@ -38,8 +38,8 @@ std::uint64_t cpu_engine::deliver_analog(int t, std::int64_t s, std::int64_t sen
     const auto& source = std::get<analog_population>(pops_[sp]);
     const std::size_t lo = lo_[t], n = n_;
     std::uint64_t events = 0;
-    for (int u = 0; u < threads_; ++u)
-        for (const std::uint32_t g : spikes_of(s, u, sp)) {
+    for_each_spike_list(s, sp, [&](const std::vector<std::uint32_t>& fired) {
+        for (const std::uint32_t g : fired) {
             const double x = source.value(s, g);
             const auto row = table.row(g);
             events += row.size();
@@ -61,6 +61,7 @@ std::uint64_t cpu_engine::deliver_analog(int t, std::int64_t s, std::int64_t sen
                 }
             }
         }
+    });
     return events;
 }
 
@@ -78,6 +79,8 @@ void cpu_engine::reset(const network& net) {
     for (auto& list : touched_) list.clear();
     for (auto& buffer : spikes_)
         for (auto& list : buffer) list.clear();
+    for (auto& buffer : remote_)
+        for (auto& lists : buffer) lists.before.clear(), lists.after.clear();
     for (auto& c : counters_) c.events = 0;
     step_ = 0;
     spike_count_ = 0;

@@ -58,8 +58,7 @@ std::uint64_t cpu_engine::deliver_shared_targets(int t, std::int64_t s, std::uin
     auto& sum = row_sums_[static_cast<std::size_t>(t)];
     sum.assign(targets.size(), 0);
     std::uint64_t spikes = 0;
-    for (int u = 0; u < threads_; ++u) {
-        const auto& list = spikes_of(s, u, sp);
+    for_each_spike_list(s, sp, [&](const std::vector<std::uint32_t>& list) {
 #if defined(__GNUC__) && defined(__x86_64__)
         const bool wide = isa_ == cpu_isa::avx512;
         if (wide && sum.size() <= 16)
@@ -68,7 +67,7 @@ std::uint64_t cpu_engine::deliver_shared_targets(int t, std::int64_t s, std::uin
 #endif
             add_rows(sum.data(), table.row_weights(0), sum.size(), list.data(), list.size());
         spikes += list.size();
-    }
+    });
     if (spikes == 0) return 0;
     for (std::size_t k = 0; k < targets.size(); ++k) cells[2 * std::size_t{table.target_of(targets[k])}] += sum[k];
     return spikes * targets.size();

@@ -1,6 +1,6 @@
 // The CPU engine's dynamic state for checkpoints: every population, plastic table, convolution
 // and gate describes its own (visit_state); the engine adds the ring buffer, the touched and
-// spike lists of the steps in flight, the step and the counters.
+// spike lists of the steps in flight (its own and other ranks'), the step and the counters.
 
 #include "backends/cpu/cpu_engine.hpp"
 
@@ -19,8 +19,20 @@ void cpu_engine::visit_state(state_archive& a) {
         for (std::size_t t = 0; t < counters_.size() && t < events.size(); ++t) counters_[t].events = events[t];
     a.field("ring", ring_);
     a.field("touched", touched_);
-    a.field("spikes_even", spikes_[0]);
-    a.field("spikes_odd", spikes_[1]);
+    for (std::size_t k = 0; k < spikes_.size(); ++k) {  // two epochs of spike lists
+        a.field("spikes" + std::to_string(k), spikes_[k]);
+        std::vector<std::vector<std::uint32_t>> remote;  // [population * 2 + after]
+        for (auto& lists : remote_[k]) {
+            remote.push_back(lists.before);
+            remote.push_back(lists.after);
+        }
+        a.field("remote" + std::to_string(k), remote);
+        if (a.restoring())
+            for (std::size_t p = 0; p < remote_[k].size() && 2 * p + 1 < remote.size(); ++p) {
+                remote_[k][p].before = std::move(remote[2 * p]);
+                remote_[k][p].after = std::move(remote[2 * p + 1]);
+            }
+    }
     for (std::uint32_t p = 0; p < n_pops_; ++p) {
         auto scope = a.scope("population" + std::to_string(p));
         std::visit([&](auto& pop) { pop.visit_state(a); }, pops_[p]);

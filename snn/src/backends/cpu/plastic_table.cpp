@@ -59,6 +59,7 @@ plastic_table::plastic_table(const network& net, std::size_t projection, const s
                                     "a plastic synapse's initial weight must lie within [w_min, w_max] = [" +
                                         format_number(k_.w_min) + ", " + format_number(k_.w_max) + "]");
         max_delay_ = std::max(max_delay_, static_cast<std::uint32_t>(list.delay[k]));
+        min_delay_ = std::min(min_delay_, static_cast<std::uint32_t>(list.delay[k]));
     }
     if (list.size() >= (std::uint64_t{1} << 32))
         throw error(object + ": 2^32 or more plastic synapses onto one thread's targets; use more threads");

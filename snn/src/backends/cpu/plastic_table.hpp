@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include <volley/snn/network.hpp>
@@ -66,6 +67,8 @@ public:
     std::uint32_t target_population() const noexcept { return target_pop_; }
     std::uint32_t receptor() const noexcept { return receptor_; }
     std::uint32_t max_delay() const noexcept { return max_delay_; }
+    /// The shortest delay [steps]; max() without synapses.
+    std::uint32_t min_delay() const noexcept { return min_delay_; }
 
     /// A pre spike of `source` stamped `stamp`: depresses every synapse of its row with the
     /// post traces at that time, calls deliver(ring_offset, delay, fixed_weight) with the new
@@ -129,6 +132,7 @@ private:
     stdp_constants k_;
     std::size_t projection_ = 0;
     std::uint32_t source_pop_ = 0, target_pop_ = 0, receptor_ = 0, max_delay_ = 1;
+    std::uint32_t min_delay_ = std::numeric_limits<std::uint32_t>::max();
     std::uint32_t begin_ = 0, ring_base_ = 0, delay_bits_ = 0, delay_mask_ = 0;
     double dt_ms_ = 0.1, to_fixed_ = 0;
     std::vector<std::uint32_t> row_begin_;  ///< [source + 1]

@@ -12,6 +12,7 @@
 // Rows add 4 bytes per source neuron.
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -27,6 +28,7 @@ struct synapse_table_shape {
     std::uint32_t delay = 0;      ///< [steps] the delay when uniform; 0 before the first synapse
     double weight = 0;            ///< [mV] the weight when uniform
     std::uint32_t max_delay = 1;  ///< [steps]
+    std::uint32_t min_delay = std::numeric_limits<std::uint32_t>::max();  ///< [steps]; max() before the first synapse
 
     /// Folds one synapse into the shape.
     void add(std::uint8_t r, std::uint32_t d, double w) {
@@ -40,6 +42,7 @@ struct synapse_table_shape {
             uniform = false;
         }
         if (d > max_delay) max_delay = d;
+        if (d < min_delay) min_delay = d;
     }
 };
 

@@ -1,0 +1,125 @@
+// The dry-run distributed context: N imitated ranks, one thread each, exchanging through
+// memory (see volley/snn/distributed_context.hpp).
+
+#include <volley/error.hpp>
+#include <volley/snn/distributed_context.hpp>
+
+#include <algorithm>
+#include <condition_variable>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <thread>
+
+namespace volley::snn {
+
+namespace {
+
+/// What the imitated ranks share: one slot each for the value of a collective call, and a
+/// barrier that a failed rank breaks (abort), so that nobody waits for it forever.
+class dry_run_state {
+public:
+    explicit dry_run_state(int ranks) : ranks_(ranks), spikes_(static_cast<std::size_t>(ranks)),
+                                        values_(static_cast<std::size_t>(ranks)) {}
+
+    gathered_spikes gather(int rank, std::span<const spike_event> local) {
+        std::unique_lock lock(mutex_);
+        spikes_[static_cast<std::size_t>(rank)].assign(local.begin(), local.end());
+        arrive_and_wait(lock);  // every rank's spikes are in
+        gathered_spikes out;
+        out.partition.push_back(0);
+        for (const auto& part : spikes_) {
+            out.events.insert(out.events.end(), part.begin(), part.end());
+            out.partition.push_back(out.events.size());
+        }
+        arrive_and_wait(lock);  // every rank has read them: the slots may be written again
+        return out;
+    }
+
+    std::int64_t min(int rank, std::int64_t value) {
+        std::unique_lock lock(mutex_);
+        values_[static_cast<std::size_t>(rank)] = value;
+        arrive_and_wait(lock);
+        const std::int64_t m = *std::min_element(values_.begin(), values_.end());
+        arrive_and_wait(lock);
+        return m;
+    }
+
+    void barrier() {
+        std::unique_lock lock(mutex_);
+        arrive_and_wait(lock);
+    }
+
+    void abort() {
+        std::lock_guard lock(mutex_);
+        aborted_ = true;
+        changed_.notify_all();
+    }
+
+private:
+    void arrive_and_wait(std::unique_lock<std::mutex>& lock) {
+        if (aborted_) throw error("dry run: another imitated rank failed");
+        const std::uint64_t generation = generation_;
+        if (++arrived_ == ranks_) {
+            arrived_ = 0;
+            ++generation_;
+            changed_.notify_all();
+            return;
+        }
+        changed_.wait(lock, [&] { return generation_ != generation || aborted_; });
+        if (generation_ == generation) throw error("dry run: another imitated rank failed");
+    }
+
+    const int ranks_;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    int arrived_ = 0;
+    std::uint64_t generation_ = 0;
+    bool aborted_ = false;
+    std::vector<std::vector<spike_event>> spikes_;
+    std::vector<std::int64_t> values_;
+};
+
+struct dry_run_rank {
+    std::shared_ptr<dry_run_state> state;
+    int rank = 0, ranks = 1;
+    int id() const { return rank; }
+    int size() const { return ranks; }
+    std::string name() const { return "dry-run"; }
+    gathered_spikes gather_spikes(std::span<const spike_event> local) const { return state->gather(rank, local); }
+    std::int64_t min(std::int64_t value) const { return state->min(rank, value); }
+    void barrier() const { state->barrier(); }
+};
+
+}  // namespace
+
+void dry_run(int ranks, const std::function<void(const distributed_context&)>& body) {
+    if (ranks < 1) throw invalid_parameter("dry run", "ranks", std::to_string(ranks), "must be >= 1");
+    auto state = std::make_shared<dry_run_state>(ranks);
+    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(ranks));
+    std::vector<std::thread> threads;
+    for (int r = 0; r < ranks; ++r)
+        threads.emplace_back([&, r] {
+            try {
+                body(distributed_context(dry_run_rank{state, r, ranks}));
+            } catch (...) {
+                errors[static_cast<std::size_t>(r)] = std::current_exception();
+                state->abort();
+            }
+        });
+    for (auto& t : threads) t.join();
+    // A rank that failed first is the cause; the others only saw the barrier break.
+    for (auto& e : errors)
+        if (e) {
+            try {
+                std::rethrow_exception(e);
+            } catch (const error& x) {
+                if (std::string(x.what()).starts_with("dry run: another")) continue;
+                throw;
+            }
+        }
+    for (auto& e : errors)
+        if (e) std::rethrow_exception(e);
+}
+
+}  // namespace volley::snn

@@ -1,0 +1,237 @@
+// The distributed context (docs/engine.md, "Epochs and ranks"): a network run on 2, 4 and 8
+// ranks imitated by dry_run(), each owning its share of the neurons and exchanging spikes per
+// epoch, gives the raster of the same network on one rank, spike for spike (CUBA with one-step
+// delays, COBA's ODE neurons, Poisson input onto plastic synapses with delays of several steps,
+// a chain of zero-delay projections, several threads per rank). The domain decomposition cuts
+// near equal shares and never inside a chain of zero-delay projections; a failing rank stops
+// the others instead of leaving them waiting.
+
+#include "../support/snn_test_support.hpp"
+
+#include "lowering/domain_decomposition.hpp"
+
+#include <volley/error.hpp>
+#include <volley/snn/distributed_context.hpp>
+#include <volley/snn/simulation.hpp>
+#include <volley/snn/standard_networks.hpp>
+
+#include <gtest/gtest.h>
+
+#include <mutex>
+
+namespace {
+
+namespace vs = volley::snn;
+using vs::testing::raster_event;
+using vs::testing::throws_naming;
+
+struct run_result {
+    std::vector<raster_event> spikes;  ///< every population's, sorted
+    std::uint64_t spike_count = 0;     ///< stats().spikes, summed over the ranks
+    std::vector<vs::projection_weights> weights;  ///< of the plastic projections, per rank appended
+};
+
+/// Records every population of `sim`, runs it for `ms` and appends what it recorded to `out`.
+void run_and_collect(vs::simulation& sim, double ms, run_result& out, std::mutex& m) {
+    std::vector<vs::spike_recorder> recs;
+    for (std::uint32_t p = 0; p < sim.model().populations().size(); ++p) recs.push_back(sim.record_spikes({p}));
+    sim.run(ms);
+    std::lock_guard lock(m);
+    for (const auto& rec : recs)
+        for (std::size_t i = 0; i < rec.size(); ++i)
+            out.spikes.push_back({rec.steps()[i], rec.data().first_neuron + rec.node_ids()[i]});
+    out.spike_count += sim.stats().spikes;
+}
+
+run_result run_local(const vs::network& net, double ms, int threads) {
+    run_result out;
+    std::mutex m;
+    vs::simulation sim(net, {.threads = threads}, {});
+    run_and_collect(sim, ms, out, m);
+    std::sort(out.spikes.begin(), out.spikes.end());
+    return out;
+}
+
+run_result run_ranks(const vs::network& net, double ms, int ranks, int threads) {
+    run_result out;
+    std::mutex m;
+    vs::dry_run(ranks, [&](const vs::distributed_context& rank) {
+        vs::context ctx{.threads = threads};
+        ctx.distributed = rank;
+        vs::simulation sim(net, ctx, {});
+        run_and_collect(sim, ms, out, m);
+    });
+    std::sort(out.spikes.begin(), out.spikes.end());
+    return out;
+}
+
+void expect_same_raster_on_ranks(const vs::network& net, double ms, int threads = 1) {
+    const auto one = run_local(net, ms, 1);
+    ASSERT_GT(one.spikes.size(), 100u) << "the network must be active for the comparison to mean anything";
+    for (const int ranks : {1, 2, 4, 8}) {
+        const auto many = run_ranks(net, ms, ranks, threads);
+        EXPECT_EQ(many.spikes.size(), one.spikes.size()) << ranks << " ranks";
+        EXPECT_TRUE(many.spikes == one.spikes) << ranks << " ranks of " << threads << " threads: another raster";
+        EXPECT_EQ(many.spike_count, one.spike_count) << "each rank counts the spikes of its own neurons";
+    }
+}
+
+/// Poisson input onto plastic synapses with delays of 0.5-3 ms (epochs of 5 steps), plastic
+/// recurrence and inhibition.
+vs::network plastic_network() {
+    vs::network net;
+    const auto in = net.add_population("in", 300, vs::poisson_source{{.rate_hz = 20}});
+    const auto exc = net.add_population("exc", 150, vs::lif_exp{});
+    net.initialise(exc, "v_mv", vs::uniform{-60, -50});
+    vs::stdp_pair pair{.a_plus = 0.02, .a_minus = 0.021, .w_min = 0, .w_max = 2.0};
+    net.connect(in, exc, vs::fixed_probability{0.2},
+                {.weight = vs::uniform{0, 2.0}, .delay_ms = vs::uniform{0.5, 3}, .plasticity = pair});
+    net.connect(exc, exc, vs::fixed_probability{0.1, false}, {.weight = 0.5, .delay_ms = 1.5});
+    net.connect(exc, exc, vs::fixed_probability{0.05, false},
+                {.weight = -1.0, .delay_ms = 1.0, .receptor = vs::inhibitory});
+    return net;
+}
+
+/// Poisson input through two zero-delay projections (in -> a -> b: one compound unit) with a
+/// delayed projection back from b to a, beside a population the ranks may cut.
+vs::network zero_delay_chain() {
+    vs::network net;
+    const auto free = net.add_population("free", 400, vs::poisson_source{{.rate_hz = 30}});
+    const auto in = net.add_population("in", 200, vs::poisson_source{{.rate_hz = 40}});
+    const auto a = net.add_population("a", 100, vs::lif_exp{});
+    const auto b = net.add_population("b", 100, vs::lif_exp{});
+    const auto c = net.add_population("c", 300, vs::lif_exp{});
+    net.connect(in, a, vs::fixed_probability{0.2}, {.weight = 3.0, .delay_ms = 0.0});
+    net.connect(a, b, vs::fixed_probability{0.3}, {.weight = 4.0, .delay_ms = 0.0});
+    net.connect(b, a, vs::fixed_probability{0.1}, {.weight = -2.0, .delay_ms = 1.0, .receptor = vs::inhibitory});
+    net.connect(free, c, vs::fixed_probability{0.1}, {.weight = 2.5, .delay_ms = 0.7});
+    net.connect(b, c, vs::fixed_probability{0.1}, {.weight = 2.0, .delay_ms = 0.2});
+    return net;
+}
+
+/// Poisson spikes relayed one to one by strong synapses with delays of 3 and 5 steps (epochs
+/// of 3 steps), so that a spike delivered a step late changes the raster.
+vs::network relay_chain() {
+    vs::network net;
+    const auto in = net.add_population("in", 300, vs::poisson_source{{.rate_hz = 50}});
+    const auto relay = net.add_population("relay", 300, vs::lif_exp{});
+    const auto out = net.add_population("out", 300, vs::lif_exp{});
+    net.connect(in, relay, vs::one_to_one{}, {.weight = 40.0, .delay_ms = 0.5});
+    net.connect(relay, out, vs::one_to_one{}, {.weight = 40.0, .delay_ms = 0.3});
+    net.connect(in, out, vs::fixed_probability{0.05}, {.weight = vs::uniform{1.0, 5.0}, .delay_ms = vs::uniform{0.3, 2.0}});
+    return net;
+}
+
+TEST(distributed, relayed_spikes_with_delays_of_several_steps_arrive_on_time_on_any_rank_count) {
+    expect_same_raster_on_ranks(relay_chain(), 200);
+}
+
+TEST(distributed, cuba_on_imitated_ranks_gives_the_one_rank_raster) {
+    expect_same_raster_on_ranks(vs::cuba_network(4000), 100);
+}
+
+TEST(distributed, coba_ode_neurons_on_imitated_ranks_give_the_one_rank_raster) {
+    expect_same_raster_on_ranks(vs::coba_network(1000), 100);
+}
+
+TEST(distributed, plastic_network_with_long_delays_gives_the_same_raster_and_weights) {
+    const auto net = plastic_network();
+    expect_same_raster_on_ranks(net, 300);
+    // The weights each rank learnt, for the targets it owns, are those of one rank.
+    vs::simulation one(net, {.threads = 1}, {});
+    one.run(300);
+    const auto expected = one.weights(0);
+    std::vector<std::tuple<std::uint32_t, std::uint32_t, double>> local, joined;
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        local.emplace_back(expected.targets[i], expected.sources[i], expected.weights[i]);
+    std::mutex m;
+    vs::dry_run(4, [&](const vs::distributed_context& rank) {
+        vs::context ctx{.threads = 1};
+        ctx.distributed = rank;
+        vs::simulation sim(net, ctx, {});
+        sim.run(300);
+        const auto w = sim.weights(0);
+        std::lock_guard lock(m);
+        for (std::size_t i = 0; i < w.size(); ++i) joined.emplace_back(w.targets[i], w.sources[i], w.weights[i]);
+    });
+    std::sort(local.begin(), local.end());
+    std::sort(joined.begin(), joined.end());
+    ASSERT_EQ(joined.size(), local.size());
+    EXPECT_TRUE(joined == local) << "plastic weights differ between 1 and 4 ranks";
+}
+
+TEST(distributed, zero_delay_chain_stays_on_one_rank_and_gives_the_same_raster) {
+    expect_same_raster_on_ranks(zero_delay_chain(), 200);
+}
+
+TEST(distributed, two_threads_per_rank_give_the_same_raster) {
+    expect_same_raster_on_ranks(plastic_network(), 200, 2);
+    expect_same_raster_on_ranks(vs::cuba_network(2000), 100, 2);
+}
+
+TEST(distributed, domain_decomposition_cuts_equal_shares_outside_compound_units) {
+    // Without zero-delay projections the cuts are the equal shares.
+    const auto cuba = vs::cuba_network(4000);
+    EXPECT_EQ(vs::detail::rank_bounds(cuba, 4), (std::vector<std::uint32_t>{0, 1000, 2000, 3000, 4000}));
+    EXPECT_EQ(vs::detail::rank_bounds(cuba, 3), (std::vector<std::uint32_t>{0, 1333, 2666, 4000}));
+    // free [0, 400), in [400, 600), a [600, 700), b [700, 800), c [800, 1100): in, a and b are
+    // one unit, so no cut lies in (400, 800); the nearest allowed boundary wins.
+    const auto chain = zero_delay_chain();
+    EXPECT_EQ(vs::detail::rank_bounds(chain, 2), (std::vector<std::uint32_t>{0, 400, 1100}));  // 550 -> 400
+    EXPECT_EQ(vs::detail::rank_bounds(chain, 4), (std::vector<std::uint32_t>{0, 275, 400, 825, 1100}));
+    // More ranks than neurons: some own nothing.
+    EXPECT_EQ(vs::detail::rank_bounds(chain, 1), (std::vector<std::uint32_t>{0, 1100}));
+    const auto bounds = vs::detail::rank_bounds(chain, 2000);
+    EXPECT_EQ(bounds.size(), 2001u);
+    EXPECT_TRUE(std::is_sorted(bounds.begin(), bounds.end()));
+}
+
+TEST(distributed, a_failing_rank_stops_the_others_and_its_error_is_rethrown) {
+    const auto net = vs::cuba_network(1000);
+    EXPECT_TRUE(throws_naming<volley::invalid_parameter>(
+        [&] {
+            vs::dry_run(4, [&](const vs::distributed_context& rank) {
+                if (rank.id() == 2) throw volley::invalid_parameter("rank 2", "test", "1", "fails on purpose");
+                vs::context ctx{.threads = 1};
+                ctx.distributed = rank;
+                vs::simulation sim(net, ctx, {});  // waits in the collective epoch length
+                sim.run(10);
+            });
+        },
+        {"rank 2", "fails on purpose"}));
+    EXPECT_TRUE(throws_naming<volley::invalid_parameter>([] { vs::dry_run(0, [](const vs::distributed_context&) {}); },
+                                                     {"ranks", "0"}));
+}
+
+TEST(distributed, a_rank_records_the_state_of_its_own_neurons_only) {
+    const auto net = vs::cuba_network(1000);
+    std::mutex m;
+    std::vector<int> refused(2, 0);
+    vs::dry_run(2, [&](const vs::distributed_context& rank) {
+        vs::context ctx{.threads = 1};
+        ctx.distributed = rank;
+        vs::simulation sim(net, ctx, {});
+        // Rank 0 owns global neurons [0, 500): neuron 10 of population 0 (exc, 800 neurons).
+        try {
+            sim.record_state({0}, "v_mv", 1.0, {10});
+        } catch (const volley::invalid_parameter& e) {
+            std::lock_guard lock(m);
+            refused[static_cast<std::size_t>(rank.id())] = std::string(e.what()).find("[500, 1000)") != std::string::npos;
+        }
+        sim.run(5);
+    });
+    EXPECT_EQ(refused, (std::vector<int>{0, 1}));
+}
+
+TEST(distributed, local_context_is_one_rank) {
+    const auto ctx = vs::local_context();
+    EXPECT_EQ(ctx.id(), 0);
+    EXPECT_EQ(ctx.size(), 1);
+    const std::vector<vs::spike_event> spikes{{3, 7}, {4, 1}};
+    const auto all = ctx.gather_spikes(spikes);
+    EXPECT_EQ(all.events, spikes);
+    EXPECT_EQ(all.partition, (std::vector<std::size_t>{0, 2}));
+    EXPECT_EQ(ctx.min(5), 5);
+}
+
+}  // namespace
