@@ -7,9 +7,10 @@
 // type-erased (any type with the members of distributed_context::interface plugs in), so that
 // an MPI implementation needs no change to the engine.
 //
-// Two implementations are built in: local_context(), one rank; and dry_run(), which imitates
-// N ranks in one process, each on its own thread with its own simulation, exchanging through
-// memory: the same raster as one rank, for testing a partition without MPI.
+// Three implementations are built in: local_context(), one rank; dry_run(), which imitates N
+// ranks in one process, each on its own thread with its own simulation, exchanging through
+// memory (the same raster as one rank, for testing a partition without MPI); and
+// mpi_world_context() in a build with MPI.
 
 #include <cstdint>
 #include <functional>
@@ -92,5 +93,25 @@ distributed_context local_context();
 /// other ranks' collective calls throw volley::error instead of waiting for it, and the first
 /// exception by rank is rethrown here. Throws invalid_parameter for ranks < 1.
 void dry_run(int ranks, const std::function<void(const distributed_context&)>& body);
+
+/// Keeps MPI initialised for its lifetime (MPI_Init_thread, MPI_THREAD_FUNNELED: only the
+/// thread that made it calls MPI, which the engine honours) and finalises it at the end, unless
+/// MPI was already initialised by the caller. Throws volley::error in a build without MPI
+/// (volley::snn::build_features().mpi) or when MPI cannot start.
+class mpi_session {
+public:
+    mpi_session(int& argc, char**& argv);
+    ~mpi_session();
+    mpi_session(const mpi_session&) = delete;
+    mpi_session& operator=(const mpi_session&) = delete;
+
+private:
+    bool owner_ = false;
+};
+
+/// The ranks of MPI_COMM_WORLD (MPI must be initialised, e.g. by an mpi_session): spikes are
+/// exchanged with MPI_Allgatherv once per epoch. Throws volley::error in a build without MPI
+/// or before MPI is initialised.
+distributed_context mpi_world_context();
 
 }  // namespace volley::snn

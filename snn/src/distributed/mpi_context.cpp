@@ -1,0 +1,117 @@
+// The MPI distributed context (see volley/snn/distributed_context.hpp): MPI_COMM_WORLD's ranks,
+// spikes exchanged with MPI_Allgatherv of (step, global id) pairs once per epoch. Built only
+// with MPI (VOLLEY_HAVE_MPI); otherwise its entry points say so.
+
+#include <volley/config.hpp>
+#include <volley/error.hpp>
+#include <volley/snn/distributed_context.hpp>
+
+#if VOLLEY_HAVE_MPI
+#include <mpi.h>
+
+#include <limits>
+#include <type_traits>
+#endif
+
+namespace volley::snn {
+
+#if VOLLEY_HAVE_MPI
+
+namespace {
+
+void check(int code, const char* call) {
+    if (code == MPI_SUCCESS) return;
+    char text[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    MPI_Error_string(code, text, &length);
+    throw error(std::string("MPI: ") + call + " failed: " + std::string(text, static_cast<std::size_t>(length)));
+}
+
+static_assert(std::is_trivially_copyable_v<spike_event>);
+
+struct mpi_rank {
+    int rank = 0, ranks = 1;
+    int id() const { return rank; }
+    int size() const { return ranks; }
+    std::string name() const { return "mpi"; }
+
+    gathered_spikes gather_spikes(std::span<const spike_event> local) const {
+        constexpr std::size_t bytes = sizeof(spike_event);
+        if (local.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()) / bytes)
+            throw error("MPI spike exchange: " + std::to_string(local.size()) +
+                        " spikes in one epoch on rank " + std::to_string(rank) + " exceed MPI's int counts");
+        const int mine = static_cast<int>(local.size() * bytes);
+        std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks));
+        check(MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+        std::int64_t total = 0;
+        for (int r = 0; r < ranks; ++r) {
+            offsets[static_cast<std::size_t>(r)] = static_cast<int>(total);
+            total += counts[static_cast<std::size_t>(r)];
+            if (total > std::numeric_limits<int>::max())
+                throw error("MPI spike exchange: one epoch's spikes exceed MPI's int displacements");
+        }
+        gathered_spikes out;
+        out.events.resize(static_cast<std::size_t>(total) / bytes);
+        check(MPI_Allgatherv(local.data(), mine, MPI_BYTE, out.events.data(), counts.data(), offsets.data(), MPI_BYTE,
+                             MPI_COMM_WORLD),
+              "MPI_Allgatherv");
+        out.partition.push_back(0);
+        for (int r = 0; r < ranks; ++r)
+            out.partition.push_back(out.partition.back() + static_cast<std::size_t>(counts[static_cast<std::size_t>(r)]) / bytes);
+        return out;
+    }
+
+    std::int64_t min(std::int64_t value) const {
+        std::int64_t result = 0;
+        check(MPI_Allreduce(&value, &result, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
+        return result;
+    }
+
+    void barrier() const { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+};
+
+}  // namespace
+
+mpi_session::mpi_session(int& argc, char**& argv) {
+    int initialised = 0;
+    MPI_Initialized(&initialised);
+    if (initialised) return;
+    int provided = 0;
+    check(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    owner_ = true;
+    if (provided < MPI_THREAD_FUNNELED) {
+        MPI_Finalize();
+        throw error("MPI: the library gives thread level " + std::to_string(provided) +
+                    ", below MPI_THREAD_FUNNELED, which the engine's OpenMP threads need");
+    }
+}
+
+mpi_session::~mpi_session() {
+    int finalised = 0;
+    MPI_Finalized(&finalised);
+    if (owner_ && !finalised) MPI_Finalize();
+}
+
+distributed_context mpi_world_context() {
+    int initialised = 0;
+    MPI_Initialized(&initialised);
+    if (!initialised) throw error("MPI is not initialised: create a volley::snn::mpi_session first");
+    mpi_rank r;
+    check(MPI_Comm_rank(MPI_COMM_WORLD, &r.rank), "MPI_Comm_rank");
+    check(MPI_Comm_size(MPI_COMM_WORLD, &r.ranks), "MPI_Comm_size");
+    return distributed_context(r);
+}
+
+#else
+
+namespace {
+[[noreturn]] void no_mpi() { throw error("this build of Volley has no MPI support (configure with VOLLEY_WITH_MPI=ON)"); }
+}  // namespace
+
+mpi_session::mpi_session(int&, char**&) { no_mpi(); }
+mpi_session::~mpi_session() = default;
+distributed_context mpi_world_context() { no_mpi(); }
+
+#endif
+
+}  // namespace volley::snn
