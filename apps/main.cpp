@@ -2,6 +2,7 @@
 
 #include "cli_common.hpp"
 #include "cmd_nir.hpp"
+#include "mpi_launch.hpp"
 
 #include <volley/error.hpp>
 
@@ -18,6 +19,12 @@ bool is_input_error(const volley::error& e) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    try {
+        volley::cli::start_mpi_if_launched(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "volley: error: %s\n", e.what());
+        return 1;
+    }
     CLI::App app{"Volley: event-driven spiking neural network simulator", "volley"};
     app.require_subcommand(1);
     app.set_version_flag("--version", VOLLEY_VERSION_STRING);
@@ -40,10 +47,10 @@ int main(int argc, char** argv) {
         return code == 0 ? 0 : 2;
     } catch (const volley::error& e) {
         std::fprintf(stderr, "volley: error: %s\n", e.what());
-        return is_input_error(e) ? 2 : 1;
+        return volley::cli::fail_all_ranks(is_input_error(e) ? 2 : 1);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "volley: error: %s\n", e.what());
-        return 1;
+        return volley::cli::fail_all_ranks(1);
     }
     return ctx.exit_code;
 }

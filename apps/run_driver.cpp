@@ -3,6 +3,7 @@
 #include "run_driver.hpp"
 
 #include "cli_common.hpp"
+#include "mpi_launch.hpp"
 #include "progress_bar.hpp"
 
 #include <volley/error.hpp>
@@ -14,6 +15,7 @@
 #include <volley/snn/spike_csv.hpp>
 #include <volley/snn/weights_file.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -133,6 +135,44 @@ void write_plastic_weights(const std::filesystem::path& file, const snn::simulat
     if (!records.empty()) snn::write_weights(file, records);
 }
 
+/// Every rank's recorded spikes, merged on each rank in (step, neuron) order: what one process
+/// would have recorded (each rank records its own neurons).
+std::vector<snn::spike_recorder> gather_recordings(const std::vector<snn::spike_recorder>& recs,
+                                                   const snn::distributed_context& dist) {
+    std::vector<snn::spike_recorder> merged;
+    for (const auto& rec : recs) {
+        const auto& d = rec.data();
+        std::vector<snn::spike_event> mine(rec.size());
+        for (std::size_t i = 0; i < rec.size(); ++i) mine[i] = {d.steps[i], d.first_neuron + d.node_ids[i]};
+        auto all = dist.gather_spikes(mine).events;
+        std::sort(all.begin(), all.end(), [](const snn::spike_event& a, const snn::spike_event& b) {
+            return a.step != b.step ? a.step < b.step : a.neuron < b.neuron;
+        });
+        auto out = std::make_shared<snn::spike_data>(d);
+        out->node_ids.clear();
+        out->steps.clear();
+        for (const auto& e : all) {
+            out->node_ids.push_back(e.neuron - d.first_neuron);
+            out->steps.push_back(e.step);
+        }
+        merged.emplace_back(std::move(out));
+    }
+    return merged;
+}
+
+/// Refuses what a run on several ranks cannot do yet, naming the option.
+void check_distributed_request(const run_request& req, int ranks) {
+    const std::string why = "not supported on " + std::to_string(ranks) + " MPI ranks yet (run on one rank)";
+    if (req.checkpoint) throw invalid_parameter("--checkpoint", "file", req.checkpoint->string(), why);
+    if (req.resume) throw invalid_parameter("--resume", "file", req.resume->string(), why);
+    if (!req.states.empty()) throw invalid_parameter("--state", "variable", req.states.front().variable, why);
+    if (req.count_only) throw invalid_parameter("--count-only", "ranks", std::to_string(ranks), why);
+    for (const auto& q : req.net.projections())
+        if (snn::is_plastic(q.synapse.plasticity) && req.out && !is_csv(*req.out))
+            throw invalid_parameter("--out", "file", req.out->string(),
+                                    "the final plastic weights are " + why);
+}
+
 }  // namespace
 
 state_request parse_state_request(const std::string& text) {
@@ -171,7 +211,12 @@ bool run_with_checkpoints(snn::simulation& sim, const run_request& req, std::int
 }
 
 run_outcome execute_run(const run_request& req) {
-    snn::simulation sim(req.net, snn::context{.threads = req.threads},
+    snn::context where{.threads = req.threads};
+    where.distributed = launch_context();
+    const snn::distributed_context& dist = where.distributed;
+    const bool distributed = dist.size() > 1;
+    if (distributed) check_distributed_request(req, dist.size());
+    snn::simulation sim(req.net, where,
                         {.dt_ms = req.settings.dt_ms,
                          .seed = req.settings.seed,
                          .max_isa = req.max_isa,
@@ -196,8 +241,9 @@ run_outcome execute_run(const run_request& req) {
 
 
     // Outputs are opened only now that the network is valid and built.
+    // On several ranks the spikes are gathered to every rank after the run and written by rank 0.
     std::unique_ptr<hdf5_stream> stream;
-    if (req.out && !is_csv(*req.out)) stream = std::make_unique<hdf5_stream>(*req.out, recs, states);
+    if (req.out && !is_csv(*req.out) && !distributed) stream = std::make_unique<hdf5_stream>(*req.out, recs, states);
 
     const auto steps = static_cast<std::int64_t>(std::llround(req.settings.duration_ms / req.settings.dt_ms));
     progress_bar bar(!req.quiet && stderr_is_terminal(), req.settings.duration_ms);
@@ -226,17 +272,35 @@ run_outcome execute_run(const run_request& req) {
     }
     if (req.checkpoint) sim.checkpoint(*req.checkpoint);  // also when interrupted: the run resumes from there
     bar.finish();
+    if (distributed) {
+        recs = gather_recordings(recs, dist);
+        if (dist.id() == 0 && req.out && !is_csv(*req.out)) stream = std::make_unique<hdf5_stream>(*req.out, recs, states);
+    }
+    const bool writes = dist.id() == 0;
     if (stream) {
         stream->finish();
         write_plastic_weights(*req.out, sim);
     }
-    if (req.out && is_csv(*req.out)) {
+    if (writes && req.out && is_csv(*req.out)) {
         const auto pops = as_population_spikes(recs);
         snn::write_spike_csv(*req.out, pops);
     }
-    if (req.plot) write_plot(*req.plot, recs, req, sim.time_ms());
+    if (writes && req.plot) write_plot(*req.plot, recs, req, sim.time_ms());
 
-    const auto st = sim.stats();
+    auto st = sim.stats();
+    if (distributed) {  // every rank's counts; the slowest rank's times
+        auto sum = [&](std::uint64_t x) { return static_cast<std::uint64_t>(dist.sum(static_cast<std::int64_t>(x))); };
+        st.synapses = sum(st.synapses);
+        st.synapse_table_bytes = sum(st.synapse_table_bytes);
+        st.plastic_synapses = sum(st.plastic_synapses);
+        st.plastic_table_bytes = sum(st.plastic_table_bytes);
+        st.spikes = sum(st.spikes);
+        st.synaptic_events = sum(st.synaptic_events);
+        for (auto& n : st.population_spikes) n = sum(n);
+        auto slowest = [&](double s) { return -static_cast<double>(dist.min(-std::llround(s * 1e9))) * 1e-9; };
+        st.build_s = slowest(st.build_s);
+        st.sim_s = slowest(st.sim_s);
+    }
     std::vector<std::pair<std::uint32_t, std::int64_t>> pairs;
     nlohmann::json pops = nlohmann::json::array();
     std::uint64_t neuron_spikes = 0, neuron_count = 0;
@@ -273,6 +337,7 @@ run_outcome execute_run(const run_request& req) {
     f["peak_rss_bytes"] = peak_rss_bytes();
     f["bytes_per_synapse"] = st.synapses > 0 ? static_cast<double>(st.synapse_table_bytes) / static_cast<double>(st.synapses) : 0.0;
     f["threads"] = st.threads;
+    f["ranks"] = dist.size();
     if (st.plastic_synapses > 0) {
         f["plastic_synapses"] = st.plastic_synapses;
         f["bytes_per_plastic_synapse"] = static_cast<double>(st.plastic_table_bytes) / static_cast<double>(st.plastic_synapses);
@@ -298,8 +363,9 @@ void print_run_summary(const nlohmann::json& f) {
     for (const auto& p : f["populations"])
         std::printf("%-12s %10llu %10llu %12.3f\n", p["name"].get<std::string>().c_str(),
                     p["size"].get<unsigned long long>(), p["spikes"].get<unsigned long long>(), p["mean_rate_hz"].get<double>());
-    std::printf("simulated %.1f ms at dt = %g ms on %d thread(s)\n", f["duration_ms"].get<double>(), f["dt_ms"].get<double>(),
-                f["threads"].get<int>());
+    const int ranks = f.value("ranks", 1);
+    std::printf("simulated %.1f ms at dt = %g ms on %d thread(s)%s\n", f["duration_ms"].get<double>(), f["dt_ms"].get<double>(),
+                f["threads"].get<int>(), ranks > 1 ? (" x " + std::to_string(ranks) + " MPI ranks").c_str() : "");
     std::printf("build %.3f s, simulation %.3f s (real-time factor %.3f)\n", f["build_s"].get<double>(), f["sim_s"].get<double>(),
                 f["real_time_factor"].get<double>());
     std::printf("%llu synapses (%.2f bytes each), %llu synaptic events, %.3g events/s\n",

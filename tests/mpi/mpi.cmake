@@ -19,3 +19,9 @@ else()
            COMMAND ${CMAKE_COMMAND} -E echo "skipped: Volley is built without MPI or mpiexec was not found")
   set_tests_properties(mpi_engine.skipped PROPERTIES SKIP_REGULAR_EXPRESSION "skipped:")
 endif()
+
+# The command line under mpirun (a plain GoogleTest that starts mpiexec itself).
+if(VOLLEY_HAVE_MPI AND MPIEXEC_EXECUTABLE AND TARGET volley)
+  volley_test(test_mpi_cli mpi/test_mpi_cli.cpp LIBS volley::snn nlohmann_json::nlohmann_json)
+  target_compile_definitions(test_mpi_cli PRIVATE VOLLEY_MPIEXEC="${MPIEXEC_EXECUTABLE}")
+endif()

@@ -9,6 +9,7 @@
 #include <exception>
 #include <limits>
 #include <mutex>
+#include <numeric>
 #include <thread>
 
 namespace volley::snn {
@@ -37,12 +38,10 @@ public:
     }
 
     std::int64_t min(int rank, std::int64_t value) {
-        std::unique_lock lock(mutex_);
-        values_[static_cast<std::size_t>(rank)] = value;
-        arrive_and_wait(lock);
-        const std::int64_t m = *std::min_element(values_.begin(), values_.end());
-        arrive_and_wait(lock);
-        return m;
+        return reduce(rank, value, [](const std::vector<std::int64_t>& v) { return *std::min_element(v.begin(), v.end()); });
+    }
+    std::int64_t sum(int rank, std::int64_t value) {
+        return reduce(rank, value, [](const std::vector<std::int64_t>& v) { return std::accumulate(v.begin(), v.end(), std::int64_t{0}); });
     }
 
     void barrier() {
@@ -57,6 +56,16 @@ public:
     }
 
 private:
+    template <class F>
+    std::int64_t reduce(int rank, std::int64_t value, F&& f) {
+        std::unique_lock lock(mutex_);
+        values_[static_cast<std::size_t>(rank)] = value;
+        arrive_and_wait(lock);
+        const std::int64_t result = f(values_);
+        arrive_and_wait(lock);  // every rank has read the values
+        return result;
+    }
+
     void arrive_and_wait(std::unique_lock<std::mutex>& lock) {
         if (aborted_) throw error("dry run: another imitated rank failed");
         const std::uint64_t generation = generation_;
@@ -88,6 +97,7 @@ struct dry_run_rank {
     std::string name() const { return "dry-run"; }
     gathered_spikes gather_spikes(std::span<const spike_event> local) const { return state->gather(rank, local); }
     std::int64_t min(std::int64_t value) const { return state->min(rank, value); }
+    std::int64_t sum(std::int64_t value) const { return state->sum(rank, value); }
     void barrier() const { state->barrier(); }
 };
 

@@ -9,9 +9,12 @@
 #if VOLLEY_HAVE_MPI
 #include <mpi.h>
 
+#include <cstdlib>
 #include <limits>
 #include <type_traits>
 #endif
+
+#include <cstdlib>
 
 namespace volley::snn {
 
@@ -67,6 +70,12 @@ struct mpi_rank {
         return result;
     }
 
+    std::int64_t sum(std::int64_t value) const {
+        std::int64_t result = 0;
+        check(MPI_Allreduce(&value, &result, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+        return result;
+    }
+
     void barrier() const { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
 };
 
@@ -92,6 +101,11 @@ mpi_session::~mpi_session() {
     if (owner_ && !finalised) MPI_Finalize();
 }
 
+void mpi_session::abort(int code) {
+    MPI_Abort(MPI_COMM_WORLD, code);
+    std::abort();  // MPI_Abort does not return; this satisfies [[noreturn]]
+}
+
 distributed_context mpi_world_context() {
     int initialised = 0;
     MPI_Initialized(&initialised);
@@ -110,6 +124,7 @@ namespace {
 
 mpi_session::mpi_session(int&, char**&) { no_mpi(); }
 mpi_session::~mpi_session() = default;
+void mpi_session::abort(int code) { std::exit(code); }
 distributed_context mpi_world_context() { no_mpi(); }
 
 #endif

@@ -48,6 +48,7 @@ public:
         virtual std::string name() const = 0;
         virtual gathered_spikes gather_spikes(std::span<const spike_event> local) const = 0;
         virtual std::int64_t min(std::int64_t value) const = 0;
+        virtual std::int64_t sum(std::int64_t value) const = 0;
         virtual void barrier() const = 0;
     };
 
@@ -65,6 +66,8 @@ public:
     gathered_spikes gather_spikes(std::span<const spike_event> local) const { return impl_->gather_spikes(local); }
     /// The smallest of every rank's `value` (collective).
     std::int64_t min(std::int64_t value) const { return impl_->min(value); }
+    /// The sum of every rank's `value` (collective).
+    std::int64_t sum(std::int64_t value) const { return impl_->sum(value); }
     void barrier() const { impl_->barrier(); }  ///< (collective)
 
 private:
@@ -78,13 +81,14 @@ private:
             return impl.gather_spikes(local);
         }
         std::int64_t min(std::int64_t value) const override { return impl.min(value); }
+        std::int64_t sum(std::int64_t value) const override { return impl.sum(value); }
         void barrier() const override { impl.barrier(); }
         Impl impl;
     };
     std::shared_ptr<const interface> impl_;
 };
 
-/// One rank: gather_spikes returns its input, min its value.
+/// One rank: gather_spikes returns its input, min and sum their value.
 distributed_context local_context();
 
 /// Imitates `ranks` ranks in this process: runs body(context of rank r) for every r, each on its
@@ -104,6 +108,9 @@ public:
     ~mpi_session();
     mpi_session(const mpi_session&) = delete;
     mpi_session& operator=(const mpi_session&) = delete;
+    /// Ends every rank of MPI_COMM_WORLD with `code` (MPI_Abort): what a rank that fails does,
+    /// so that no other rank waits for it in a collective call.
+    [[noreturn]] static void abort(int code);
 
 private:
     bool owner_ = false;

@@ -1,0 +1,93 @@
+// `mpirun -np N volley bench cuba` and `volley run NET.json` on N ranks (docs/mpi.md): the
+// figures and the SONATA file written by rank 0 equal those of one process (spike checksum,
+// counts, every spike of the file); an option that several ranks cannot honour yet, or a bad
+// file, ends every rank with the error instead of a hang.
+
+#include "../support/cli_runner.hpp"
+
+#include <volley/snn/network_json.hpp>
+#include <volley/snn/sonata_spikes.hpp>
+#include <volley/snn/standard_networks.hpp>
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <tuple>
+
+namespace {
+
+namespace vs = volley::snn;
+using volley::testing::cli_result;
+using volley::testing::read_text_file;
+
+std::filesystem::path work_dir(const std::string& name) {
+    const auto d = std::filesystem::temp_directory_path() / ("volley_mpi_cli_" + std::to_string(::getpid())) / name;
+    std::filesystem::create_directories(d);
+    return d;
+}
+
+/// `mpiexec -n RANKS volley ARGS` in `dir`, one OpenMP thread per rank unless ARGS say more.
+cli_result mpirun(int ranks, const std::filesystem::path& dir, const std::string& args) {
+    const auto out = dir / "stdout.txt", err = dir / "stderr.txt";
+    const std::string cmd = "cd '" + dir.string() + "' && OMP_NUM_THREADS=1 timeout 300 '" VOLLEY_MPIEXEC "' -n " +
+                            std::to_string(ranks) + " --oversubscribe --allow-run-as-root '" VOLLEY_CLI "' " + args +
+                            " >'" + out.string() + "' 2>'" + err.string() + "' </dev/null";
+    const int status = std::system(cmd.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text_file(out), read_text_file(err)};
+}
+
+/// (population, node, time) of every spike in a SONATA file, sorted.
+std::vector<std::tuple<std::string, std::uint64_t, double>> spikes_of(const std::filesystem::path& file) {
+    std::vector<std::tuple<std::string, std::uint64_t, double>> out;
+    for (const auto& p : vs::read_sonata_spikes(file))
+        for (std::size_t i = 0; i < p.node_ids.size(); ++i) out.emplace_back(p.population, p.node_ids[i], p.timestamps_ms[i]);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+TEST(mpi_cli, bench_cuba_on_ranks_reports_and_writes_what_one_process_does) {
+    const auto dir = work_dir("bench");
+    const std::string args = "bench cuba --neurons 4000 --duration 200 --json --quiet";
+    const auto one = mpirun(1, dir, args + " --out one.h5");
+    ASSERT_EQ(one.code, 0) << one.err;
+    for (const int ranks : {2, 3}) {
+        const auto many = mpirun(ranks, dir, args + " --out many.h5");
+        ASSERT_EQ(many.code, 0) << many.err;
+        const auto a = one.json(), b = many.json();  // only rank 0 prints
+        EXPECT_EQ(b["ranks"], ranks);
+        for (const char* key : {"spike_checksum", "spikes", "synapses", "synaptic_events", "neurons"})
+            EXPECT_EQ(a[key], b[key]) << key << " on " << ranks << " ranks";
+        const auto expected = spikes_of(dir / "one.h5");
+        ASSERT_GT(expected.size(), 1000u);
+        EXPECT_TRUE(spikes_of(dir / "many.h5") == expected) << "the SONATA file of " << ranks << " ranks differs";
+    }
+}
+
+TEST(mpi_cli, run_of_a_network_file_with_two_threads_per_rank_matches_one_process) {
+    const auto dir = work_dir("run");
+    vs::save_network_json(vs::cuba_network(2000), dir / "net.json", {.dt_ms = 0.1, .duration_ms = 100, .seed = 7});
+    const auto one = volley::testing::run_volley_in(dir, "run net.json --json --quiet --out one.csv");
+    ASSERT_EQ(one.code, 0) << one.err;
+    const auto many = mpirun(2, dir, "run net.json --threads 2 --json --quiet --out many.csv");
+    ASSERT_EQ(many.code, 0) << many.err;
+    EXPECT_EQ(one.json()["spike_checksum"], many.json()["spike_checksum"]);
+    EXPECT_EQ(read_text_file(dir / "one.csv"), read_text_file(dir / "many.csv"));
+}
+
+TEST(mpi_cli, what_ranks_cannot_do_yet_and_bad_input_end_every_rank_with_the_error) {
+    const auto dir = work_dir("errors");
+    vs::save_network_json(vs::cuba_network(1000), dir / "net.json", {.dt_ms = 0.1, .duration_ms = 10, .seed = 1});
+    const auto refused = mpirun(2, dir, "run net.json --checkpoint state.h5");
+    EXPECT_NE(refused.code, 0);
+    EXPECT_NE(refused.err.find("--checkpoint"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("2 MPI ranks"), std::string::npos) << refused.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "state.h5"));
+    const auto missing = mpirun(2, dir, "run no_such.json");
+    EXPECT_NE(missing.code, 0);
+    EXPECT_NE(missing.err.find("no_such.json"), std::string::npos) << missing.err;
+}
+
+}  // namespace
