@@ -19,7 +19,7 @@ recorded_image record_image_spikes(const convert::converted_snn& net, std::span<
     std::vector<snn::spike_recorder> recorders;
     for (const auto& layer : net.layers) recorders.push_back(sim.record_spikes(layer.population));
     auto out_v = sim.record_state(net.layers.back().population, "v", 1.0);
-    sim.set_bias(net.layers.front().population, net.first_layer_current(image));
+    sim.set_input(net.layers.front().population, volley::snn::constant_input{net.first_layer_current(image)});
     sim.run(static_cast<double>(steps));
 
     recorded_image rec;

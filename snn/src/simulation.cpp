@@ -141,7 +141,7 @@ weight_recorder simulation::record_weights(std::size_t projection, double interv
 
 void simulation::reset() {
     impl_->engine->reset(impl_->net);  // plastic weights return to their built values
-    for (const auto& [pop, values] : impl_->analog_inputs) impl_->engine->set_analog_input({pop}, values);
+    for (const auto& [pop, values] : impl_->table_inputs) impl_->engine->set_input({pop}, step_table_input{values});
     for (const auto& d : impl_->weight_sinks) {
         d->sample_steps.clear();
         d->values.clear();
@@ -150,29 +150,34 @@ void simulation::reset() {
     }
 }
 
-void simulation::set_bias(population_index pop, std::span<const double> per_neuron) {
-    const auto& p = impl_->net.at(pop);
-    if (!std::holds_alternative<discrete_neuron>(p.model))
-        throw unsupported_model(model_name(p.model), "set_bias of population '" + p.name +
-                                                         "': only a discrete_neuron population has i_bias");
-    impl_->engine->set_bias(pop, per_neuron);  // checks the size and the values; reset() keeps them
+std::string input_kind_name(const population_input& input) {
+    return std::holds_alternative<constant_input>(input) ? "constant current" : "table of values per step";
 }
 
-void simulation::set_analog_input(population_index pop, std::vector<std::vector<double>> values) {
+void simulation::set_input(population_index pop, population_input input) {
     const auto& p = impl_->net.at(pop);
-    if (!std::holds_alternative<analog_source>(p.model))
-        throw unsupported_model(model_name(p.model), "set_analog_input of population '" + p.name +
-                                                         "': only an analog_source population has an input table");
-    const std::string object = "population '" + p.name + "'";
-    for (std::size_t s = 0; s < values.size(); ++s)
-        if (values[s].size() != p.size)
-            throw invalid_parameter(object, "values[" + std::to_string(s) + "]",
-                                    "a row of " + std::to_string(values[s].size()) + " values",
-                                    "expected one value per neuron (" + std::to_string(p.size) + ")");
-    check_analog_values(values, object);
-    impl_->engine->set_analog_input(pop, values);
-    // The network is never changed by running it: reset() puts the table back from here.
-    impl_->analog_inputs[pop.value] = std::move(values);
+    // Each model takes one kind: discrete_neuron a constant current (i_bias), analog_source a table.
+    const bool takes = std::holds_alternative<constant_input>(input) ? std::holds_alternative<discrete_neuron>(p.model)
+                                                                      : std::holds_alternative<analog_source>(p.model);
+    if (!takes)
+        throw unsupported_model(model_name(p.model), "set_input of population '" + p.name + "': a " +
+                                                         input_kind_name(input) +
+                                                         " is input for discrete_neuron (constant current) or "
+                                                         "analog_source (table of values per step) populations");
+    if (auto* table = std::get_if<step_table_input>(&input)) {
+        const std::string object = "population '" + p.name + "'";
+        for (std::size_t s = 0; s < table->per_step.size(); ++s)
+            if (table->per_step[s].size() != p.size)
+                throw invalid_parameter(object, "values[" + std::to_string(s) + "]",
+                                        "a row of " + std::to_string(table->per_step[s].size()) + " values",
+                                        "expected one value per neuron (" + std::to_string(p.size) + ")");
+        check_analog_values(table->per_step, object);
+        impl_->engine->set_input(pop, input);
+        // The network is never changed by running it: reset() puts the table back from here.
+        impl_->table_inputs[pop.value] = std::move(table->per_step);
+        return;
+    }
+    impl_->engine->set_input(pop, input);  // checks the size and the values; reset() keeps them
 }
 
 double simulation::time_ms() const noexcept {

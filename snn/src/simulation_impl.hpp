@@ -19,12 +19,12 @@ struct simulation::impl {
     progress_callback progress;
     std::int64_t progress_interval = 0;
     std::vector<std::shared_ptr<weight_data>> weight_sinks;
-    /// Tables given to set_analog_input, by population, which reset() puts back.
-    std::map<std::uint32_t, std::vector<std::vector<double>>> analog_inputs;
+    /// Tables given to set_input, by population, which reset() puts back.
+    std::map<std::uint32_t, std::vector<std::vector<double>>> table_inputs;
 
     /// After restore(): the engine holds the checkpoint's input tables, which reset() does not
     /// know; it returns to the network's own.
-    void after_restore() { analog_inputs.clear(); }
+    void after_restore() { table_inputs.clear(); }
 
     /// The current weights of projection q (a valid index): plastic ones from the engine,
     /// static ones as built.

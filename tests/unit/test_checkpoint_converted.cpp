@@ -41,13 +41,13 @@ std::vector<float> image(std::size_t n) {
 void feed(vs::simulation& sim, const vc::converted_snn& net, std::int64_t steps) {
     const auto x = image(net.image_size());
     if (!net.input) {
-        sim.set_bias(net.layers.front().population, net.first_layer_current(x));
+        sim.set_input(net.layers.front().population, volley::snn::constant_input{net.first_layer_current(x)});
         return;
     }
     std::vector<std::vector<double>> table(static_cast<std::size_t>(steps), std::vector<double>(x.size()));
     for (std::size_t s = 0; s < table.size(); ++s)
         for (std::size_t i = 0; i < x.size(); ++i) table[s][i] = (s + i) % 3 == 0 ? x[i] : 0.0;
-    sim.set_analog_input(*net.input, std::move(table));
+    sim.set_input(*net.input, volley::snn::step_table_input{std::move(table)});
 }
 
 std::vector<spike> run(const vc::converted_snn& net, std::int64_t steps, const std::filesystem::path* file) {

@@ -182,7 +182,7 @@ TEST(DiscreteNeuron, BiasResetAndNewInputTables) {
     vs::simulation sim(net, vs::context{.threads = 1}, {.dt_ms = dt});
     auto rec = sim.record_spikes(dn);
     const std::vector<double> bias{0.3, 0.25, 0.0};
-    sim.set_bias(dn, bias);
+    sim.set_input(dn, volley::snn::constant_input{bias});
     sim.run(20 * dt);
     // v0 + k·b > 1 first at k = 2 (0.5 + 0.6) for neuron 0, k = 5 (1.25) for neuron 1.
     const auto by = vs::testing::spike_steps_by_neuron(rec);
@@ -207,7 +207,7 @@ TEST(DiscreteNeuron, SetAnalogInputAfterResetReplacesTheTable) {
     sim.run(5 * dt);
     EXPECT_EQ(rec.steps(), (std::vector<std::int64_t>{4}));  // 1 + 1 + 1 > 2.5 in update 3
     sim.reset();
-    sim.set_analog_input(m.src, {{3.0}, {0.0}, {3.0}});
+    sim.set_input(m.src, volley::snn::step_table_input{{{3.0}, {0.0}, {3.0}}});
     sim.run(5 * dt);
     EXPECT_EQ(rec.steps(), (std::vector<std::int64_t>{2, 4}));
 }
@@ -258,12 +258,12 @@ TEST(DiscreteNeuron, ErrorsNameTheParameterAndValue) {
     const auto lif = net.add_population("lif", 2, vs::lif_delta{});
     const auto src = net.add_population("src", 2, vs::analog_source{});
     vs::simulation sim(net, vs::context{.threads = 1}, {.dt_ms = dt});
-    EXPECT_THROW(sim.set_bias(lif, std::vector<double>{1, 2}), volley::unsupported_model);
-    EXPECT_THROW(sim.set_bias(dn, std::vector<double>{1}), volley::invalid_parameter);
-    EXPECT_THROW(sim.set_bias(dn, std::vector<double>{1, std::nan("")}), volley::invalid_parameter);
-    EXPECT_THROW(sim.set_analog_input(dn, {{1, 2}}), volley::unsupported_model);
-    EXPECT_THROW(sim.set_analog_input(src, {{1, 2, 3}}), volley::invalid_parameter);
-    EXPECT_THROW(sim.set_analog_input(src, {{1, 2e7}}), volley::invalid_parameter);
+    EXPECT_THROW(sim.set_input(lif, volley::snn::constant_input{std::vector<double>{1, 2}}), volley::unsupported_model);
+    EXPECT_THROW(sim.set_input(dn, volley::snn::constant_input{std::vector<double>{1}}), volley::invalid_parameter);
+    EXPECT_THROW(sim.set_input(dn, volley::snn::constant_input{std::vector<double>{1, std::nan("")}}), volley::invalid_parameter);
+    EXPECT_THROW(sim.set_input(dn, volley::snn::step_table_input{{{1, 2}}}), volley::unsupported_model);
+    EXPECT_THROW(sim.set_input(src, volley::snn::step_table_input{{{1, 2, 3}}}), volley::invalid_parameter);
+    EXPECT_THROW(sim.set_input(src, volley::snn::step_table_input{{{1, 2e7}}}), volley::invalid_parameter);
 }
 
 TEST(DiscreteNeuron, JsonRoundTripKeepsModesInfinitiesAndTables) {

@@ -73,7 +73,7 @@ TEST(if_run_ahead, spikes_and_membranes_are_those_of_one_step_at_a_time) {
             sim.run(5);
             sim.run(20);
             sim.run(9);
-            sim.set_bias(pop, bias2);
+            sim.set_input(pop, volley::snn::constant_input{bias2});
             sim.run(30);
             EXPECT_EQ(raster({&spikes}), ref.spikes);
             for (std::size_t s = 0; s < ref.v.size(); ++s)

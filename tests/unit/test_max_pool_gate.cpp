@@ -192,8 +192,7 @@ TEST(max_pool_gate, converted_keras_max_pool_follows_the_cnn) {
         snn::simulation sim(net.network, snn::context{.threads = 1}, {.dt_ms = 1.0});
         std::vector<snn::spike_recorder> rec;
         for (const auto& l : net.layers) rec.push_back(sim.record_spikes(l.population));
-        sim.set_bias(net.layers.front().population,
-                     net.first_layer_current({x.values.data() + i * g.input_shape.per_image(), g.input_shape.per_image()}));
+        sim.set_input(net.layers.front().population, volley::snn::constant_input{net.first_layer_current({x.values.data() + i * g.input_shape.per_image(), g.input_shape.per_image()})});
         sim.run(static_cast<double>(T));
         for (std::size_t l = 0; l + 1 < net.layers.size(); ++l) {
             const auto& layer = net.layers[l];

@@ -125,7 +125,7 @@ TEST(snn_conversion, integrate_and_fire_counts_are_analytic) {
     snn::simulation sim(net.network, snn::context{.threads = 1}, {.dt_ms = 1.0});
     auto first = sim.record_spikes(net.layers[0].population);
     auto second = sim.record_spikes(net.layers[1].population);
-    sim.set_bias(net.layers[0].population, net.first_layer_current(c));
+    sim.set_input(net.layers[0].population, volley::snn::constant_input{net.first_layer_current(c)});
     std::int64_t done = 0;
     for (std::int64_t T : {7, 13, 101, 255}) {
         sim.run(static_cast<double>(T - done));
@@ -149,7 +149,7 @@ TEST(snn_conversion, reset_to_zero_drops_the_surplus) {
     const auto net = convert_to_snn(identity_chain(1, false), unit_scales(1), o);
     snn::simulation sim(net.network, snn::context{.threads = 1}, {.dt_ms = 1.0});
     auto spikes = sim.record_spikes(net.layers[0].population);
-    sim.set_bias(net.layers[0].population, net.first_layer_current(std::vector<float>{0.75f}));
+    sim.set_input(net.layers[0].population, volley::snn::constant_input{net.first_layer_current(std::vector<float>{0.75f})});
     sim.run(101);
     EXPECT_EQ(spikes.size(), 50u);
 }
@@ -273,7 +273,7 @@ TEST(snn_conversion, layer_rates_approximate_the_normalised_activations) {
         snn::simulation sim(net.network, snn::context{.threads = 1}, {.dt_ms = 1.0});
         auto l1 = sim.record_spikes(net.layers[0].population);
         auto l2 = sim.record_spikes(net.layers[1].population);
-        sim.set_bias(net.layers[0].population, net.first_layer_current(pixels));
+        sim.set_input(net.layers[0].population, volley::snn::constant_input{net.first_layer_current(pixels)});
         sim.run(T);
         std::vector<double> n1(net.layers[0].size()), n2(net.layers[1].size());
         for (auto id : l1.node_ids()) ++n1[id];

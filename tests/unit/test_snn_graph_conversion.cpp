@@ -55,7 +55,7 @@ void expect_snn_matches_cnn(const cnn_graph& g, const tensor<float>& x, std::int
         snn::simulation sim(net.network, snn::context{.threads = 1}, {.dt_ms = 1.0});
         std::vector<snn::spike_recorder> rec;
         for (const auto& l : net.layers) rec.push_back(sim.record_spikes(l.population));
-        sim.set_bias(net.layers.front().population, net.first_layer_current(image));
+        sim.set_input(net.layers.front().population, volley::snn::constant_input{net.first_layer_current(image)});
         sim.run(static_cast<double>(T));
         for (std::size_t l = 0; l < net.layers.size(); ++l) {
             const auto& layer = net.layers[l];

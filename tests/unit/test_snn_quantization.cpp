@@ -89,7 +89,7 @@ TEST(snn_quantization, engine_integer_mode_equals_a_hand_written_integer_if_netw
         snn::simulation sim(q.snn.network, snn::context{.threads = 1}, {.dt_ms = 1.0});
         auto s1 = sim.record_spikes(q.snn.layers[0].population);
         auto s2 = sim.record_spikes(q.snn.layers[1].population);
-        sim.set_bias(q.snn.layers[0].population, q.snn.first_layer_current(x));
+        sim.set_input(q.snn.layers[0].population, volley::snn::constant_input{q.snn.first_layer_current(x)});
         const std::int64_t T = 60;
         sim.run(static_cast<double>(T));
 

@@ -40,7 +40,7 @@ TEST(ttfs_input, events_come_at_the_first_spike_times_and_drive_the_first_layer)
     snn::simulation sim(net.network, snn::context{.threads = 1}, {.dt_ms = 1.0});
     auto input = sim.record_spikes(*net.input);
     auto first = sim.record_spikes(net.layers[0].population);
-    sim.set_analog_input(*net.input, table);
+    sim.set_input(*net.input, volley::snn::step_table_input{table});
     sim.run(static_cast<double>(T));
     std::vector<std::int64_t> first_input(x.size(), -1), inputs(x.size(), 0), count(x.size(), 0);
     for (std::size_t k = 0; k < input.size(); ++k) {

@@ -109,7 +109,7 @@ TEST(NirConvertExport, ReadBackNetworkSpikesLikeTheConverters) {
         // The converter's network (zero delays: every layer in the same step, as NIR's
         // instantaneous graph) with its input current; it stamps NIR step t as t + 1.
         vs::simulation sim(c.snn.network, vs::context{.threads = 1}, {.dt_ms = 1.0});
-        sim.set_bias(c.snn.layers[0].population, current);
+        sim.set_input(c.snn.layers[0].population, volley::snn::constant_input{current});
         auto out = sim.record_spikes(c.snn.layers.back().population);
         sim.run(static_cast<double>(T));
         std::vector<std::pair<std::int64_t, std::uint32_t>> conv_spikes, nir_spikes;

@@ -424,7 +424,7 @@ TEST(NirRoundTrip, LongerDelaysBecomeDelayNodesAndTheNetworkRunsTheSame) {
     std::vector<std::vector<std::int64_t>> rasters;
     for (const vs::network* n : {static_cast<const vs::network*>(&net), &m.net}) {
         vs::simulation sim(*n, vs::context{.threads = 1}, {.dt_ms = 0.1});
-        sim.set_analog_input(n->find("in"), x);
+        sim.set_input(n->find("in"), volley::snn::step_table_input{x});
         auto ra = sim.record_spikes(n->find("a"));
         auto rb = sim.record_spikes(n->find("b"));
         sim.run(20);

@@ -257,8 +257,8 @@ std::vector<head_check_result> check_heads_on_hardware(const quantized_snn& q, s
         for (std::size_t i; take(i);) {
             const auto image = images.subspan(i * size, size);
             sim.reset();
-            if (net.input) sim.set_analog_input(*net.input, detail::input_table(net, image, i, eval));
-            else sim.set_bias(net.layers.front().population, net.first_layer_current(image));
+            if (net.input) sim.set_input(*net.input, volley::snn::step_table_input{detail::input_table(net, image, i, eval)});
+            else sim.set_input(net.layers.front().population, volley::snn::constant_input{net.first_layer_current(image)});
             sim.run(static_cast<double>(T));
             image_outcome io;
             std::vector<std::uint32_t> counts(classes, 0);

@@ -39,8 +39,8 @@ public:
 
     image_outcome run(std::span<const float> image, std::size_t index) {
         sim_.reset();
-        if (net_.input) sim_.set_analog_input(*net_.input, detail::input_table(net_, image, index, options_));
-        else sim_.set_bias(net_.layers.front().population, net_.first_layer_current(image));
+        if (net_.input) sim_.set_input(*net_.input, volley::snn::step_table_input{detail::input_table(net_, image, index, options_)});
+        else sim_.set_input(net_.layers.front().population, volley::snn::constant_input{net_.first_layer_current(image)});
         const auto base = sim_.stats();
         const std::size_t classes = net_.classes();
         std::vector<std::uint32_t> counts(classes, 0);

@@ -26,12 +26,10 @@ public:
                              std::int64_t progress_interval) = 0;
     virtual std::int64_t current_step() const = 0;
     /// Back to step 0 with the state built from `net`, pending input cleared and recorders
-    /// emptied; biases given to set_bias are kept (the caller puts input tables back).
+    /// emptied; constant inputs are kept (the caller puts input tables back).
     virtual void reset(const network& net) = 0;
-    /// Sets i_bias of a discrete_neuron population (checked by the caller).
-    virtual void set_bias(population_index pop, std::span<const double> per_neuron) = 0;
-    /// Replaces an analog_source population's table (checked by the caller).
-    virtual void set_analog_input(population_index pop, std::vector<std::vector<double>> values) = 0;
+    /// Gives a population input from outside (the kind its model takes, checked by the caller).
+    virtual void set_input(population_index pop, const population_input& input) = 0;
     virtual simulation_stats stats() const = 0;
     /// The current weights of a plastic projection (its index in the network).
     virtual projection_weights weights(std::size_t projection) const = 0;

@@ -28,7 +28,7 @@ nir_run_result run_nir(const nir_network& model, const std::vector<std::vector<s
                 throw invalid_parameter("NIR Input '" + p.node + "'", "input row " + std::to_string(t),
                                         std::to_string(inputs[k][t].size()) + " values",
                                         "expected " + std::to_string(n) + " (the Input's shape)");
-        sim.set_analog_input(p.pop, inputs[k]);
+        sim.set_input(p.pop, volley::snn::step_table_input{inputs[k]});
     }
     std::vector<spike_recorder> spikes;
     for (const auto& p : model.populations) spikes.push_back(sim.record_spikes(p.pop));
@@ -46,14 +46,14 @@ nir_run_result run_nir(const nir_network& model, const std::vector<std::vector<s
     std::int64_t bias_until = 0;
     for (const auto& p : model.populations)
         if (!p.bias.empty()) {
-            sim.set_bias(p.pop, std::vector<double>(p.bias.size(), 0.0));
+            sim.set_input(p.pop, volley::snn::constant_input{std::vector<double>(p.bias.size(), 0.0)});
             bias_until = std::max(bias_until, p.depth);
         }
     const std::int64_t total = steps + model.max_depth();
     std::int64_t done = 0;
     for (; done < std::min(total, bias_until + 1); ++done) {
         for (const auto& p : model.populations)
-            if (!p.bias.empty() && p.depth == done) sim.set_bias(p.pop, p.bias);
+            if (!p.bias.empty() && p.depth == done) sim.set_input(p.pop, volley::snn::constant_input{p.bias});
         sim.run(dt_ms);
     }
     if (total > done) sim.run(static_cast<double>(total - done) * dt_ms);

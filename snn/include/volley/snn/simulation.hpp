@@ -8,6 +8,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <volley/snn/context.hpp>
@@ -74,6 +75,21 @@ struct projection_weights {
     std::size_t size() const noexcept { return weights.size(); }
 };
 
+/// Input a population takes from outside the network, given between runs with
+/// simulation::set_input. Which kind a population takes is its model's: a constant current per
+/// neuron for discrete_neuron (its i_bias, in the model's current units, from the next step
+/// on), a table of values per step for analog_source (values[step][neuron], indexed from step
+/// 0: give it before run() or after reset()).
+struct constant_input {
+    std::vector<double> per_neuron;
+};
+struct step_table_input {
+    std::vector<std::vector<double>> per_step;
+};
+using population_input = std::variant<constant_input, step_table_input>;
+/// "constant current" or "table of values per step".
+std::string input_kind_name(const population_input& input);
+
 /// Called every `progress_interval_steps` during run(); returning false stops the run early
 /// (after the current step), leaving the simulation valid and resumable.
 using progress_callback = std::function<bool(std::int64_t steps_done, std::int64_t steps_total)>;
@@ -112,19 +128,15 @@ public:
     bool run(double duration_ms);
 
     /// Back to step 0 with the state as built (the same initial values), all pending input
-    /// cleared, sources restarted and the recorders' data cleared (they stay attached). Biases
-    /// set with set_bias and tables set with set_analog_input are kept.
+    /// cleared, sources restarted and the recorders' data cleared (they stay attached). Input
+    /// given with set_input is kept.
     void reset();
 
-    /// Sets i_bias of each neuron of a discrete_neuron population, from the next step on.
-    /// Throws unsupported_model for another model, invalid_parameter on a size mismatch or a
-    /// non-finite value.
-    void set_bias(population_index pop, std::span<const double> per_neuron);
-
-    /// Replaces an analog_source population's table, values[step][neuron], indexed from step 0
-    /// (call it before run() or after reset()). Throws unsupported_model for another model,
-    /// invalid_parameter for a row of the wrong size or a value out of range.
-    void set_analog_input(population_index pop, std::vector<std::vector<double>> values);
+    /// Gives population `pop` input from outside the network (population_input says which
+    /// kind each model takes). The network itself is never changed. Throws unsupported_model
+    /// when the population's model takes no input of that kind, invalid_parameter for a size
+    /// that is not one value per neuron or a value that is not finite or out of range.
+    void set_input(population_index pop, population_input input);
 
     /// Writes the whole dynamic state to the HDF5 file `path` (docs/engine.md, "Checkpoints"):
     /// neuron state, synaptic input in flight, plastic weights and traces, random streams,

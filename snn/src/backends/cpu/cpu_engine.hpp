@@ -52,8 +52,7 @@ public:
     int ranks() const override { return dist_.size(); }
     std::int64_t current_step() const override { return step_; }
     void reset(const network& net) override;
-    void set_bias(population_index pop, std::span<const double> per_neuron) override;
-    void set_analog_input(population_index pop, std::vector<std::vector<double>> values) override;
+    void set_input(population_index pop, const population_input& input) override;
     simulation_stats stats() const override;
     projection_weights weights(std::size_t projection) const override;
     void visit_state(state_archive& a) override;  // cpu_engine_state.cpp

@@ -1,5 +1,4 @@
-// The CPU backend's population construction, run-time changes (reset, set_bias,
-// set_analog_input) and the delivery of analog values (see cpu_engine.hpp).
+// The CPU backend's population construction, run-time changes (reset, set_input) and the delivery of analog values (see cpu_engine.hpp).
 //
 // An analog value x reaches a synapse of fixed-point weight w as round(w·x), an integer, so
 // analog input sums in the same int64 ring buffer as spikes and is independent of the thread
@@ -99,12 +98,11 @@ void cpu_engine::reset(const network& net) {
     }
 }
 
-void cpu_engine::set_bias(population_index pop, std::span<const double> per_neuron) {
-    std::get<discrete_population>(pops_[pop.value]).set_bias(per_neuron);
-}
-
-void cpu_engine::set_analog_input(population_index pop, std::vector<std::vector<double>> values) {
-    std::get<analog_population>(pops_[pop.value]).set_values(std::move(values));
+void cpu_engine::set_input(population_index pop, const population_input& input) {
+    if (const auto* c = std::get_if<constant_input>(&input))
+        std::get<discrete_population>(pops_[pop.value]).set_bias(c->per_neuron);
+    else
+        std::get<analog_population>(pops_[pop.value]).set_values(std::get<step_table_input>(input).per_step);
 }
 
 }  // namespace volley::snn::detail
