@@ -139,6 +139,7 @@ private:
         bool analog_source;         ///< its source population sends analog values
         bool follows_touched_list;  ///< its target adds only the input of the neurons listed
         bool input_after_update;    ///< its target is a LIF population that takes input after its update
+        bool direct_pair;           ///< the lowering lets this pair of populations go direct (direct_inputs.hpp)
     };
     /// Delivers the step-s spikes of population sp through `table` onto thread t's targets in
     /// population tp, with the delays counted from step `sent`; returns the synaptic events.
@@ -154,7 +155,7 @@ private:
     static std::span<const delivery_strategy> delivery_strategies();
     /// Chooses the strategy of every table (delivery_) and marks the direct ones (direct_table_,
     /// direct_).
-    void choose_deliveries();
+    void choose_deliveries(const network& net, double dt_ms);
     std::uint64_t deliver_uniform(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp, std::uint32_t tp,
                                   const synapse_table& table);
     std::uint64_t deliver_one_route(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp, std::uint32_t tp,

@@ -171,7 +171,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
             synapse_count_ += tab.synapses();
             table_bytes_ += tab.bytes();
         }
-    choose_deliveries();
+    choose_deliveries(net, options.dt_ms);
     epoch_ = epoch_steps(min_delay, max_delay);
     // Deliveries after an epoch reach up to max_delay steps past its last step, while the
     // epoch's own slots are still being read: max_delay + epoch_ slots.

@@ -12,6 +12,8 @@
 
 #include <volley/error.hpp>
 
+#include "lowering/direct_inputs.hpp"
+
 namespace volley::snn::detail {
 
 std::span<const cpu_engine::delivery_strategy> cpu_engine::delivery_strategies() {
@@ -20,8 +22,7 @@ std::span<const cpu_engine::delivery_strategy> cpu_engine::delivery_strategies()
     static const delivery_strategy strategies[] = {
         {"direct",  // into the LIF currents after the target's update: no ring, no list
          [](const delivery_case& c) {
-             return !c.zero_delay && !c.analog_source && c.input_after_update && c.table.uniform() &&
-                    c.table.delay() == 1;
+             return c.direct_pair && !c.zero_delay && c.input_after_update && c.table.uniform() && c.table.delay() == 1;
          },
          1.0, nullptr},
         {"analog",  // analog values: round(w·x) per synapse
@@ -47,8 +48,9 @@ std::span<const cpu_engine::delivery_strategy> cpu_engine::delivery_strategies()
     return strategies;
 }
 
-void cpu_engine::choose_deliveries() {
+void cpu_engine::choose_deliveries(const network& net, double dt_ms) {
     const std::size_t P = n_pops_, T = static_cast<std::size_t>(threads_);
+    const auto direct = direct_pairs(net, dt_ms);
     direct_table_.assign(T * P * P, 0);
     direct_.assign(P, 0);
     direct_boxes_.assign(T * P, {});
@@ -61,7 +63,7 @@ void cpu_engine::choose_deliveries() {
             const auto* lif = std::get_if<lif_population>(&pops_[tp]);
             const delivery_case c{table, k >= P * P, std::holds_alternative<analog_population>(pops_[sp]),
                                   follows_touched_list(static_cast<std::uint32_t>(tp)),
-                                  lif != nullptr && lif->takes_input_after_update()};
+                                  lif != nullptr && lif->takes_input_after_update(), direct[sp * P + tp] != 0};
             const delivery_strategy* best = nullptr;
             for (const auto& strategy : delivery_strategies())
                 if (strategy.compatible(c) && (!best || strategy.cost < best->cost)) best = &strategy;

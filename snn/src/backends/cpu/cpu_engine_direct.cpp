@@ -5,9 +5,11 @@
 // costs a write, a touched-list entry, a read and a clear. In CUBA every projection is such a
 // one, and the ring is never touched.
 //
-// Determinism: each neuron's input is a sum of doubles, added in the order of the source
-// populations and then of the source neurons (threads own ascending ranges, and each lists its
-// spikes ascending), whatever the thread count.
+// Determinism: each neuron's input is a sum of doubles, but the lowering lets a pair of
+// populations go direct only where every direct input onto a target receptor has one constant
+// weight (lowering/direct_inputs.hpp): the sum is that value added once per event, the same
+// in any order of the spikes and any partition of the work. (They are added in the order of the
+// source neurons anyway.)
 
 #include "backends/cpu/cpu_engine.hpp"
 
