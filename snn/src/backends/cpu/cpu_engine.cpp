@@ -71,15 +71,15 @@ cpu_engine::cpu_engine(const network& net, int threads, const simulation_options
     build_synapses(net, options);  // sets epoch_
     spike_mask_ = static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(2 * epoch_))) - 1;
     spikes_.assign(static_cast<std::size_t>(spike_mask_ + 1),
-                   std::vector<std::vector<std::uint32_t>>(static_cast<std::size_t>(threads_) * n_pops_));
+                   std::vector<std::vector<std::uint32_t>>(static_cast<std::size_t>(threads_) * (n_pops_ + list_gap)));
     remote_.assign(static_cast<std::size_t>(spike_mask_ + 1), std::vector<remote_spikes>(n_pops_));
-    touched_.resize(static_cast<std::size_t>(threads_) * n_pops_ * slots_);
+    touched_.resize(static_cast<std::size_t>(threads_) * (n_pops_ * slots_ + list_gap));
     counters_.resize(static_cast<std::size_t>(threads_));
     population_spikes_.assign(n_pops_, 0);
     build_s_ = seconds_since(t0);
 }
 
-void cpu_engine::update_range(int t, std::int64_t s, std::barrier<>* sync) {
+void cpu_engine::update_range(int t, std::int64_t s, spin_barrier* sync) {
     for (const std::uint32_t p : order_) {
         update_population(t, s, p);
         if (!sends_now_[p]) continue;
