@@ -1,6 +1,7 @@
 // The temporal stage of `volley demo` (see demo_temporal.hpp).
 
 #include "demo_temporal.hpp"
+#include "demo_image_raster.hpp"
 #include "fitness_plot.hpp"
 
 #include <volley/convert/sequence_classifier.hpp>
@@ -79,11 +80,12 @@ std::pair<double, std::size_t> gru_accuracy(const temporal::task_spec& task, con
     return {gru.accuracy(gru_input(test, test_f, task.frames), gru_targets(test, task), o.threads), gru.parameter_count()};
 }
 
-/// Every neuron's fires of `net` on one sequence, as a raster: inputs, hidden neurons, output.
-void write_sequence_raster(const std::filesystem::path& file, const temporal::processor_spec& spec,
-                           const hw::tennlab_network& net, const temporal::task_spec& task,
-                           const temporal::encoding_options& enc, const temporal::decoding_options& dec,
-                           const temporal::encoded_sequence& seq, const std::string& title) {
+/// Every neuron's fires of `net` on one sequence: inputs, hidden neurons, output, with the
+/// cycle of each fire as its time.
+std::vector<snn::raster_population> sequence_fires(const temporal::processor_spec& spec, const hw::tennlab_network& net,
+                                                   const temporal::task_spec& task, const temporal::encoding_options& enc,
+                                                   const temporal::decoding_options& dec,
+                                                   const temporal::encoded_sequence& seq) {
     auto proc = spec.make();
     proc->load_network(net);
     for (const auto& n : net.nodes) proc->track_neuron_events(n.id);
@@ -103,10 +105,64 @@ void write_sequence_raster(const std::filesystem::path& file, const temporal::pr
         for (const double t : fires[i]) p.node_ids.push_back(p.size), p.times_ms.push_back(t);
         ++p.size;
     }
+    return pops;
+}
+
+void write_sequence_raster(const std::filesystem::path& file, std::vector<snn::raster_population> pops,
+                           const temporal::task_spec& task, const temporal::encoding_options& enc,
+                           const temporal::decoding_options& dec, const std::string& title) {
     snn::raster_plot_options opt;
     opt.title = title;
     opt.t_stop_ms = static_cast<double>(dec.run_cycles(task, enc.cycles_per_frame));
     opt.rate_bin_ms = enc.cycles_per_frame;
+    snn::write_raster_svg(file, pops, opt);
+}
+
+/// One sequence through the whole stack on one time axis: each frame's image through the
+/// CNN's spiking layers (T steps), then the DANNA network's fires on the sequence (each frame's
+/// cycles_per_frame cycles drawn over the same width as its T steps).
+void write_stack_raster(const std::filesystem::path& file, const convert::converted_snn& net,
+                        const convert::image_dataset& images, const temporal::sequence& seq,
+                        std::vector<snn::raster_population> danna_pops, const temporal::task_spec& task,
+                        const temporal::encoding_options& enc, const temporal::decoding_options& dec,
+                        const demo_temporal_options& o) {
+    const auto T = static_cast<double>(o.timesteps);
+    // A layer of thousands of neurons would leave the network's few rows invisible: a layer
+    // shows every stride-th neuron, at most rows_per_layer of them.
+    constexpr std::uint64_t rows_per_layer = 120;
+    std::vector<snn::raster_population> pops;
+    std::vector<std::uint64_t> stride;
+    for (const auto& layer : net.layers) {
+        const std::uint64_t n = layer.size(), k = (n + rows_per_layer - 1) / rows_per_layer;
+        stride.push_back(k);
+        pops.push_back({"CNN " + layer.name + (k > 1 ? " (1 neuron in " + std::to_string(k) + ")" : ""),
+                        (n + k - 1) / k, {}, {}});
+    }
+    for (std::size_t f = 0; f < seq.images.size(); ++f) {
+        const auto rec = record_image_spikes(net, {images.image(seq.images[f]), images.image_size()}, o.timesteps, o.seed,
+                                             convert::readout_rule::spike_count);
+        for (std::size_t l = 0; l < rec.layers.size(); ++l)
+            for (std::size_t k = 0; k < rec.layers[l].node_ids.size(); ++k) {
+                if (rec.layers[l].node_ids[k] % stride[l] != 0) continue;
+                pops[l].node_ids.push_back(rec.layers[l].node_ids[k] / stride[l]);
+                pops[l].times_ms.push_back(static_cast<double>(f) * T + rec.layers[l].times_ms[k]);
+            }
+    }
+    const double per_cycle = T / static_cast<double>(enc.cycles_per_frame);
+    for (auto& p : danna_pops) {
+        for (auto& t : p.times_ms) t *= per_cycle;
+        p.name = "DANNA " + p.name;
+        pops.push_back(std::move(p));
+    }
+    snn::raster_plot_options opt;
+    opt.title = "one '" + temporal::to_string(task.kind) + "' test sequence of " + std::to_string(seq.images.size()) +
+                " frames: CNN layers (" + std::to_string(o.timesteps) + " steps a frame), then the evolved network on danna2 (" +
+                std::to_string(enc.cycles_per_frame) + " cycles a frame, same width)";
+    opt.t_start_ms = 0;
+    opt.t_stop_ms = std::max(static_cast<double>(seq.images.size()) * T,
+                             static_cast<double>(dec.run_cycles(task, enc.cycles_per_frame)) * per_cycle);
+    opt.rate_bin_ms = T;
+    opt.max_points = 80000;
     snn::write_raster_svg(file, pops, opt);
 }
 
@@ -221,10 +277,15 @@ demo_temporal_result run_demo_temporal(const convert::converted_snn& net, const 
             if (o.log) o.log("temporal stage: " + row.question + " not placed on the grid: " + e.what());
         }
         if (q == 0) {
+            auto fires = sequence_fires(proc, state.best, task, enc, dec, test_real.front());
             const auto raster = o.out_dir / "temporal_raster.svg";
-            write_sequence_raster(raster, proc, state.best, task, enc, dec, test_real.front(),
-                                  "evolved '" + row.question + "' network on danna2, test sequence 0");
+            write_sequence_raster(raster, fires, task, enc, dec, "evolved '" + row.question + "' network on danna2, test sequence 0");
             r.outputs.push_back(raster);
+            if (!net.input) {  // the CNN's one-image recording takes the constant-current coding
+                const auto stack = o.out_dir / "sequence_raster.svg";
+                write_stack_raster(stack, net, test, test_seqs[q].front(), std::move(fires), task, enc, dec, o);
+                r.outputs.push_back(stack);
+            }
         }
         fitness_curve c;
         c.title = "EONS on '" + row.question + "' (danna2, CNN features)";

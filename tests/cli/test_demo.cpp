@@ -337,6 +337,10 @@ TEST_F(Demo, TheTemporalStageRunsTheCnnOutputThroughDanna2) {
         }
     }
     EXPECT_TRUE(t["questions"][0]["grid_placed"].get<bool>()) << "the order network fits the grid";
-    for (const char* f : {"temporal_raster.svg", "temporal_layout.svg", "fitness_order.svg"})
+    for (const char* f : {"temporal_raster.svg", "temporal_layout.svg", "fitness_order.svg", "sequence_raster.svg"})
         EXPECT_TRUE(fs::exists(dir_ / "o" / f)) << f;
+    // One sequence through the whole stack: the CNN's layers and the DANNA network in one plot.
+    const auto stack = read_text_file(dir_ / "o" / "sequence_raster.svg");
+    EXPECT_NE(stack.find("CNN "), std::string::npos);
+    EXPECT_NE(stack.find("DANNA output"), std::string::npos);
 }
