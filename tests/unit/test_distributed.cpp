@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <mutex>
+#include <optional>
 
 namespace {
 
@@ -167,6 +168,42 @@ TEST(distributed, zero_delay_chain_stays_on_one_rank_and_gives_the_same_raster) 
 TEST(distributed, two_threads_per_rank_give_the_same_raster) {
     expect_same_raster_on_ranks(plastic_network(), 200, 2);
     expect_same_raster_on_ranks(vs::cuba_network(2000), 100, 2);
+}
+
+TEST(distributed, every_rank_quantises_weights_as_one_process_does) {
+    // Targets 0-49 receive weights of 0.7, targets 50-99 weights of 1.5 (0.7 rounds differently at 2^-30 and 2^-29): on 2 ranks the first
+    // rank's share of the weights stays below 1, the second's does not. The fixed-point scale
+    // must still be the one of the largest weight over all, or the first rank's sums (and so
+    // its membrane potentials) differ from one process's in their last bits.
+    vs::network net;
+    const auto in = net.add_population("in", 50, vs::poisson_source{{.rate_hz = 40}});
+    const auto out = net.add_population("out", 100, vs::lif_exp{});
+    vs::from_list pairs;
+    std::vector<double> weights;
+    for (std::uint32_t t = 0; t < 100; ++t)
+        for (std::uint32_t s = 0; s < 50; s += 5) {
+            pairs.sources.push_back(s);
+            pairs.targets.push_back(t);
+            weights.push_back(t < 50 ? 0.7 : 1.5);
+        }
+    net.connect(in, out, pairs, {.weight = weights, .delay_ms = 0.5});
+    auto v_of_neuron_0 = [&](const vs::context& ctx, bool record) {
+        vs::simulation sim(net, ctx, {});
+        std::optional<vs::state_recorder> v;
+        if (record) v = sim.record_state(out, "v_mv", 0.1, {0});
+        sim.run(100);
+        return v ? v->data().values : std::vector<double>{};
+    };
+    const auto expected = v_of_neuron_0({.threads = 1}, true);
+    std::vector<double> got;
+    vs::dry_run(2, [&](const vs::distributed_context& rank) {
+        vs::context ctx{.threads = 1};
+        ctx.distributed = rank;
+        auto v = v_of_neuron_0(ctx, rank.id() == 0);  // neuron 0 of `out` is global 50, on rank 0
+        if (rank.id() == 0) got = std::move(v);
+    });
+    ASSERT_EQ(got.size(), expected.size());
+    EXPECT_TRUE(got == expected) << "rank 0's membrane potential differs from one process's";
 }
 
 TEST(distributed, domain_decomposition_cuts_equal_shares_outside_compound_units) {

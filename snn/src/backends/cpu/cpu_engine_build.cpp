@@ -87,13 +87,16 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
         double& mw = max_w[0][projs[q].target.value * 2 + static_cast<std::uint8_t>(projs[q].synapse.receptor)];
         mw = std::max(mw, m);
     }
-    // The fixed-point scale of each (target population, receptor) and the longest delay.
+    // The fixed-point scale of each (target population, receptor), over every thread and rank.
     std::vector<double> to_fixed(P * 2);
     scale_.resize(P * 2);
     for (std::size_t k = 0; k < P * 2; ++k) {
         double m = 0;
         for (std::size_t t = 0; t < T; ++t) m = std::max(m, max_w[t][k]);
-        const int f = fixed_point_exponent(m);
+        // The largest weight over every rank, not this rank's targets only: otherwise a rank
+        // whose share of the weights stays below a power of two would round differently from
+        // one process (collective, in the same order on every rank).
+        const int f = static_cast<int>(dist_.min(fixed_point_exponent(m)));
         to_fixed[k] = std::ldexp(1.0, f);
         scale_[k] = std::ldexp(1.0, -f);
     }
