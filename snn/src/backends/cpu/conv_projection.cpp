@@ -2,6 +2,7 @@
 
 #include "backends/cpu/conv_projection.hpp"
 #include "backends/cpu/cpu_isa.hpp"
+#include "lowering/fixed_point.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -65,7 +66,7 @@ conv_projection::conv_projection(const convolution& c, std::uint32_t source_pop,
         for (std::uint32_t ky = 0; ky < kh_; ++ky)
             for (std::uint32_t kx = 0; kx < kw_; ++kx) {
                 for (std::uint32_t o = a; o < b; ++o)
-                    slice[o - a] = std::llround(c.kernel[((std::size_t{o} * cg + ci) * kh_ + ky) * kw_ + kx] * to_fixed);
+                    slice[o - a] = to_fixed_point(c.kernel[((std::size_t{o} * cg + ci) * kh_ + ky) * kw_ + kx], to_fixed);
                 const auto [it, fresh] = seen.try_emplace(slice, slices_.size());
                 if (fresh) slices_.insert(slices_.end(), slice.begin(), slice.end());
                 slice_of_[(std::size_t{ch} * kh_ + ky) * kw_ + kx] = it->second;
@@ -107,7 +108,7 @@ conv_projection::conv_projection(const convolution& c, std::uint32_t source_pop,
         for (std::uint32_t o = 0; o < c.out_channels && fits; ++o) {
             std::int64_t bound = 0;
             for (std::size_t q = 0; q < per_output; ++q) {
-                const std::int64_t w = rounded(std::llround(c.kernel[o * per_output + q] * to_fixed), k);
+                const std::int64_t w = rounded(to_fixed_point(c.kernel[o * per_output + q], to_fixed), k);
                 bound += w < 0 ? -w : w;
             }
             fits = bound <= std::numeric_limits<std::int32_t>::max();

@@ -34,6 +34,7 @@
 #include "backends/cpu/lif_population.hpp"
 #include "backends/cpu/ode_population.hpp"
 #include "backends/cpu/plastic_table.hpp"
+#include "backends/cpu/population_factory.hpp"
 #include "backends/cpu/source_population.hpp"
 #include "backends/cpu/synapse_table.hpp"
 #include "backends/cpu/thread_team.hpp"
@@ -227,8 +228,6 @@ private:
     /// delays counted from step `sent` (cpu_engine_runtime.cpp).
     std::uint64_t deliver_analog(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp, std::uint32_t tp,
                                  const synapse_table& table);
-    using population_state =
-        std::variant<lif_population, source_population, discrete_population, analog_population, ode_population>;
     /// The run-time state of population p as built from `net`.
     population_state make_population(const network& net, std::uint32_t p) const;
     void record_spikes(std::int64_t s);

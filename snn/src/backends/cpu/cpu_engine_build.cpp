@@ -124,7 +124,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
             auto& plan = plans[t][k];
             if (plan.row_sizes.empty()) continue;
             const std::size_t tp = k % P;
-            const auto fixed = static_cast<std::int32_t>(std::llround(plan.shape.weight * to_fixed[tp * 2 + plan.shape.receptor]));
+            const auto fixed = static_cast<std::int32_t>(to_fixed_point(plan.shape.weight, to_fixed[tp * 2 + plan.shape.receptor]));
             tables_[t][k] = synapse_table(plan.row_sizes, plan.shape, fixed, span);
             plan.row_sizes = {};
         }
@@ -142,7 +142,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
                 ex.expand(j);
                 for (std::size_t k = 0; k < ex.sources.size(); ++k)
                     table.put(ex.sources[k], base + j, r, static_cast<std::uint32_t>(std::max(ex.delays[k], 1)),
-                              static_cast<std::int32_t>(std::llround(ex.weights[k] * fx)));
+                              static_cast<std::int32_t>(to_fixed_point(ex.weights[k], fx)));
             }
         }
         for (auto& table : tables_[t]) table.finish();

@@ -33,7 +33,7 @@ void cpu_engine::build_gates(const network& net, const std::vector<std::uint32_t
             const auto [b, e] = local_range(static_cast<int>(t), tp);
             if (b >= e) continue;
             const auto r = static_cast<std::uint8_t>(projs[q].synapse.receptor);
-            const auto w = static_cast<std::int64_t>(std::llround(std::get<double>(projs[q].synapse.weight) * to_fixed[tp * 2 + r]));
+            const auto w = to_fixed_point(std::get<double>(projs[q].synapse.weight), to_fixed[tp * 2 + r]);
             gates_[t].emplace_back(*g, sp, tp, r, delays[q], w, b, e);
             table_bytes_ += gates_[t].back().bytes();
             synapse_count_ += gates_[t].back().synapses();

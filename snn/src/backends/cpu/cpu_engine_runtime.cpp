@@ -1,4 +1,4 @@
-// The CPU backend's population construction, run-time changes (reset, set_input) and the delivery of analog values (see cpu_engine.hpp).
+// The CPU backend's population construction (population_factory.hpp), run-time changes (reset, set_input) and the delivery of analog values (see cpu_engine.hpp).
 //
 // An analog value x reaches a synapse of fixed-point weight w as round(w·x), an integer, so
 // analog input sums in the same int64 ring buffer as spikes and is independent of the thread
@@ -13,23 +13,8 @@
 
 namespace volley::snn::detail {
 
-cpu_engine::population_state cpu_engine::make_population(const network& net, std::uint32_t p) const {
-    const auto& model = net.populations()[p].model;
-    const population_index pop{p};
-    if (std::holds_alternative<analog_source>(model))
-        return population_state(std::in_place_type<analog_population>, net, pop);
-    if (std::holds_alternative<discrete_neuron>(model))
-    {
-        population_state state(std::in_place_type<discrete_population>, net, pop, dt_ms_, seed_);
-        std::get<discrete_population>(state).set_isa(isa_);
-        return state;
-    }
-    if (is_source_model(model)) return population_state(std::in_place_type<source_population>, net, pop, dt_ms_, seed_);
-    if (is_ode_model(model)) return population_state(std::in_place_type<ode_population>, net, pop, dt_ms_, seed_);
-    population_state state(std::in_place_type<lif_population>, net, pop, dt_ms_, seed_);
-    std::get<lif_population>(state).set_threads(threads_);
-    std::get<lif_population>(state).set_isa(isa_);
-    return state;
+population_state cpu_engine::make_population(const network& net, std::uint32_t p) const {
+    return make_population_kernel(net, {p}, {.dt_ms = dt_ms_, .seed = seed_, .threads = threads_, .isa = isa_});
 }
 
 std::uint64_t cpu_engine::deliver_analog(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp, std::uint32_t tp,

@@ -28,6 +28,7 @@
 #include <volley/snn/network.hpp>
 #include <volley/snn/simulation.hpp>
 #include "checkpoint/state_archive.hpp"
+#include "lowering/fixed_point.hpp"
 
 namespace volley::snn::detail {
 
@@ -88,7 +89,7 @@ public:
             double& w = weights_[k];
             if (k_.multiplicative) dw *= (w - k_.w_min) / span;
             w = std::max(k_.w_min, w - dw);
-            deliver(ring_base_ + j, (word & delay_mask_) + 1, static_cast<std::int32_t>(std::llround(w * to_fixed_)));
+            deliver(ring_base_ + j, (word & delay_mask_) + 1, static_cast<std::int32_t>(to_fixed_point(w, to_fixed_)));
         }
         jump(pre.x1, pre.x2, pre.last, stamp, trace_r1, trace_r2);
         return e - b;

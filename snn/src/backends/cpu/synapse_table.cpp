@@ -10,13 +10,6 @@
 
 namespace volley::snn::detail {
 
-int fixed_point_exponent(double max_abs_weight) {
-    if (!(max_abs_weight > 0)) return 30;
-    int exp2 = 0;
-    std::frexp(max_abs_weight, &exp2);  // max_abs_weight < 2^exp2
-    return 30 - exp2;
-}
-
 synapse_table::synapse_table(const std::vector<std::uint32_t>& row_sizes, const synapse_table_shape& shape,
                              std::int32_t fixed_weight, std::uint32_t max_target_offset) {
     uniform_ = shape.uniform;

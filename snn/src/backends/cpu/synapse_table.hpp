@@ -13,6 +13,8 @@
 
 #include <cstdint>
 #include <limits>
+
+#include "lowering/fixed_point.hpp"
 #include <span>
 #include <vector>
 
@@ -118,9 +120,6 @@ private:
     std::uint32_t delay_bits_ = 0, delay_mask_ = 0, target_shift_ = 0;
 };
 
-/// The fixed-point exponent F for weights whose largest magnitude is `max_abs_weight`: weights
-/// are stored as round(w * 2^F) in 32 bits, with 2^F * max|w| <= 2^30, so the relative
-/// precision is 2^-30 of the largest weight and an int64 accumulator cannot overflow in practice.
-int fixed_point_exponent(double max_abs_weight);
+
 
 }  // namespace volley::snn::detail

@@ -1,0 +1,49 @@
+#pragma once
+// The CPU backend's population kernels and their factory (Arbor's cell_group_factory): one row
+// per kernel, naming the models it runs and how it is built. A model no row takes is refused
+// with unsupported_model naming the model and the backend, never run by a wrong kernel. Adding
+// a neuron model is its parameter struct and dynamics (docs/adding-a-model.md) and, for a model
+// no kernel runs yet, a row here.
+
+#include <volley/snn/network.hpp>
+
+#include <cstdint>
+#include <span>
+#include <variant>
+
+#include "backends/cpu/analog_population.hpp"
+#include "backends/cpu/cpu_isa.hpp"
+#include "backends/cpu/discrete_population.hpp"
+#include "backends/cpu/lif_population.hpp"
+#include "backends/cpu/ode_population.hpp"
+#include "backends/cpu/source_population.hpp"
+
+namespace volley::snn::detail {
+
+/// Every kernel the CPU engine runs, one per population.
+using population_state =
+    std::variant<lif_population, source_population, discrete_population, analog_population, ode_population>;
+
+/// What a kernel is built with besides its population.
+struct population_build {
+    double dt_ms = 0.1;
+    std::uint64_t seed = 0;
+    int threads = 1;
+    cpu_isa isa = cpu_isa::baseline;
+};
+
+/// One kernel: its name, the models it runs and how it is built.
+struct population_kernel {
+    const char* name;
+    bool (*runs)(const neuron_model&);
+    population_state (*make)(const network&, population_index, const population_build&);
+};
+
+/// Every row, registered once.
+std::span<const population_kernel> population_kernels();
+
+/// The kernel of population `pop`: the row that runs its model (rows never overlap). Throws unsupported_model
+/// naming the model and the population when none does.
+population_state make_population_kernel(const network& net, population_index pop, const population_build& build);
+
+}  // namespace volley::snn::detail
