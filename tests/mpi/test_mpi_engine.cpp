@@ -6,6 +6,8 @@
 // path), COBA (ODE neurons), Poisson input onto plastic synapses with delays of several steps,
 // and a relay whose strong synapses make any late delivery visible.
 
+#include "../support/distributed_test_networks.hpp"
+
 #include <volley/error.hpp>
 #include <volley/snn/distributed_context.hpp>
 #include <volley/snn/simulation.hpp>
@@ -75,26 +77,10 @@ TEST(mpi_engine, cuba_gives_the_raster_of_one_process) { expect_raster_of_one_pr
 TEST(mpi_engine, coba_gives_the_raster_of_one_process) { expect_raster_of_one_process(vs::coba_network(1000), 50); }
 
 TEST(mpi_engine, plastic_synapses_with_long_delays_give_the_raster_of_one_process) {
-    vs::network net;
-    const auto in = net.add_population("in", 300, vs::poisson_source{{.rate_hz = 20}});
-    const auto exc = net.add_population("exc", 150, vs::lif_exp{});
-    net.initialise(exc, "v_mv", vs::uniform{-60, -50});
-    vs::stdp_pair pair{.a_plus = 0.02, .a_minus = 0.021, .w_min = 0, .w_max = 2.0};
-    net.connect(in, exc, vs::fixed_probability{0.2},
-                {.weight = vs::uniform{0, 2.0}, .delay_ms = vs::uniform{0.5, 3}, .plasticity = pair});
-    net.connect(exc, exc, vs::fixed_probability{0.1, false}, {.weight = 0.5, .delay_ms = 1.5});
-    expect_raster_of_one_process(net, 300);
+    expect_raster_of_one_process(vs::testing::plastic_delayed_network(), 300);
 }
 
-TEST(mpi_engine, relayed_spikes_arrive_on_time) {
-    vs::network net;
-    const auto in = net.add_population("in", 300, vs::poisson_source{{.rate_hz = 50}});
-    const auto relay = net.add_population("relay", 300, vs::lif_exp{});
-    const auto out = net.add_population("out", 300, vs::lif_exp{});
-    net.connect(in, relay, vs::one_to_one{}, {.weight = 40.0, .delay_ms = 0.5});
-    net.connect(relay, out, vs::one_to_one{}, {.weight = 40.0, .delay_ms = 0.3});
-    expect_raster_of_one_process(net, 200);
-}
+TEST(mpi_engine, relayed_spikes_arrive_on_time) { expect_raster_of_one_process(vs::testing::relay_chain(), 200); }
 
 TEST(mpi_engine, the_world_context_names_this_rank) {
     const auto ctx = vs::mpi_world_context();

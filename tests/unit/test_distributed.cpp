@@ -6,6 +6,7 @@
 // near equal shares and never inside a chain of zero-delay projections; a failing rank stops
 // the others instead of leaving them waiting.
 
+#include "../support/distributed_test_networks.hpp"
 #include "../support/snn_test_support.hpp"
 
 #include "lowering/domain_decomposition.hpp"
@@ -77,22 +78,6 @@ void expect_same_raster_on_ranks(const vs::network& net, double ms, int threads 
     }
 }
 
-/// Poisson input onto plastic synapses with delays of 0.5-3 ms (epochs of 5 steps), plastic
-/// recurrence and inhibition.
-vs::network plastic_network() {
-    vs::network net;
-    const auto in = net.add_population("in", 300, vs::poisson_source{{.rate_hz = 20}});
-    const auto exc = net.add_population("exc", 150, vs::lif_exp{});
-    net.initialise(exc, "v_mv", vs::uniform{-60, -50});
-    vs::stdp_pair pair{.a_plus = 0.02, .a_minus = 0.021, .w_min = 0, .w_max = 2.0};
-    net.connect(in, exc, vs::fixed_probability{0.2},
-                {.weight = vs::uniform{0, 2.0}, .delay_ms = vs::uniform{0.5, 3}, .plasticity = pair});
-    net.connect(exc, exc, vs::fixed_probability{0.1, false}, {.weight = 0.5, .delay_ms = 1.5});
-    net.connect(exc, exc, vs::fixed_probability{0.05, false},
-                {.weight = -1.0, .delay_ms = 1.0, .receptor = vs::inhibitory});
-    return net;
-}
-
 /// Poisson input through two zero-delay projections (in -> a -> b: one compound unit) with a
 /// delayed projection back from b to a, beside a population the ranks may cut.
 vs::network zero_delay_chain() {
@@ -110,21 +95,8 @@ vs::network zero_delay_chain() {
     return net;
 }
 
-/// Poisson spikes relayed one to one by strong synapses with delays of 3 and 5 steps (epochs
-/// of 3 steps), so that a spike delivered a step late changes the raster.
-vs::network relay_chain() {
-    vs::network net;
-    const auto in = net.add_population("in", 300, vs::poisson_source{{.rate_hz = 50}});
-    const auto relay = net.add_population("relay", 300, vs::lif_exp{});
-    const auto out = net.add_population("out", 300, vs::lif_exp{});
-    net.connect(in, relay, vs::one_to_one{}, {.weight = 40.0, .delay_ms = 0.5});
-    net.connect(relay, out, vs::one_to_one{}, {.weight = 40.0, .delay_ms = 0.3});
-    net.connect(in, out, vs::fixed_probability{0.05}, {.weight = vs::uniform{1.0, 5.0}, .delay_ms = vs::uniform{0.3, 2.0}});
-    return net;
-}
-
 TEST(distributed, relayed_spikes_with_delays_of_several_steps_arrive_on_time_on_any_rank_count) {
-    expect_same_raster_on_ranks(relay_chain(), 200);
+    expect_same_raster_on_ranks(vs::testing::relay_chain(), 200);
 }
 
 TEST(distributed, cuba_on_imitated_ranks_gives_the_one_rank_raster) {
@@ -136,7 +108,7 @@ TEST(distributed, coba_ode_neurons_on_imitated_ranks_give_the_one_rank_raster) {
 }
 
 TEST(distributed, plastic_network_with_long_delays_gives_the_same_raster_and_weights) {
-    const auto net = plastic_network();
+    const auto net = vs::testing::plastic_delayed_network();
     expect_same_raster_on_ranks(net, 300);
     // The weights each rank learnt, for the targets it owns, are those of one rank.
     vs::simulation one(net, {.threads = 1}, {});
@@ -166,7 +138,7 @@ TEST(distributed, zero_delay_chain_stays_on_one_rank_and_gives_the_same_raster) 
 }
 
 TEST(distributed, two_threads_per_rank_give_the_same_raster) {
-    expect_same_raster_on_ranks(plastic_network(), 200, 2);
+    expect_same_raster_on_ranks(vs::testing::plastic_delayed_network(), 200, 2);
     expect_same_raster_on_ranks(vs::cuba_network(2000), 100, 2);
 }
 

@@ -101,6 +101,24 @@ private:
         for (int u = 0; u < threads_; ++u) f(std::as_const(spikes_of(s, u, sp)));
         f(std::as_const(remote.after));
     }
+    /// Calls f(row, weights) for the synapse row of every step-s spike of population sp through
+    /// a table with weights per synapse (for_each_spike_list's order); returns the events.
+    template <class F>
+    std::uint64_t for_each_weighted_row(std::int64_t s, std::uint32_t sp, const synapse_table& table, F&& f) {
+        std::uint64_t events = 0;
+        for_each_spike_list(s, sp, [&](const std::vector<std::uint32_t>& fired) {
+            for (const std::uint32_t g : fired) {
+                const auto row = table.row(g);
+                events += row.size();
+                f(row, table.row_weights(g));
+            }
+        });
+        return events;
+    }
+    /// The ring cell of thread t's first neuron for `receptor` in ring slot `slot`.
+    std::int64_t* ring_cells(int t, std::int64_t slot, std::uint32_t receptor) {
+        return ring_.data() + (static_cast<std::size_t>(slot) * n_ + lo_[t]) * 2 + receptor;
+    }
     /// Hands the spikes of steps [a, b) of this rank's neurons to the other ranks and files
     /// theirs (remote_); clears the lists of the steps of the next epoch, which zero-delay
     /// deliveries read before any exchange (cpu_engine_exchange.cpp).

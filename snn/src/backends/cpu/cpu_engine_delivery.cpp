@@ -102,7 +102,7 @@ std::uint64_t cpu_engine::deliver_uniform(int t, std::int64_t s, std::int64_t se
                                           std::uint32_t tp, const synapse_table& table) {
     // Add the weight at each target and list the row as touched, in one pass over it.
     const std::int64_t slot = (sent + table.delay()) & slot_mask_;
-    std::int64_t* cells = ring_.data() + (static_cast<std::size_t>(slot) * n_ + lo_[t]) * 2 + table.receptor();
+    std::int64_t* cells = ring_cells(t, slot, table.receptor());
     const std::int64_t w = table.weight();
     auto& hit = touched(t, tp, slot);
     std::uint64_t events = 0;
@@ -120,25 +120,15 @@ std::uint64_t cpu_engine::deliver_uniform(int t, std::int64_t s, std::int64_t se
 std::uint64_t cpu_engine::deliver_one_route(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp,
                                             std::uint32_t, const synapse_table& table) {
     // A converted dense layer: the row's weights add into one slot, with no list to keep.
-    const std::int64_t slot = (sent + table.delay()) & slot_mask_;
-    std::int64_t* cells = ring_.data() + (static_cast<std::size_t>(slot) * n_ + lo_[t]) * 2 + table.receptor();
-    std::uint64_t events = 0;
-    for_each_spike_list(s, sp, [&](const std::vector<std::uint32_t>& fired) {
-        for (const std::uint32_t g : fired) {
-            const auto row = table.row(g);
-            const std::int32_t* weights = table.row_weights(g);
-            events += row.size();
-            for (std::size_t k = 0; k < row.size(); ++k) cells[2 * std::size_t{table.target_of(row[k])}] += weights[k];
-        }
+    std::int64_t* cells = ring_cells(t, (sent + table.delay()) & slot_mask_, table.receptor());
+    return for_each_weighted_row(s, sp, table, [&](std::span<const std::uint32_t> row, const std::int32_t* weights) {
+        for (std::size_t k = 0; k < row.size(); ++k) cells[2 * std::size_t{table.target_of(row[k])}] += weights[k];
     });
-    return events;
 }
 
 std::uint64_t cpu_engine::deliver_shared(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp, std::uint32_t,
                                          const synapse_table& table) {
-    const std::int64_t slot = (sent + table.delay()) & slot_mask_;
-    return deliver_shared_targets(
-        t, s, sp, table, ring_.data() + (static_cast<std::size_t>(slot) * n_ + lo_[t]) * 2 + table.receptor());
+    return deliver_shared_targets(t, s, sp, table, ring_cells(t, (sent + table.delay()) & slot_mask_, table.receptor()));
 }
 
 std::uint64_t cpu_engine::deliver_general(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp,
@@ -147,21 +137,14 @@ std::uint64_t cpu_engine::deliver_general(int t, std::int64_t s, std::int64_t se
     const bool listed = follows_touched_list(tp);
     const std::size_t lo = lo_[t], n = n_;
     std::int64_t* ring = ring_.data();
-    std::uint64_t events = 0;
-    for_each_spike_list(s, sp, [&](const std::vector<std::uint32_t>& fired) {
-        for (const std::uint32_t g : fired) {
-            const auto row = table.row(g);
-            const std::int32_t* weights = table.row_weights(g);
-            events += row.size();
-            for (std::size_t k = 0; k < row.size(); ++k) {
-                const std::uint32_t word = row[k], off = table.target_of(word);
-                const std::int64_t slot = (sent + table.delay_of(word)) & slot_mask_;
-                ring[(static_cast<std::size_t>(slot) * n + lo + off) * 2 + table.receptor_of(word)] += weights[k];
-                if (listed) touched(t, tp, slot).push_back(off);
-            }
+    return for_each_weighted_row(s, sp, table, [&](std::span<const std::uint32_t> row, const std::int32_t* weights) {
+        for (std::size_t k = 0; k < row.size(); ++k) {
+            const std::uint32_t word = row[k], off = table.target_of(word);
+            const std::int64_t slot = (sent + table.delay_of(word)) & slot_mask_;
+            ring[(static_cast<std::size_t>(slot) * n + lo + off) * 2 + table.receptor_of(word)] += weights[k];
+            if (listed) touched(t, tp, slot).push_back(off);
         }
     });
-    return events;
 }
 
 std::uint64_t cpu_engine::deliver_convs(int t, std::int64_t s, std::uint32_t sp, bool now) {
