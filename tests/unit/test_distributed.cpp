@@ -103,6 +103,31 @@ TEST(distributed, cuba_on_imitated_ranks_gives_the_one_rank_raster) {
     expect_same_raster_on_ranks(vs::cuba_network(4000), 100);
 }
 
+TEST(distributed, cuba_with_steps_in_pairs_on_imitated_ranks_gives_the_one_rank_raster) {
+    // Pairs of steps add the spikes of step s - 2 before the pair: on several ranks those must
+    // have been exchanged first, so ranks take single steps (step_pairs = always forces pairs
+    // wherever they are allowed, whatever the size).
+    const auto net = vs::cuba_network(4000);
+    const vs::simulation_options pairs{.step_pairs = vs::step_pairing::always};
+    run_result one;
+    std::mutex m;
+    {
+        vs::simulation sim(net, {.threads = 1}, pairs);
+        run_and_collect(sim, 100, one, m);
+    }
+    std::sort(one.spikes.begin(), one.spikes.end());
+    run_result many;
+    vs::dry_run(2, [&](const vs::distributed_context& rank) {
+        vs::context ctx{.threads = 1};
+        ctx.distributed = rank;
+        vs::simulation sim(net, ctx, pairs);
+        run_and_collect(sim, 100, many, m);
+    });
+    std::sort(many.spikes.begin(), many.spikes.end());
+    ASSERT_GT(one.spikes.size(), 100u);
+    EXPECT_TRUE(many.spikes == one.spikes) << "2 ranks with step_pairs = always: another raster";
+}
+
 TEST(distributed, coba_ode_neurons_on_imitated_ranks_give_the_one_rank_raster) {
     expect_same_raster_on_ranks(vs::coba_network(1000), 100);
 }

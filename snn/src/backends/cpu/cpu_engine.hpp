@@ -221,6 +221,7 @@ private:
     // Steps in pairs (cpu_engine_pairs.cpp).
     /// True when run() may take the steps two at a time (lif_population::update_pair): every
     /// population steps in pairs, every projection is delivered directly, nothing is sampled,
+    /// the simulation is not distributed over ranks,
     /// and each thread's range is too large for its core's cache (below that the pairs gain
     /// nothing). simulation_options::step_pairs turns it off, or drops the size condition.
     bool pairs_allowed(const progress_callback& progress, std::int64_t interval) const;

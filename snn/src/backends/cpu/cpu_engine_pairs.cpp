@@ -26,6 +26,8 @@ constexpr std::uint32_t pair_min_neurons = 1u << 17;
 
 bool cpu_engine::pairs_allowed(const progress_callback& progress, std::int64_t interval) const {
     if (step_pairs_ == step_pairing::off || !ring_.empty() || !state_sinks_.empty()) return false;
+    // A pair adds the spikes of step s - 2 before it, which other ranks have not sent yet.
+    if (dist_.size() > 1) return false;
     if (progress && interval > 0 && interval % 2 != 0) return false;  // a stop could fall inside a pair
     for (const auto& pop : pops_) {
         const auto* lif = std::get_if<lif_population>(&pop);
