@@ -246,7 +246,7 @@ run_outcome execute_run(const run_request& req) {
     if (req.out && !is_csv(*req.out) && !distributed) stream = std::make_unique<hdf5_stream>(*req.out, recs, states);
 
     const auto steps = static_cast<std::int64_t>(std::llround(req.settings.duration_ms / req.settings.dt_ms));
-    progress_bar bar(!req.quiet && stderr_is_terminal(), req.settings.duration_ms);
+    progress_bar bar(!req.quiet && stderr_is_terminal() && dist.id() == 0, req.settings.duration_ms);  // one bar, rank 0's
     auto last_flush = std::chrono::steady_clock::now();
     sim.on_progress(
         [&](std::int64_t, std::int64_t) {

@@ -235,6 +235,18 @@ TEST(distributed, a_failing_rank_stops_the_others_and_its_error_is_rethrown) {
         {"rank 2", "fails on purpose"}));
     EXPECT_TRUE(throws_naming<volley::invalid_parameter>([] { vs::dry_run(0, [](const vs::distributed_context&) {}); },
                                                      {"ranks", "0"}));
+    // Ranks that make different collective calls (here: runs of different lengths) would wait
+    // for each other forever under MPI; the dry run says which rank left.
+    EXPECT_TRUE(throws_naming<volley::error>(
+        [&] {
+            vs::dry_run(2, [&](const vs::distributed_context& rank) {
+                vs::context ctx{.threads = 1};
+                ctx.distributed = rank;
+                vs::simulation sim(net, ctx, {});
+                sim.run(rank.id() == 0 ? 5.0 : 10.0);
+            });
+        },
+        {"rank 0 returned while another waits in a collective call"}));
 }
 
 TEST(distributed, a_rank_records_the_state_of_its_own_neurons_only) {

@@ -55,6 +55,13 @@ public:
         changed_.notify_all();
     }
 
+    /// A rank's body returned: a rank that still waits in a collective call would wait forever.
+    void finish(int rank) {
+        std::lock_guard lock(mutex_);
+        if (finished_ < 0) finished_ = rank;
+        changed_.notify_all();
+    }
+
 private:
     template <class F>
     std::int64_t reduce(int rank, std::int64_t value, F&& f) {
@@ -68,6 +75,7 @@ private:
 
     void arrive_and_wait(std::unique_lock<std::mutex>& lock) {
         if (aborted_) throw error("dry run: another imitated rank failed");
+        if (finished_ >= 0) throw finished_error();
         const std::uint64_t generation = generation_;
         if (++arrived_ == ranks_) {
             arrived_ = 0;
@@ -75,8 +83,16 @@ private:
             changed_.notify_all();
             return;
         }
-        changed_.wait(lock, [&] { return generation_ != generation || aborted_; });
-        if (generation_ == generation) throw error("dry run: another imitated rank failed");
+        changed_.wait(lock, [&] { return generation_ != generation || aborted_ || finished_ >= 0; });
+        if (generation_ != generation) return;
+        if (aborted_) throw error("dry run: another imitated rank failed");
+        throw finished_error();
+    }
+
+    error finished_error() const {
+        return error("dry run: rank " + std::to_string(finished_) +
+                     " returned while another waits in a collective call (every rank must make the same "
+                     "collective calls: build the same network and run it for the same time)");
     }
 
     const int ranks_;
@@ -85,6 +101,7 @@ private:
     int arrived_ = 0;
     std::uint64_t generation_ = 0;
     bool aborted_ = false;
+    int finished_ = -1;  ///< the first rank whose body returned, or -1
     std::vector<std::vector<spike_event>> spikes_;
     std::vector<std::int64_t> values_;
 };
@@ -112,6 +129,7 @@ void dry_run(int ranks, const std::function<void(const distributed_context&)>& b
         threads.emplace_back([&, r] {
             try {
                 body(distributed_context(dry_run_rank{state, r, ranks}));
+                state->finish(r);
             } catch (...) {
                 errors[static_cast<std::size_t>(r)] = std::current_exception();
                 state->abort();

@@ -9,6 +9,7 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <omp.h>
@@ -41,8 +42,8 @@ inline void parallel_for_threads(int threads, F&& f) {
 }
 
 /// A barrier for a team that meets once per epoch: the others usually arrive within
-/// microseconds (the same work apart), so a waiting thread spins for a while (about 10-50 us)
-/// before it sleeps on the futex (std::atomic::wait). std::barrier sleeps almost at once, and
+/// microseconds (the same work apart), so a waiting thread spins for a while (a few us), then
+/// yields its core a while, before it sleeps on the futex (std::atomic::wait). std::barrier sleeps almost at once, and
 /// a futex wake costs more than a small network's step (CUBA at N = 40,000 on 2 threads ran
 /// slower than on 1); OpenMP's barrier spins far longer, which is ruinous when the machine has
 /// other work (or ctest runs tests side by side).
@@ -61,12 +62,18 @@ public:
             if (generation_.load(std::memory_order_acquire) != generation) return;
             pause();
         }
+        // Then yield the core: when more threads than cores run (ranks of a dry run, tests side
+        // by side), the thread still at work needs it.
+        for (int i = 0; i < yield_limit; ++i) {
+            if (generation_.load(std::memory_order_acquire) != generation) return;
+            std::this_thread::yield();
+        }
         while (generation_.load(std::memory_order_acquire) == generation)
             generation_.wait(generation, std::memory_order_acquire);
     }
 
 private:
-    static constexpr int spin_limit = 4000;
+    static constexpr int spin_limit = 300, yield_limit = 100;
     static void pause() {
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
