@@ -9,3 +9,4 @@ volley_test(test_fixed_point_weights unit/test_fixed_point_weights.cpp LIBS voll
 volley_test(test_distributed unit/test_distributed.cpp LIBS volley::snn volley_snn_private)
 volley_test(test_lowering unit/test_lowering.cpp LIBS volley::snn volley_snn_private)
 volley_test(test_population_factory unit/test_population_factory.cpp LIBS volley::snn volley_snn_private)
+volley_test(test_thread_team unit/test_thread_team.cpp LIBS volley::snn volley_snn_private)
