@@ -22,7 +22,7 @@ std::vector<vs::neuron_model> every_model(std::index_sequence<I...>) {
 std::string kernel_of(const vs::neuron_model& m) {
     std::string name;
     int runs = 0;
-    for (const auto& k : vs::detail::population_kernels())
+    for (const auto& k : vs::detail::kernel_rows())
         if (k.runs(m)) name = k.name, ++runs;
     if (runs == 0) return "no kernel";
     return runs == 1 ? name : "several kernels";

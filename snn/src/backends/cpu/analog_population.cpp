@@ -5,7 +5,7 @@
 namespace volley::snn::detail {
 
 analog_population::analog_population(const network& net, population_index pop)
-    : n_(net.at(pop).size), values_(std::get<analog_source>(net.at(pop).model).values) {}
+    : n_(net.at(pop).size), name_(net.at(pop).name), values_(std::get<analog_source>(net.at(pop).model).values) {}
 
 void analog_population::update(std::int64_t s, std::uint32_t begin, std::uint32_t end,
                                std::vector<std::uint32_t>& spikes) const {

@@ -5,9 +5,12 @@
 // the same integer ring buffer as spikes and sums identically on any number of threads.
 
 #include <cstdint>
+#include <span>
+#include <string>
 #include <vector>
 
 #include <volley/snn/network.hpp>
+#include "backends/cpu/population_kernel.hpp"
 #include "checkpoint/state_archive.hpp"
 
 namespace volley::snn::detail {
@@ -15,6 +18,19 @@ namespace volley::snn::detail {
 class analog_population {
 public:
     analog_population(const network& net, population_index pop);
+
+    static constexpr kernel_input input = kernel_input::none;
+    static constexpr bool spikes_once_per_step = false;  // each listed neuron stands for its value
+
+    /// One step (population_kernel.hpp): update().
+    void step(const population_step& st, std::vector<std::uint32_t>& spikes) const {
+        update(st.s, st.begin, st.end, spikes);
+    }
+    /// Throws unknown_name: an input table has no state variables.
+    void sample_state(const std::string& variable, std::int64_t, std::span<const std::uint32_t>,
+                      std::vector<double>&) const {
+        throw_no_state(name_, variable);
+    }
 
     /// Appends the local indices of neurons [begin, end) whose value at step `s` is non-zero.
     void update(std::int64_t s, std::uint32_t begin, std::uint32_t end, std::vector<std::uint32_t>& spikes) const;
@@ -34,6 +50,7 @@ public:
 
 private:
     std::uint32_t n_ = 0;
+    std::string name_;
     std::vector<std::vector<double>> values_;
 };
 

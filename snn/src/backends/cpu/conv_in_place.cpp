@@ -99,8 +99,13 @@ void cpu_engine::find_in_place_convs(const network& net) {
     for (std::size_t t = 0; t < convs_.size(); ++t)
         for (std::size_t k = 0; k < convs_[t].size(); ++k) {
             auto& conv = convs_[t][k];
-            const auto* dn = std::get_if<discrete_population>(&pops_[conv.target()]);
-            if (!dn || !dn->plain_if() || inputs[conv.target()] != 1 || conv.delay() != 0 || !conv.narrow() ||
+            const bool reads_sums = std::visit(
+                [](const auto& k) {
+                    if constexpr (requires { k.reads_sums(); }) return k.reads_sums();
+                    else return false;
+                },
+                pops_[conv.target()]);
+            if (!reads_sums || inputs[conv.target()] != 1 || conv.delay() != 0 || !conv.narrow() ||
                 conv.receptor() != 0)
                 continue;
             conv.read_in_place();

@@ -96,29 +96,22 @@ void cpu_engine::update_population(int t, std::int64_t s, std::uint32_t p) {
     if (lb >= le) return;
     auto& in = touched(t, p, slot);
     std::int64_t* cells = ring_.empty() ? nullptr : ring_.data() + (static_cast<std::size_t>(slot) * n_ + first_[p]) * 2;
-    const std::int64_t shift = std::int64_t{lo_[t]} - first_[p];
-    if (auto* lif = std::get_if<lif_population>(&pops_[p])) {
-        if (s > 0 && lif->currents_change_at(s)) lif->apply_currents(s, lb, le);
-        lif->update(t, s, lb, le, {cells, in, shift, scale_[p * 2], scale_[p * 2 + 1]}, out);
-        if (s > 0 && direct_[p]) deliver_direct(t, s - 1, p, *lif);
-    } else if (auto* ode = std::get_if<ode_population>(&pops_[p])) {
-        if (s > 0 && ode->currents_change_at(s)) ode->apply_currents(s, lb, le);
-        ode->update(s, lb, le, {cells, in, shift, scale_[p * 2], scale_[p * 2 + 1]}, out);
-    } else if (auto* dn = std::get_if<discrete_population>(&pops_[p])) {
-        discrete_population::step_input input{cells, scale_[p * 2], scale_[p * 2 + 1], inhibited_[p] != 0, fed_[p] != 0};
-        if (const std::int32_t k = in_place_conv_[static_cast<std::size_t>(t)][p]; k >= 0) {
-            const auto sums = convs_[static_cast<std::size_t>(t)][static_cast<std::size_t>(k)].take_in_place();
-            input.sums = sums.sums;
-            input.sums_shift = sums.shift;
-        }
-        dn->update(lb, le, input, out);
-    } else if (const auto* an = std::get_if<analog_population>(&pops_[p])) {
-        for (std::uint32_t k : in) cells[2 * (k + shift)] = cells[2 * (k + shift) + 1] = 0;  // sources take no input
-        an->update(s, lb, le, out);
-    } else {
-        for (std::uint32_t k : in) cells[2 * (k + shift)] = cells[2 * (k + shift) + 1] = 0;  // sources take no input
-        std::get<source_population>(pops_[p]).update(s, lb, le, 0, out);
+    population_step step{.thread = t, .s = s, .begin = lb, .end = le, .cells = cells, .touched = in,
+                         .shift = std::int64_t{lo_[t]} - first_[p], .scale_e = scale_[p * 2],
+                         .scale_i = scale_[p * 2 + 1], .inhibitory = inhibited_[p] != 0, .fed = fed_[p] != 0};
+    if (const std::int32_t k = in_place_conv_[static_cast<std::size_t>(t)][p]; k >= 0) {
+        const auto sums = convs_[static_cast<std::size_t>(t)][static_cast<std::size_t>(k)].take_in_place();
+        step.sums = sums.sums;
+        step.sums_shift = sums.shift;
     }
+    std::visit(
+        [&](auto& kernel) {
+            if constexpr (std::decay_t<decltype(kernel)>::input == kernel_input::none)  // input to a source is dropped
+                for (const std::uint32_t k : in) cells[2 * (k + step.shift)] = cells[2 * (k + step.shift) + 1] = 0;
+            kernel.step(step, out);
+        },
+        pops_[p]);
+    if (s > 0 && direct_[p]) deliver_direct(t, s - 1, p, std::get<lif_population>(pops_[p]));  // LIF only
     in.clear();
 }
 

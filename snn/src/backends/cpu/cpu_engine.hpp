@@ -134,8 +134,9 @@ private:
     }
     /// True for populations that add only the input of the neurons on the touched list (LIF and
     /// ODE); the others read every ring cell of their neurons.
-    bool follows_touched_list(std::uint32_t p) const {
-        return std::holds_alternative<lif_population>(pops_[p]) || std::holds_alternative<ode_population>(pops_[p]);
+    bool follows_touched_list(std::uint32_t p) const { return input_of(p) == kernel_input::touched_list; }
+    kernel_input input_of(std::uint32_t p) const {
+        return std::visit([](const auto& k) { return std::decay_t<decltype(k)>::input; }, pops_[p]);
     }
     // Gated max-pool projections (cpu_engine_gates.cpp).
     void note_gate(const network& net, std::size_t q, const simulation_options& options, std::vector<double>& max_w,

@@ -158,10 +158,8 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
             const auto [b, e] = local_range(static_cast<int>(t), tp);
             if (b >= e) continue;
             const auto r = static_cast<std::uint8_t>(projs[q].synapse.receptor);
-            // LIF and discrete neurons fire at most once per step; spike sources and ODE neurons
-            // (several events in one step) may repeat a neuron.
-            const bool once = std::holds_alternative<lif_population>(pops_[sp]) ||
-                              std::holds_alternative<discrete_population>(pops_[sp]);
+            const bool once =
+                std::visit([](const auto& k) { return std::decay_t<decltype(k)>::spikes_once_per_step; }, pops_[sp]);
             convs_[t].emplace_back(*cv, sp, tp, r, conv_delay[q], to_fixed[tp * 2 + r], b, e, once);
             convs_[t].back().set_isa(isa_);
             table_bytes_ += convs_[t].back().bytes();

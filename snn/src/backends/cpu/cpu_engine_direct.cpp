@@ -24,8 +24,8 @@ constexpr std::size_t row_start_prefetch_distance = 16;
 
 bool cpu_engine::uses_ring() const {
     const std::size_t P = n_pops_;
-    for (const auto& pop : pops_)
-        if (std::holds_alternative<discrete_population>(pop)) return true;  // reads every cell
+    for (std::uint32_t p = 0; p < n_pops_; ++p)
+        if (input_of(p) == kernel_input::every_cell) return true;
     for (int t = 0; t < threads_; ++t) {
         const auto ti = static_cast<std::size_t>(t);
         if (!convs_[ti].empty() || !gates_[ti].empty()) return true;

@@ -27,19 +27,8 @@ void cpu_engine::record_spikes(std::int64_t s) {
 
 void cpu_engine::sample_state(const state_sink& sink) {
     auto& d = *sink.data;
-    if (const auto* lif = std::get_if<lif_population>(&pops_[sink.pop])) {  // stored scaled: converted per value
-        lif->sample_state(d.variable, step_, d.node_ids, d.values);
-        d.sample_steps.push_back(step_);
-        return;
-    }
-    const auto& column = std::visit(
-        [&](const auto& pop) -> const std::vector<double>& {
-            if constexpr (requires { pop.state(d.variable); }) return pop.state(d.variable);
-            else throw internal_error("state sampled from a population without that state");
-        },
-        pops_[sink.pop]);
+    std::visit([&](const auto& pop) { pop.sample_state(d.variable, step_, d.node_ids, d.values); }, pops_[sink.pop]);
     d.sample_steps.push_back(step_);
-    for (std::uint32_t i : d.node_ids) d.values.push_back(column[i]);
 }
 
 void cpu_engine::add_spike_recorder(std::shared_ptr<spike_data> data, std::vector<std::uint8_t> mask) {
@@ -48,10 +37,6 @@ void cpu_engine::add_spike_recorder(std::shared_ptr<spike_data> data, std::vecto
 }
 
 void cpu_engine::add_state_recorder(std::shared_ptr<state_data> data, population_index pop) {
-    if (std::holds_alternative<source_population>(pops_[pop.value]) ||
-        std::holds_alternative<analog_population>(pops_[pop.value]))
-        throw unknown_name("state variable", data->variable,
-                           "population '" + data->population + "' (spike sources have no state)");
     for (const std::uint32_t i : data->node_ids)  // a rank samples only the neurons it owns
         if (const std::uint32_t g = first_[pop.value] + i; g < domain_lo_ || g >= domain_hi_)
             throw invalid_parameter("population '" + data->population + "'", "neuron", std::to_string(i),
@@ -60,12 +45,7 @@ void cpu_engine::add_state_recorder(std::shared_ptr<state_data> data, population
                                         "); record this neuron's state on the rank that owns it");
     std::vector<double> none;
     std::visit(  // each throws unknown_name for a variable it does not have
-        [&](const auto& p) {
-            if constexpr (requires { p.sample_state(data->variable, step_, {}, none); })
-                p.sample_state(data->variable, step_, {}, none);
-            else if constexpr (requires { p.state(data->variable); }) p.state(data->variable);
-        },
-        pops_[pop.value]);
+        [&](const auto& p) { p.sample_state(data->variable, step_, {}, none); }, pops_[pop.value]);
     state_sinks_.push_back({std::move(data), pop.value, step_});
     sample_state(state_sinks_.back());
 }

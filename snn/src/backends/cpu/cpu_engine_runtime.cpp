@@ -52,9 +52,15 @@ std::uint64_t cpu_engine::deliver_analog(int t, std::int64_t s, std::int64_t sen
 void cpu_engine::reset(const network& net) {
     // A discrete population only returns to its initial state (its parameters, i_bias
     // included, are those of `net`); the others are rebuilt.
-    for (std::uint32_t p = 0; p < n_pops_; ++p)
-        if (auto* d = std::get_if<discrete_population>(&pops_[p])) d->restart();
-        else pops_[p] = make_population(net, p);
+    for (std::uint32_t p = 0; p < n_pops_; ++p) {
+        const bool restarted = std::visit(
+            [](auto& k) {
+                if constexpr (requires { k.restart(); }) return k.restart(), true;
+                else return false;
+            },
+            pops_[p]);
+        if (!restarted) pops_[p] = make_population(net, p);
+    }
     for (auto& per_thread : plastic_)
         for (auto& table : per_thread) table.rebuild(net, {.dt_ms = dt_ms_, .seed = seed_});
     std::fill(ring_.begin(), ring_.end(), 0);

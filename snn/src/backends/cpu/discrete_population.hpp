@@ -11,6 +11,7 @@
 
 #include <volley/snn/network.hpp>
 #include "backends/cpu/cpu_isa.hpp"
+#include "backends/cpu/population_kernel.hpp"
 #include "checkpoint/state_archive.hpp"
 
 namespace volley::snn::detail {
@@ -38,6 +39,15 @@ public:
         std::uint32_t sums_shift = 0;
     };
 
+    static constexpr kernel_input input = kernel_input::every_cell;
+    static constexpr bool spikes_once_per_step = true;
+
+    /// One step (population_kernel.hpp).
+    void step(const population_step& st, std::vector<std::uint32_t>& spikes) {
+        update(st.begin, st.end, {st.cells, st.scale_e, st.scale_i, st.inhibitory, st.fed, st.sums, st.sums_shift},
+               spikes);
+    }
+
     /// Advances neurons [begin, end) (local indices) over step `s`, reading and clearing their
     /// ring cells, and appends the local indices of neurons that fire to `spikes`.
     void update(std::uint32_t begin, std::uint32_t end, const step_input& in, std::vector<std::uint32_t>& spikes);
@@ -55,6 +65,10 @@ public:
 
     /// The state column of a variable ("v", "i_syn"), at the step the engine is at.
     const std::vector<double>& state(const std::string& variable) const;
+    void sample_state(const std::string& variable, std::int64_t, std::span<const std::uint32_t> ids,
+                      std::vector<double>& values) const {
+        append_column(state(variable), ids, values);
+    }
 
     /// Saves or restores the dynamic state (checkpoint/state_archive.hpp).
     void visit_state(state_archive& a) {
@@ -66,8 +80,9 @@ public:
     std::uint32_t size() const noexcept { return n_; }
     /// The instruction set of the IF kernels (the engine's, cpu_isa.hpp).
     void set_isa(cpu_isa isa) noexcept { wide_ = isa == cpu_isa::avx512; }
-    /// Every neuron is a plain IF neuron (the step that can read a convolution in place).
-    bool plain_if() const noexcept { return plain_if_; }
+    /// Every neuron is a plain IF neuron: the step that can read a convolution's sums in place
+    /// (population_step::sums).
+    bool reads_sums() const noexcept { return plain_if_; }
 
 private:
     /// update() for plain IF neurons (no leak, no synaptic stage, v_leak = 0): the same

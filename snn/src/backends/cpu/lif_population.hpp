@@ -22,6 +22,7 @@
 #include "backends/cpu/aligned_vector.hpp"
 #include "backends/cpu/cpu_isa.hpp"
 #include "backends/cpu/current_schedule.hpp"
+#include "backends/cpu/population_kernel.hpp"
 #include "checkpoint/state_archive.hpp"
 
 namespace volley::snn::detail {
@@ -55,6 +56,15 @@ public:
     void set_threads(int threads);
     /// The instruction set of the dense step (the engine's, cpu_isa.hpp).
     void set_isa(cpu_isa isa) noexcept { isa_ = isa; }
+
+    static constexpr kernel_input input = kernel_input::touched_list;
+    static constexpr bool spikes_once_per_step = true;
+
+    /// One step (population_kernel.hpp): the current stimuli that change at it, then update().
+    void step(const population_step& st, std::vector<std::uint32_t>& spikes) {
+        if (st.s > 0 && currents_change_at(st.s)) apply_currents(st.s, st.begin, st.end);
+        update(st.thread, st.s, st.begin, st.end, {st.cells, st.touched, st.shift, st.scale_e, st.scale_i}, spikes);
+    }
 
     /// Advances neurons [begin, end) (local indices, the range of caller `thread`) over step
     /// `s`, adds their input (and clears its ring cells), and appends the local indices of

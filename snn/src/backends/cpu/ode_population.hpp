@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <volley/snn/network.hpp>
+#include "backends/cpu/population_kernel.hpp"
 #include "checkpoint/state_archive.hpp"
 
 namespace volley::snn::detail {
@@ -40,6 +41,15 @@ class ode_population {
         double scale_e = 0, scale_i = 0;         ///< fixed point -> weight units per receptor
     };
 
+    static constexpr kernel_input input = kernel_input::touched_list;
+    static constexpr bool spikes_once_per_step = false;  // an event may repeat within a step
+
+    /// One step (population_kernel.hpp): the current stimuli that change at it, then update().
+    void step(const population_step& st, std::vector<std::uint32_t>& spikes) {
+        if (st.s > 0 && currents_change_at(st.s)) apply_currents(st.s, st.begin, st.end);
+        update(st.s, st.begin, st.end, {st.cells, st.touched, st.shift, st.scale_e, st.scale_i}, spikes);
+    }
+
     /// Advances neurons [begin, end) over step `s`, adds their input (clearing its ring cells)
     /// and appends the local index of every spike to `spikes`, in ascending order (a neuron
     /// that fires twice in the step appears twice).
@@ -54,6 +64,10 @@ class ode_population {
 
     /// The state column of a variable (model_state_variables); throws unknown_name.
     const std::vector<double>& state(const std::string& variable) const;
+    void sample_state(const std::string& variable, std::int64_t, std::span<const std::uint32_t> ids,
+                      std::vector<double>& values) const {
+        append_column(state(variable), ids, values);
+    }
 
     /// The time [ms] of neuron i's latest spike, located inside its step (-inf before any).
     double last_spike_time_ms(std::uint32_t i) const;

@@ -6,8 +6,8 @@
 
 namespace volley::snn::detail {
 
-std::span<const population_kernel> population_kernels() {
-    static const population_kernel kernels[] = {
+std::span<const kernel_row> kernel_rows() {
+    static const kernel_row kernels[] = {
         {"analog", [](const neuron_model& m) { return std::holds_alternative<analog_source>(m); },
          [](const network& net, population_index pop, const population_build&) {
              return population_state(std::in_place_type<analog_population>, net, pop);
@@ -43,7 +43,7 @@ std::span<const population_kernel> population_kernels() {
 
 population_state make_population_kernel(const network& net, population_index pop, const population_build& build) {
     const auto& p = net.at(pop);
-    for (const auto& kernel : population_kernels())
+    for (const auto& kernel : kernel_rows())
         if (kernel.runs(p.model)) return kernel.make(net, pop, build);
     throw unsupported_model(model_name(p.model), "population '" + p.name + "': the CPU backend has no kernel for it");
 }

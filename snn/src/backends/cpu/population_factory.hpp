@@ -3,7 +3,8 @@
 // per kernel, naming the models it runs and how it is built. A model no row takes is refused
 // with unsupported_model naming the model and the backend, never run by a wrong kernel. Adding
 // a neuron model is its parameter struct and dynamics (docs/adding-a-model.md) and, for a model
-// no kernel runs yet, a row here.
+// no kernel runs yet, a kernel class (population_kernel.hpp), its alternative in
+// population_state and a row here; the engine reaches kernels through that interface only.
 
 #include <volley/snn/network.hpp>
 
@@ -24,6 +25,12 @@ namespace volley::snn::detail {
 using population_state =
     std::variant<lif_population, source_population, discrete_population, analog_population, ode_population>;
 
+template <class V>
+inline constexpr bool all_kernels = false;
+template <class... K>
+inline constexpr bool all_kernels<std::variant<K...>> = (population_kernel_model<K> && ...);
+static_assert(all_kernels<population_state>, "every alternative offers the kernel interface (population_kernel.hpp)");
+
 /// What a kernel is built with besides its population.
 struct population_build {
     double dt_ms = 0.1;
@@ -33,14 +40,14 @@ struct population_build {
 };
 
 /// One kernel: its name, the models it runs and how it is built.
-struct population_kernel {
+struct kernel_row {
     const char* name;
     bool (*runs)(const neuron_model&);
     population_state (*make)(const network&, population_index, const population_build&);
 };
 
 /// Every row, registered once.
-std::span<const population_kernel> population_kernels();
+std::span<const kernel_row> kernel_rows();
 
 /// The kernel of population `pop`: the row that runs its model (rows never overlap). Throws unsupported_model
 /// naming the model and the population when none does.

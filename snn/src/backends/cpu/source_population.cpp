@@ -16,7 +16,7 @@
 namespace volley::snn::detail {
 
 source_population::source_population(const network& net, population_index pop, double dt_ms, std::uint64_t seed)
-    : n_(net.at(pop).size), dt_ms_(dt_ms) {
+    : n_(net.at(pop).size), name_(net.at(pop).name), dt_ms_(dt_ms) {
     const auto& p = net.at(pop);
     if (const auto* ps = std::get_if<poisson_source>(&p.model)) {
         poisson_ = true;

@@ -3,18 +3,32 @@
 // each step they emit the spikes that fall into it.
 
 #include <cstdint>
+#include <span>
+#include <string>
 #include <vector>
 
 #include <volley/snn/network.hpp>
 
-#include "random/counter_rng.hpp"
+#include "backends/cpu/population_kernel.hpp"
 #include "checkpoint/state_archive.hpp"
+#include "random/counter_rng.hpp"
 
 namespace volley::snn::detail {
 
 class source_population {
 public:
     source_population(const network& net, population_index pop, double dt_ms, std::uint64_t seed);
+
+    static constexpr kernel_input input = kernel_input::none;
+    static constexpr bool spikes_once_per_step = false;  // a Poisson source may fire twice in a step
+
+    /// One step (population_kernel.hpp): update().
+    void step(const population_step& st, std::vector<std::uint32_t>& spikes) { update(st.s, st.begin, st.end, 0, spikes); }
+    /// Throws unknown_name: spike sources have no state variables.
+    void sample_state(const std::string& variable, std::int64_t, std::span<const std::uint32_t>,
+                      std::vector<double>&) const {
+        throw_no_state(name_, variable);
+    }
 
     /// Emits the spikes of neurons [begin, end) that fall in step (s·dt, (s+1)·dt]. A Poisson
     /// source may fire more than once in a step; each spike is appended.
@@ -29,6 +43,7 @@ public:
 private:
     bool poisson_ = false;
     std::uint32_t n_ = 0;
+    std::string name_;
     double dt_ms_ = 0;
     // Poisson sources: the next spike time per neuron and its own stream.
     double rate_per_ms_ = 0, stop_ms_ = 0;
