@@ -139,8 +139,6 @@ private:
         return std::visit([](const auto& k) { return std::decay_t<decltype(k)>::input; }, pops_[p]);
     }
     // Gated max-pool projections (cpu_engine_gates.cpp).
-    void note_gate(const network& net, std::size_t q, const simulation_options& options, std::vector<double>& max_w,
-                   std::uint32_t& delay, std::uint32_t& max_delay);
     void build_gates(const network& net, const std::vector<std::uint32_t>& delays, const std::vector<double>& to_fixed);
     /// Delivers the step-s spikes of population sp through its gates (zero-delay ones: `now`).
     std::uint64_t deliver_gates(int t, std::int64_t s, std::uint32_t sp, bool now);

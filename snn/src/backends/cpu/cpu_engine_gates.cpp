@@ -1,6 +1,6 @@
 // The CPU engine's gated max-pool projections (gate_projection.hpp): their part of the build
-// (the scale and delay they need, one gate per thread over the windows it owns) and their
-// delivery. cpu_engine.cpp only calls these three hooks.
+// (one gate per thread over the windows it owns; the lowering plans their scale and delay) and
+// their delivery. cpu_engine.cpp only calls these two hooks.
 
 #include <algorithm>
 #include <cmath>
@@ -9,17 +9,6 @@
 #include "build/connectivity.hpp"
 
 namespace volley::snn::detail {
-
-void cpu_engine::note_gate(const network& net, std::size_t q, const simulation_options& options,
-                           std::vector<double>& max_w, std::uint32_t& delay, std::uint32_t& max_delay) {
-    const auto& proj = net.projections()[q];
-    const std::string object = "projection " + std::to_string(q) + " ('" + net.at(proj.source).name + "' -> '" +
-                               net.at(proj.target).name + "')";
-    delay = static_cast<std::uint32_t>(delay_steps(std::get<double>(proj.synapse.delay_ms), options.dt_ms, object));
-    max_delay = std::max(max_delay, delay);
-    double& mw = max_w[proj.target.value * 2 + static_cast<std::uint8_t>(proj.synapse.receptor)];
-    mw = std::max(mw, std::abs(std::get<double>(proj.synapse.weight)));
-}
 
 void cpu_engine::build_gates(const network& net, const std::vector<std::uint32_t>& delays,
                              const std::vector<double>& to_fixed) {

@@ -15,38 +15,13 @@
 #include <limits>
 
 #include "lowering/fixed_point.hpp"
+#include "lowering/synapse_plan.hpp"
 #include <span>
 #include <vector>
 
 #include "backends/cpu/huge_page_vector.hpp"
 
 namespace volley::snn::detail {
-
-/// What a table's synapses have in common, found while counting them.
-struct synapse_table_shape {
-    bool uniform = true;          ///< one receptor, one delay and one weight for all
-    bool one_route = true;        ///< one receptor and one delay for all (weights may differ)
-    std::uint8_t receptor = 0;    ///< the receptor when uniform
-    std::uint32_t delay = 0;      ///< [steps] the delay when uniform; 0 before the first synapse
-    double weight = 0;            ///< [mV] the weight when uniform
-    std::uint32_t max_delay = 1;  ///< [steps]
-    std::uint32_t min_delay = std::numeric_limits<std::uint32_t>::max();  ///< [steps]; max() before the first synapse
-
-    /// Folds one synapse into the shape.
-    void add(std::uint8_t r, std::uint32_t d, double w) {
-        if (delay == 0) {
-            receptor = r;
-            delay = d;
-            weight = w;
-        } else if (r != receptor || d != delay) {
-            uniform = one_route = false;
-        } else if (w != weight) {
-            uniform = false;
-        }
-        if (d > max_delay) max_delay = d;
-        if (d < min_delay) min_delay = d;
-    }
-};
 
 class synapse_table {
 public:
