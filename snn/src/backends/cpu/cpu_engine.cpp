@@ -100,7 +100,8 @@ void cpu_engine::update_population(int t, std::int64_t s, std::uint32_t p) {
                          .shift = std::int64_t{lo_[t]} - first_[p], .scale_e = scale_[p * 2],
                          .scale_i = scale_[p * 2 + 1], .inhibitory = inhibited_[p] != 0, .fed = fed_[p] != 0};
     if (const std::int32_t k = in_place_conv_[static_cast<std::size_t>(t)][p]; k >= 0) {
-        const auto sums = convs_[static_cast<std::size_t>(t)][static_cast<std::size_t>(k)].take_in_place();
+        const auto sums = std::get<conv_projection>(structured_[static_cast<std::size_t>(t)][static_cast<std::size_t>(k)])
+                              .take_in_place();
         step.sums = sums.sums;
         step.sums_shift = sums.shift;
     }

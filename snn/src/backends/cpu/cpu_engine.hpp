@@ -27,15 +27,14 @@
 #include <vector>
 
 #include "backends/cpu/analog_population.hpp"
-#include "backends/cpu/conv_projection.hpp"
 #include "backends/cpu/cpu_isa.hpp"
 #include "backends/cpu/discrete_population.hpp"
-#include "backends/cpu/gate_projection.hpp"
 #include "backends/cpu/lif_population.hpp"
 #include "backends/cpu/ode_population.hpp"
 #include "backends/cpu/plastic_table.hpp"
 #include "backends/cpu/population_factory.hpp"
 #include "backends/cpu/source_population.hpp"
+#include "backends/cpu/structured/structured_projection.hpp"
 #include "backends/cpu/synapse_table.hpp"
 #include "backends/cpu/thread_team.hpp"
 #include "backends/engine.hpp"
@@ -138,10 +137,6 @@ private:
     kernel_input input_of(std::uint32_t p) const {
         return std::visit([](const auto& k) { return std::decay_t<decltype(k)>::input; }, pops_[p]);
     }
-    // Gated max-pool projections (cpu_engine_gates.cpp).
-    void build_gates(const network& net, const std::vector<std::uint32_t>& delays, const std::vector<double>& to_fixed);
-    /// Delivers the step-s spikes of population sp through its gates (zero-delay ones: `now`).
-    std::uint64_t deliver_gates(int t, std::int64_t s, std::uint32_t sp, bool now);
     /// Updates thread t's neurons of every population over step s, in order_, delivering the
     /// spikes of zero-delay projections after their source (behind `sync` when not null).
     void update_range(int t, std::int64_t s, spin_barrier* sync);
@@ -184,9 +179,9 @@ private:
                                  const synapse_table& table);
     std::uint64_t deliver_general(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp, std::uint32_t tp,
                                   const synapse_table& table);
-    /// Delivers the step-s spikes of population sp through thread t's convolutions from it
-    /// (the zero-delay ones when `now`).
-    std::uint64_t deliver_convs(int t, std::int64_t s, std::uint32_t sp, bool now);
+    /// Delivers the step-s spikes of population sp through thread t's structured projections
+    /// from it (the zero-delay ones when `now`).
+    std::uint64_t deliver_structured(int t, std::int64_t s, std::uint32_t sp, bool now);
     std::uint64_t deliver_plastic(int t, std::int64_t s, plastic_table& table);
     // Direct delivery (cpu_engine_direct.cpp).
     /// False when every input is delivered directly (and no population reads every ring
@@ -293,14 +288,14 @@ private:
     };
     std::vector<direct_box> direct_boxes_;
     std::vector<std::vector<plastic_table>> plastic_;  ///< [thread][plastic projection, in order]
-    std::vector<std::vector<conv_projection>> convs_;  ///< [thread]: convolution projections (no tables)
-    /// [thread][population]: the index in convs_[thread] of the zero-delay convolution that is
-    /// the population's only input and that its plain IF step reads in place, or -1.
+    /// [thread]: the structured projections (convolutions, gates: no tables), in projection order.
+    std::vector<std::vector<structured_state>> structured_;
+    /// [thread][population]: the index in structured_[thread] of the zero-delay convolution that
+    /// is the population's only input and that its step reads in place, or -1.
     std::vector<std::vector<std::int32_t>> in_place_conv_;
-    void find_in_place_convs(const network& net);  // conv_in_place.cpp
-    std::vector<std::vector<double>> conv_values_;     ///< [thread]: analog values of a step's events
+    void find_in_place_convs(const network& net);  // cpu_engine_build.cpp
+    std::vector<std::vector<double>> analog_values_;   ///< [thread]: analog values of a step's events
     std::vector<std::vector<std::int64_t>> row_sums_;  ///< [thread]: deliver_shared_targets' row
-    std::vector<std::vector<gate_projection>> gates_;  ///< [thread]: gated max-pool projections (no tables)
     std::vector<double> scale_;                       ///< [pop * 2 + receptor]: fixed point -> mV
     aligned_vector<std::int64_t> ring_;               ///< [slot][neuron][receptor]; empty when !uses_ring()
     std::int64_t slot_mask_ = 0;

@@ -80,25 +80,28 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
         }
         for (auto& table : tables_[t]) table.finish();
     });
-    convs_.resize(T);
-    conv_values_.resize(T);
+    structured_.assign(T, {});
+    analog_values_.resize(T);
     row_sums_.resize(T);
     for (std::size_t t = 0; t < T; ++t)
         for (std::size_t q = 0; q < projs.size(); ++q) {
-            const auto* cv = std::get_if<convolution>(&projs[q].rule);
-            if (!cv) continue;
+            if (!is_structured(projs[q].rule)) continue;
             const std::uint32_t sp = projs[q].source.value, tp = projs[q].target.value;
             const auto [b, e] = local_range(static_cast<int>(t), tp);
             if (b >= e) continue;
-            const auto r = static_cast<std::uint8_t>(projs[q].synapse.receptor);
             const bool once =
                 std::visit([](const auto& k) { return std::decay_t<decltype(k)>::spikes_once_per_step; }, pops_[sp]);
-            convs_[t].emplace_back(*cv, sp, tp, r, plan.structured_delay[q], to_fixed[tp * 2 + r], b, e, once);
-            convs_[t].back().set_isa(isa_);
-            table_bytes_ += convs_[t].back().bytes();
-            synapse_count_ += convs_[t].back().synapses();
+            const auto r = static_cast<std::uint8_t>(projs[q].synapse.receptor);
+            structured_[t].push_back(make_structured({.net = net, .index = q, .delay = plan.structured_delay[q],
+                                                      .to_fixed = to_fixed[tp * 2 + r], .begin = b, .end = e,
+                                                      .source_spikes_once = once, .isa = isa_}));
+            std::visit(
+                [&](const auto& p) {
+                    table_bytes_ += p.bytes();
+                    synapse_count_ += p.synapses();
+                },
+                structured_[t].back());
         }
-    build_gates(net, plan.structured_delay, to_fixed);  // gate hook
     find_in_place_convs(net);
     for (const auto& per_thread : tables_)
         for (const auto& tab : per_thread) {
@@ -112,6 +115,32 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
     slots_ = std::bit_ceil(static_cast<std::size_t>(plan.max_delay) + static_cast<std::size_t>(epoch_));
     slot_mask_ = static_cast<std::int64_t>(slots_ - 1);
     if (uses_ring()) ring_.assign(slots_ * 2 * n_, 0);
+}
+
+// A zero-delay convolution into a population whose step can read its sums in place
+// (reads_sums(): plain IF neurons) and that nothing else reaches: the step reads the
+// convolution's 32-bit accumulator where the flush would have moved it into the cells, which
+// then stay 0. The same integers reach the same arithmetic, so the same rasters.
+void cpu_engine::find_in_place_convs(const network& net) {
+    std::vector<std::uint32_t> inputs(n_pops_, 0);
+    for (const auto& q : net.projections()) ++inputs[q.target.value];
+    in_place_conv_.assign(structured_.size(), std::vector<std::int32_t>(n_pops_, -1));
+    for (std::size_t t = 0; t < structured_.size(); ++t)
+        for (std::size_t k = 0; k < structured_[t].size(); ++k) {
+            auto* conv = std::get_if<conv_projection>(&structured_[t][k]);
+            if (!conv) continue;
+            const bool reads_sums = std::visit(
+                [](const auto& pop) {
+                    if constexpr (requires { pop.reads_sums(); }) return pop.reads_sums();
+                    else return false;
+                },
+                pops_[conv->target()]);
+            if (!reads_sums || inputs[conv->target()] != 1 || conv->delay() != 0 || !conv->narrow() ||
+                conv->receptor() != 0)
+                continue;
+            conv->read_in_place();
+            in_place_conv_[t][conv->target()] = static_cast<std::int32_t>(k);
+        }
 }
 
 }  // namespace volley::snn::detail

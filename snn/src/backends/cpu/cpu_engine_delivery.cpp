@@ -6,7 +6,7 @@
 // into the same ring cells (or, for "direct", the same doubles in the same order as the ring
 // would have delivered them), so the choice changes the speed, never the spikes.
 // Structured projections (convolutions, max-pool gates) have no table; they deliver through
-// their own objects (conv_projection.hpp, gate_projection.hpp and cpu_engine_gates.cpp).
+// their own objects (structured/structured_projection.hpp).
 
 #include "backends/cpu/cpu_engine.hpp"
 
@@ -93,8 +93,7 @@ std::uint64_t cpu_engine::deliver_from(int t, std::int64_t s, std::uint32_t sp, 
     std::uint64_t events = 0;
     for (std::uint32_t tp = 0; tp < n_pops_; ++tp)
         if (const deliver_fn fn = deliveries[tp]) events += (this->*fn)(t, s, sent, sp, tp, tables[tp]);
-    events += deliver_convs(t, s, sp, now);
-    events += deliver_gates(t, s, sp, now);
+    events += deliver_structured(t, s, sp, now);
     return events;
 }
 
@@ -147,28 +146,29 @@ std::uint64_t cpu_engine::deliver_general(int t, std::int64_t s, std::int64_t se
     });
 }
 
-std::uint64_t cpu_engine::deliver_convs(int t, std::int64_t s, std::uint32_t sp, bool now) {
+std::uint64_t cpu_engine::deliver_structured(int t, std::int64_t s, std::uint32_t sp, bool now) {
     std::uint64_t events = 0;
-    for (auto& conv : convs_[static_cast<std::size_t>(t)]) {
-        if (conv.source() != sp || (conv.delay() == 0) != now) continue;
-        const auto* analog = std::get_if<analog_population>(&pops_[sp]);
-        for_each_spike_list(s, sp, [&](const std::vector<std::uint32_t>& spikes) {
-            if (!analog) {
-                events += conv.add_spikes(spikes);
-                return;
-            }
-            auto& values = conv_values_[static_cast<std::size_t>(t)];
-            values.clear();
-            for (const std::uint32_t g : spikes) values.push_back(analog->value(s, g));
-            events += conv.add_spikes(spikes, values.data());
-        });
-        const std::int64_t slot = (s + conv.delay()) & slot_mask_;
-        // Discrete populations read every ring cell; LIF and ODE populations follow the touched list.
-        const bool listed = follows_touched_list(conv.target());
-        conv.flush(ring_.data() + (static_cast<std::size_t>(slot) * n_ + first_[conv.target()]) * 2 + conv.receptor(),
-                   std::int64_t{first_[conv.target()]} - static_cast<std::int64_t>(lo_[t]),
-                   listed ? &touched(t, conv.target(), slot) : nullptr);
-    }
+    const auto* analog = std::get_if<analog_population>(&pops_[sp]);  // its events carry values
+    auto& values = analog_values_[static_cast<std::size_t>(t)];
+    for (auto& projection : structured_[static_cast<std::size_t>(t)])
+        std::visit(
+            [&](auto& p) {
+                if (p.source() != sp || (p.delay() == 0) != now) return;
+                for_each_spike_list(s, sp, [&](const std::vector<std::uint32_t>& spikes) {
+                    if (!analog) {
+                        events += p.take(spikes, nullptr);
+                        return;
+                    }
+                    values.clear();
+                    for (const std::uint32_t g : spikes) values.push_back(analog->value(s, g));
+                    events += p.take(spikes, values.data());
+                });
+                const std::int64_t slot = (s + p.delay()) & slot_mask_;
+                events += p.deliver(ring_.data() + (static_cast<std::size_t>(slot) * n_ + first_[p.target()]) * 2 + p.receptor(),
+                                    std::int64_t{first_[p.target()]} - static_cast<std::int64_t>(lo_[t]),
+                                    follows_touched_list(p.target()) ? &touched(t, p.target(), slot) : nullptr);
+            },
+            projection);
     return events;
 }
 

@@ -28,7 +28,7 @@ bool cpu_engine::uses_ring() const {
         if (input_of(p) == kernel_input::every_cell) return true;
     for (int t = 0; t < threads_; ++t) {
         const auto ti = static_cast<std::size_t>(t);
-        if (!convs_[ti].empty() || !gates_[ti].empty()) return true;
+        if (!structured_[ti].empty()) return true;
         for (const auto& table : plastic_[ti])
             if (table.synapses() > 0) return true;
         for (std::size_t k = 0; k < 2 * P * P; ++k)

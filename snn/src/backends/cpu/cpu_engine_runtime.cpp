@@ -64,8 +64,13 @@ void cpu_engine::reset(const network& net) {
     for (auto& per_thread : plastic_)
         for (auto& table : per_thread) table.rebuild(net, {.dt_ms = dt_ms_, .seed = seed_});
     std::fill(ring_.begin(), ring_.end(), 0);
-    for (auto& per_thread : gates_)  // gate hook
-        for (auto& gate : per_thread) gate.reset();
+    for (auto& per_thread : structured_)
+        for (auto& projection : per_thread)
+            std::visit(
+                [](auto& p) {
+                    if constexpr (requires { p.reset(); }) p.reset();
+                },
+                projection);
     for (auto& list : touched_) list.clear();
     for (auto& buffer : spikes_)
         for (auto& list : buffer) list.clear();

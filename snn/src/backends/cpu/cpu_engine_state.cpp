@@ -42,16 +42,17 @@ void cpu_engine::visit_state(state_archive& a) {
             auto scope = a.scope("plastic" + std::to_string(t) + "_" + std::to_string(i));
             plastic_[t][i].visit_state(a);
         }
-    for (std::size_t t = 0; t < convs_.size(); ++t)
-        for (std::size_t i = 0; i < convs_[t].size(); ++i) {
-            auto scope = a.scope("convolution" + std::to_string(t) + "_" + std::to_string(i));
-            convs_[t][i].visit_state(a);
-        }
-    for (std::size_t t = 0; t < gates_.size(); ++t)
-        for (std::size_t i = 0; i < gates_[t].size(); ++i) {
-            auto scope = a.scope("gate" + std::to_string(t) + "_" + std::to_string(i));
-            gates_[t][i].visit_state(a);
-        }
+    for (std::size_t t = 0; t < structured_.size(); ++t) {
+        std::vector<std::size_t> of_kind(std::variant_size_v<structured_state>, 0);  // "convolution0_0", "gate0_0", ...
+        for (auto& projection : structured_[t])
+            std::visit(
+                [&](auto& p) {
+                    auto scope = a.scope(std::string(p.kind) + std::to_string(t) + "_" +
+                                         std::to_string(of_kind[projection.index()]++));
+                    p.visit_state(a);
+                },
+                projection);
+    }
 }
 
 }  // namespace volley::snn::detail

@@ -28,6 +28,13 @@ public:
 
     /// Adds one thread's list of this step's source spikes (local indices) to the counts.
     void count(std::span<const std::uint32_t> spikes);
+
+    // The structured interface (structured_projection.hpp).
+    static constexpr const char* kind = "gate";
+    std::uint64_t take(std::span<const std::uint32_t> spikes, const double*) {
+        count(spikes);
+        return 0;  // counted by deliver(): the spikes passed
+    }
     /// Passes this step's spikes of the window leaders into ring cells: `cells` points at the
     /// cell of target neuron 0 for this receptor (stride 2 per neuron); `touched`, unless null,
     /// gets each target with input as its local index plus `offset`. Forgets the step's spikes

@@ -1,6 +1,6 @@
 // The gated max-pool projection (see gate_projection.hpp).
 
-#include "backends/cpu/gate_projection.hpp"
+#include "backends/cpu/structured/gate_projection.hpp"
 
 #include <algorithm>
 

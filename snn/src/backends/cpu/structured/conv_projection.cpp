@@ -1,6 +1,6 @@
 // Convolutional projection on the CPU (see conv_projection.hpp).
 
-#include "backends/cpu/conv_projection.hpp"
+#include "backends/cpu/structured/conv_projection.hpp"
 #include "backends/cpu/cpu_isa.hpp"
 #include "lowering/fixed_point.hpp"
 

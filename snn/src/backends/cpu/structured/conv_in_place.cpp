@@ -9,8 +9,7 @@
 #include <immintrin.h>
 #endif
 
-#include "backends/cpu/conv_projection.hpp"
-#include "backends/cpu/cpu_engine.hpp"
+#include "backends/cpu/structured/conv_projection.hpp"
 #include "backends/cpu/cpu_isa.hpp"
 
 namespace volley::snn::detail {
@@ -87,30 +86,6 @@ conv_projection::in_place_input conv_projection::take_in_place() {
     dirty32_ = false;
     chw_dirty_ = true;
     return {chw32_.data(), shift_};
-}
-
-// A zero-delay convolution into a plain IF population that nothing else reaches: the IF step
-// reads the convolution's 32-bit accumulator where the flush would have moved it into the
-// cells, which then stay 0. The same integers reach the same arithmetic, so the same rasters.
-void cpu_engine::find_in_place_convs(const network& net) {
-    std::vector<std::uint32_t> inputs(n_pops_, 0);
-    for (const auto& q : net.projections()) ++inputs[q.target.value];
-    in_place_conv_.assign(convs_.size(), std::vector<std::int32_t>(n_pops_, -1));
-    for (std::size_t t = 0; t < convs_.size(); ++t)
-        for (std::size_t k = 0; k < convs_[t].size(); ++k) {
-            auto& conv = convs_[t][k];
-            const bool reads_sums = std::visit(
-                [](const auto& k) {
-                    if constexpr (requires { k.reads_sums(); }) return k.reads_sums();
-                    else return false;
-                },
-                pops_[conv.target()]);
-            if (!reads_sums || inputs[conv.target()] != 1 || conv.delay() != 0 || !conv.narrow() ||
-                conv.receptor() != 0)
-                continue;
-            conv.read_in_place();
-            in_place_conv_[t][conv.target()] = static_cast<std::int32_t>(k);
-        }
 }
 
 }  // namespace volley::snn::detail

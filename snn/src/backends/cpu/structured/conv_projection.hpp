@@ -52,6 +52,14 @@ public:
     /// as the synapse tables deliver analog values.
     std::uint64_t add_spikes(std::span<const std::uint32_t> spikes, const double* values = nullptr);
 
+    // The structured interface (structured_projection.hpp).
+    static constexpr const char* kind = "convolution";
+    std::uint64_t take(std::span<const std::uint32_t> spikes, const double* values) { return add_spikes(spikes, values); }
+    std::uint64_t deliver(std::int64_t* cells, std::int64_t offset, std::vector<std::uint32_t>* touched) {
+        flush(cells, offset, touched);
+        return 0;  // counted by take()
+    }
+
     /// Moves the accumulator into ring cells and clears it: `cells` points at the cell of
     /// target neuron 0 for this projection's receptor (stride 2 per neuron); `touched`, unless
     /// null (targets that read every cell), gets each owned target with input, as its local
