@@ -5,6 +5,7 @@
 
 #include "../support/snn_test_support.hpp"
 
+#include "lowering/lowered_network.hpp"
 #include "lowering/synapse_plan.hpp"
 
 #include <volley/error.hpp>
@@ -14,6 +15,7 @@
 
 #include <cmath>
 #include <functional>
+#include <mutex>
 
 namespace {
 
@@ -125,6 +127,35 @@ TEST(synapse_plan, a_delay_below_one_step_is_refused_naming_the_projection) {
     const auto out = net.add_population("out", 4, vs::lif_exp{});
     net.connect(in, out, vs::one_to_one{}, {.weight = 1.0, .delay_ms = 0.04});
     EXPECT_TRUE(throws_naming<volley::invalid_parameter>([&] { plan(net, {0, 8}); }, {"'in' -> 'out'", "0.04"}));
+}
+
+TEST(lowering, every_imitated_rank_agrees_on_the_scales_of_the_whole_network) {
+    // exc's weights stay below 1 (exponent 30) while inh's reach 6 = 0.75 · 2^3 (exponent 27):
+    // the exponent onto out's receptor is the smallest over both, on every rank, even on a rank
+    // that owns none of inh's targets.
+    vs::network net;
+    const auto exc = net.add_population("exc", 20, vs::poisson_source{{.rate_hz = 10}});
+    const auto out_a = net.add_population("out_a", 30, vs::lif_exp{});
+    const auto out_b = net.add_population("out_b", 30, vs::lif_exp{});
+    net.connect(exc, out_a, vs::fixed_probability{0.5}, {.weight = vs::uniform{0.1, 0.9}, .delay_ms = 0.2});
+    net.connect(exc, out_b, vs::fixed_probability{0.5}, {.weight = 6.0, .delay_ms = 0.2});
+    const auto one = vd::lower(net, {.dt_ms = 0.1, .seed = 3}, vs::local_context(), 2, in_order);
+    EXPECT_EQ(one.part_bounds, (std::vector<std::uint32_t>{0, 40, 80}));
+    EXPECT_EQ(one.synapses.to_fixed[2 * 2], std::ldexp(1.0, 27));
+    std::mutex m;
+    std::vector<vd::lowered_network> ranks(4);
+    vs::dry_run(4, [&](const vs::distributed_context& dist) {
+        auto low = vd::lower(net, {.dt_ms = 0.1, .seed = 3}, dist, 2, in_order);
+        const std::lock_guard lock(m);
+        ranks[static_cast<std::size_t>(dist.id())] = std::move(low);
+    });
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+        EXPECT_EQ(ranks[r].rank_bounds, ranks[0].rank_bounds);
+        EXPECT_EQ(ranks[r].part_bounds.front(), ranks[r].rank_bounds[r]) << "rank " << r;
+        EXPECT_EQ(ranks[r].part_bounds.back(), ranks[r].rank_bounds[r + 1]) << "rank " << r;
+        EXPECT_EQ(ranks[r].synapses.to_fixed, one.synapses.to_fixed) << "rank " << r;
+        EXPECT_EQ(ranks[r].direct, one.direct);
+    }
 }
 
 }  // namespace

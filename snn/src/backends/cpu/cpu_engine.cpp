@@ -12,8 +12,7 @@
 #include <exception>
 
 #include "backends/cpu/thread_team.hpp"
-#include "lowering/domain_decomposition.hpp"
-#include "lowering/update_order.hpp"
+#include "lowering/lowered_network.hpp"
 
 namespace volley::snn::detail {
 
@@ -42,33 +41,22 @@ cpu_engine::cpu_engine(const network& net, int threads, const simulation_options
     const auto t0 = std::chrono::steady_clock::now();
     if (!(options.dt_ms > 0) || !std::isfinite(options.dt_ms))
         throw invalid_parameter("simulation", "dt_ms", std::to_string(options.dt_ms), "must be finite and > 0");
-    if (net.neuron_count() >= (std::uint64_t{1} << 32) - 1)
-        throw invalid_parameter("network", "neurons", std::to_string(net.neuron_count()), "more than 2^32 - 2 neurons");
-    n_ = static_cast<std::uint32_t>(net.neuron_count());
     dt_ms_ = options.dt_ms;
     seed_ = options.seed;
-    for (std::uint32_t p = 0; p < net.populations().size(); ++p)
-        first_.push_back(p == 0 ? 0 : first_.back() + net.populations()[p - 1].size);
-    first_.push_back(n_);
+    auto low = lower(net, options, dist_, threads_,
+                     [](int parts, const std::function<void(int)>& body) { parallel_for_threads(parts, body); });
     for (std::uint32_t p = 0; p < net.populations().size(); ++p) pops_.push_back(make_population(net, p));
-    const auto bounds = rank_bounds(net, dist_.size());
-    domain_lo_ = bounds[static_cast<std::size_t>(dist_.id())];
-    domain_hi_ = bounds[static_cast<std::size_t>(dist_.id()) + 1];
-    for (int t = 0; t <= threads_; ++t)
-        lo_.push_back(domain_lo_ + static_cast<std::uint32_t>(std::uint64_t{domain_hi_ - domain_lo_} *
-                                                              static_cast<std::uint64_t>(t) /
-                                                              static_cast<std::uint64_t>(threads_)));
+    n_ = low.first.back();
+    first_ = low.first;
+    domain_lo_ = low.rank_bounds[static_cast<std::size_t>(dist_.id())];
+    domain_hi_ = low.rank_bounds[static_cast<std::size_t>(dist_.id()) + 1];
+    lo_ = low.part_bounds;
     n_pops_ = static_cast<std::uint32_t>(pops_.size());
-    auto order = order_populations(net);
-    order_ = std::move(order.order);
-    sends_now_ = std::move(order.sends_now);
-    inhibited_.assign(n_pops_, 0);
-    fed_.assign(n_pops_, 0);
-    for (const auto& q : net.projections()) {
-        fed_[q.target.value] = 1;
-        if (q.synapse.receptor == receptor_type::inhibitory) inhibited_[q.target.value] = 1;
-    }
-    build_synapses(net, options);  // sets epoch_
+    order_ = std::move(low.order.order);
+    sends_now_ = std::move(low.order.sends_now);
+    inhibited_ = std::move(low.inhibited);
+    fed_ = std::move(low.fed);
+    build_synapses(net, options, low);  // sets epoch_
     spike_mask_ = static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(2 * epoch_))) - 1;
     spikes_.assign(static_cast<std::size_t>(spike_mask_ + 1),
                    std::vector<std::vector<std::uint32_t>>(static_cast<std::size_t>(threads_) * (n_pops_ + list_gap)));

@@ -35,6 +35,7 @@
 #include "backends/cpu/population_factory.hpp"
 #include "backends/cpu/source_population.hpp"
 #include "backends/cpu/structured/structured_projection.hpp"
+#include "lowering/lowered_network.hpp"
 #include "backends/cpu/synapse_table.hpp"
 #include "backends/cpu/thread_team.hpp"
 #include "backends/engine.hpp"
@@ -79,7 +80,7 @@ private:
         std::uint64_t events = 0;
     };
 
-    void build_synapses(const network& net, const simulation_options& options);
+    void build_synapses(const network& net, const simulation_options& options, lowered_network& low);
     /// Thread t's neurons of population p, as local indices [begin, end); {0, 0} when none.
     std::pair<std::uint32_t, std::uint32_t> local_range(int t, std::uint32_t p) const {
         const std::uint32_t b = std::max(lo_[t], first_[p]), e = std::min(lo_[t + 1], first_[p + 1]);
@@ -170,7 +171,7 @@ private:
     static std::span<const delivery_strategy> delivery_strategies();
     /// Chooses the strategy of every table (delivery_) and marks the direct ones (direct_table_,
     /// direct_).
-    void choose_deliveries(const network& net, double dt_ms);
+    void choose_deliveries(const std::vector<std::uint8_t>& direct);
     std::uint64_t deliver_uniform(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp, std::uint32_t tp,
                                   const synapse_table& table);
     std::uint64_t deliver_one_route(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp, std::uint32_t tp,

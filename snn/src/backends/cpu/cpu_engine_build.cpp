@@ -10,7 +10,7 @@
 
 #include "backends/cpu/thread_team.hpp"
 #include "build/connectivity.hpp"
-#include "lowering/synapse_plan.hpp"
+#include "lowering/lowered_network.hpp"
 
 namespace volley::snn::detail {
 
@@ -19,11 +19,10 @@ namespace volley::snn::detail {
 // and delays, then the fill regenerates the same synapses straight into their rows. No list of
 // all synapses ever exists, so the peak memory of the build is the tables themselves plus one
 // counter per source neuron.
-void cpu_engine::build_synapses(const network& net, const simulation_options& options) {
+void cpu_engine::build_synapses(const network& net, const simulation_options& options, lowered_network& low) {
     const auto& projs = net.projections();
     const std::size_t P = n_pops_, T = static_cast<std::size_t>(threads_);
-    auto plan = plan_synapses(net, options, std::vector<std::uint32_t>(lo_.begin(), lo_.begin() + threads_ + 1), dist_,
-                              [](int parts, const std::function<void(int)>& body) { parallel_for_threads(parts, body); });
+    auto& plan = low.synapses;
     const std::vector<double>& to_fixed = plan.to_fixed;
     scale_ = plan.scale;
     std::vector<std::size_t> plastic_index(projs.size(), 0);  // position among the plastic projections
@@ -108,7 +107,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
             synapse_count_ += tab.synapses();
             table_bytes_ += tab.bytes();
         }
-    choose_deliveries(net, options.dt_ms);
+    choose_deliveries(low.direct);
     epoch_ = epoch_steps(plan.min_delay, plan.max_delay);
     // Deliveries after an epoch reach up to max_delay steps past its last step, while the
     // epoch's own slots are still being read: max_delay + epoch_ slots.

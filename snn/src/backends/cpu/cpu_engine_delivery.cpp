@@ -48,9 +48,8 @@ std::span<const cpu_engine::delivery_strategy> cpu_engine::delivery_strategies()
     return strategies;
 }
 
-void cpu_engine::choose_deliveries(const network& net, double dt_ms) {
+void cpu_engine::choose_deliveries(const std::vector<std::uint8_t>& direct) {
     const std::size_t P = n_pops_, T = static_cast<std::size_t>(threads_);
-    const auto direct = direct_pairs(net, dt_ms);
     direct_table_.assign(T * P * P, 0);
     direct_.assign(P, 0);
     direct_boxes_.assign(T * P, {});
