@@ -25,6 +25,9 @@ lowered_network lower(const network& net, const simulation_options& options, con
     for (int k = 0; k <= parts; ++k)
         low.part_bounds.push_back(
             static_cast<std::uint32_t>(lo + (hi - lo) * static_cast<std::uint64_t>(k) / static_cast<std::uint64_t>(parts)));
+    low.by_family.resize(model_families);
+    for (const std::uint32_t p : low.order.order)
+        low.by_family[static_cast<std::size_t>(family_of(net.populations()[p].model))].push_back(p);
     low.direct = direct_pairs(net, options.dt_ms);
     low.fed.assign(P, 0);
     low.inhibited.assign(P, 0);

@@ -3,7 +3,8 @@
 // distributed context become the backend-neutral decisions every engine must agree on to give
 // the same spikes: neuron numbering, the update order with zero-delay sources first (and so the
 // compound units), each rank's domain and its parts (a CPU engine's threads; a GPU engine's
-// blocks), which population pairs take direct input, and the synapse plan (row sizes, fixed-
+// blocks), the populations grouped by model family (the kernel each needs), which population
+// pairs take direct input, and the synapse plan (row sizes, fixed-
 // point scales, delays). Engines consume it; none re-derives any of it.
 
 #include <volley/snn/network.hpp>
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "lowering/model_family.hpp"
 #include "lowering/synapse_plan.hpp"
 #include "lowering/update_order.hpp"
 
@@ -29,6 +31,9 @@ struct lowered_network {
     std::vector<std::uint8_t> direct;        ///< [source · P + target]: direct input (direct_inputs.hpp)
     std::vector<std::uint8_t> fed;           ///< [population]: some projection reaches it
     std::vector<std::uint8_t> inhibited;     ///< [population]: some projection reaches its receptor 1
+    /// [family]: the populations whose model is of that family (model_family.hpp), in update
+    /// order: the kernel kinds a backend builds, and a GPU engine's launches.
+    std::vector<std::vector<std::uint32_t>> by_family;
     synapse_plan synapses;                   ///< the tables of the parts (synapse_plan.hpp)
 };
 

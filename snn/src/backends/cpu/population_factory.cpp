@@ -8,29 +8,25 @@ namespace volley::snn::detail {
 
 std::span<const kernel_row> kernel_rows() {
     static const kernel_row kernels[] = {
-        {"analog", [](const neuron_model& m) { return std::holds_alternative<analog_source>(m); },
+        {"analog", model_family::analog_source,
          [](const network& net, population_index pop, const population_build&) {
              return population_state(std::in_place_type<analog_population>, net, pop);
          }},
-        {"discrete", [](const neuron_model& m) { return std::holds_alternative<discrete_neuron>(m); },
+        {"discrete", model_family::discrete,
          [](const network& net, population_index pop, const population_build& b) {
              population_state state(std::in_place_type<discrete_population>, net, pop, b.dt_ms, b.seed);
              std::get<discrete_population>(state).set_isa(b.isa);
              return state;
          }},
-        {"source", [](const neuron_model& m) { return is_source_model(m) && !std::holds_alternative<analog_source>(m); },
+        {"source", model_family::spike_source,
          [](const network& net, population_index pop, const population_build& b) {
              return population_state(std::in_place_type<source_population>, net, pop, b.dt_ms, b.seed);
          }},
-        {"ode", [](const neuron_model& m) { return is_ode_model(m); },
+        {"ode", model_family::ode,
          [](const network& net, population_index pop, const population_build& b) {
              return population_state(std::in_place_type<ode_population>, net, pop, b.dt_ms, b.seed);
          }},
-        {"lif",  // exact integration of the linear models
-         [](const neuron_model& m) {
-             return std::holds_alternative<lif_delta>(m) || std::holds_alternative<lif_exp>(m) ||
-                    std::holds_alternative<lif_alpha>(m);
-         },
+        {"lif", model_family::exact_linear,
          [](const network& net, population_index pop, const population_build& b) {
              population_state state(std::in_place_type<lif_population>, net, pop, b.dt_ms, b.seed);
              std::get<lif_population>(state).set_threads(b.threads);
@@ -43,8 +39,9 @@ std::span<const kernel_row> kernel_rows() {
 
 population_state make_population_kernel(const network& net, population_index pop, const population_build& build) {
     const auto& p = net.at(pop);
+    const model_family family = family_of(p.model);
     for (const auto& kernel : kernel_rows())
-        if (kernel.runs(p.model)) return kernel.make(net, pop, build);
+        if (kernel.family == family) return kernel.make(net, pop, build);
     throw unsupported_model(model_name(p.model), "population '" + p.name + "': the CPU backend has no kernel for it");
 }
 

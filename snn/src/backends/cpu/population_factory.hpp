@@ -18,6 +18,7 @@
 #include "backends/cpu/lif_population.hpp"
 #include "backends/cpu/ode_population.hpp"
 #include "backends/cpu/source_population.hpp"
+#include "lowering/model_family.hpp"
 
 namespace volley::snn::detail {
 
@@ -39,18 +40,18 @@ struct population_build {
     cpu_isa isa = cpu_isa::baseline;
 };
 
-/// One kernel: its name, the models it runs and how it is built.
+/// One kernel: its name, the model family it runs (lowering/model_family.hpp) and how it is built.
 struct kernel_row {
     const char* name;
-    bool (*runs)(const neuron_model&);
+    model_family family;
     population_state (*make)(const network&, population_index, const population_build&);
 };
 
 /// Every row, registered once.
 std::span<const kernel_row> kernel_rows();
 
-/// The kernel of population `pop`: the row that runs its model (rows never overlap). Throws unsupported_model
-/// naming the model and the population when none does.
+/// The kernel of population `pop`: the row that runs its model's family. Throws unsupported_model naming the
+/// model and the population when none does.
 population_state make_population_kernel(const network& net, population_index pop, const population_build& build);
 
 }  // namespace volley::snn::detail
