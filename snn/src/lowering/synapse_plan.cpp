@@ -52,17 +52,23 @@ void plan_part(const network& net, const simulation_options& options, std::uint3
             const auto [w_lo, w_hi] = weight_bounds(proj.synapse.plasticity);
             mw = std::max({mw, std::abs(w_lo), std::abs(w_hi)});
         }
-        auto& shape = plastic_q ? plastic : tables[table_key(proj, P)].shape;
-        auto* rows = plastic_q ? nullptr : &tables[table_key(proj, P)].row_sizes;
-        if (rows) rows->resize(net.at(proj.source).size, 0);
         projection_expander ex(net, q, options.seed, options.dt_ms);
+        if (plastic_q) {  // only its delays: its weights change, and it fills a table of its own
+            for (std::uint32_t j = gb - first[tp]; j < ge - first[tp]; ++j) {
+                ex.expand(j);
+                for (std::size_t k = 0; k < ex.sources.size(); ++k)
+                    plastic.add(r, static_cast<std::uint32_t>(std::max(ex.delays[k], 1)), ex.weights[k]);
+            }
+            continue;
+        }
+        auto& table = tables[table_key(proj, P)];
+        table.row_sizes.resize(net.at(proj.source).size, 0);
         for (std::uint32_t j = gb - first[tp]; j < ge - first[tp]; ++j) {
             ex.expand(j);
             for (std::size_t k = 0; k < ex.sources.size(); ++k) {
-                shape.add(r, static_cast<std::uint32_t>(std::max(ex.delays[k], 1)), ex.weights[k]);
-                if (!rows) continue;
-                ++(*rows)[ex.sources[k]];
+                ++table.row_sizes[ex.sources[k]];
                 mw = std::max(mw, std::abs(ex.weights[k]));
+                table.shape.add(r, static_cast<std::uint32_t>(std::max(ex.delays[k], 1)), ex.weights[k]);
             }
         }
     }
