@@ -46,11 +46,11 @@ cpu_engine::cpu_engine(const network& net, int threads, const simulation_options
     auto low = lower(net, options, dist_, threads_,
                      [](int parts, const std::function<void(int)>& body) { parallel_for_threads(parts, body); });
     for (std::uint32_t p = 0; p < net.populations().size(); ++p) pops_.push_back(make_population(net, p));
-    n_ = low.first.back();
-    first_ = low.first;
+    first_ = std::move(low.first);
+    n_ = first_.back();
     domain_lo_ = low.rank_bounds[static_cast<std::size_t>(dist_.id())];
     domain_hi_ = low.rank_bounds[static_cast<std::size_t>(dist_.id()) + 1];
-    lo_ = low.part_bounds;
+    lo_ = std::move(low.part_bounds);
     n_pops_ = static_cast<std::uint32_t>(pops_.size());
     order_ = std::move(low.order.order);
     sends_now_ = std::move(low.order.sends_now);

@@ -35,10 +35,10 @@
 #include "backends/cpu/population_factory.hpp"
 #include "backends/cpu/source_population.hpp"
 #include "backends/cpu/structured/structured_projection.hpp"
-#include "lowering/lowered_network.hpp"
 #include "backends/cpu/synapse_table.hpp"
 #include "backends/cpu/thread_team.hpp"
 #include "backends/engine.hpp"
+#include "lowering/lowered_network.hpp"
 
 #include <volley/snn/distributed_context.hpp>
 
