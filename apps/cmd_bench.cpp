@@ -16,7 +16,7 @@ struct network_bench_options {
     double duration_ms = 1000, dt_ms = 0.1;
     std::uint64_t seed = 42;
     int threads = 0;
-    std::string out, plot;
+    std::string out, plot, integrator;
     bool json = false, quiet = false, count_only = false;
     tuning_words tuning;
 };
@@ -35,6 +35,10 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
     cmd->add_option("--seed", o->seed, "Seed");
     cmd->add_option("--out", o->out, "Write spikes to FILE.h5 or FILE.csv");
     cmd->add_option("--plot", o->plot, "Write a raster plot to FILE.svg");
+    if (std::string_view(name) != "cuba")
+        cmd->add_option("--integrator", o->integrator,
+                        "Scheme of the neurons: adaptive (default), rk4, rk2, exponential_euler, euler "
+                        "(docs/integrators.md)");
     cmd->add_flag("--json", o->json, "Print one JSON object with the figures on stdout");
     cmd->add_flag("--quiet", o->quiet, "No progress bar");
     cmd->add_flag("--count-only", o->count_only,
@@ -46,6 +50,7 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
                         .threads = o->threads,
                         .max_isa = snn::parse_instruction_set("--cpu-isa", o->tuning.isa),
                         .step_pairs = snn::parse_step_pairing("--step-pairs", o->tuning.pairs)};
+        if (!o->integrator.empty()) apply_integrator_option(req.net, o->integrator);
         if (!o->out.empty()) req.out = o->out;
         if (!o->plot.empty()) req.plot = o->plot;
         req.quiet = o->quiet;

@@ -23,6 +23,7 @@ struct run_options {
     std::string out, plot, checkpoint, resume;
     std::optional<double> checkpoint_every_ms;
     std::vector<std::string> states;
+    std::string integrator;
     bool json = false, quiet = false;
     tuning_words tuning;
     nir_run_options nir;  ///< the options of a NIR file (--input and --steps also serve a converted one)
@@ -36,9 +37,9 @@ void check_options_apply(const CLI::App& cmd, const std::string& file, network_f
     switch (kind) {
         case network_file_kind::volley_json:
             allowed.insert(allowed.end(), {"--duration", "--dt", "--seed", "--out", "--plot", "--state", "--checkpoint",
-                                           "--checkpoint-every", "--resume", "--cpu-isa", "--step-pairs"});
+                                           "--checkpoint-every", "--resume", "--cpu-isa", "--step-pairs", "--integrator"});
             usage = "a network JSON file takes --duration, --dt, --seed, --out, --plot, --state, --checkpoint, "
-                    "--checkpoint-every, --resume, --cpu-isa, --step-pairs";
+                    "--checkpoint-every, --resume, --cpu-isa, --step-pairs, --integrator";
             break;
         case network_file_kind::nir:
             allowed.insert(allowed.end(), {"--input", "--steps", "--dt", "--discretisation", "--reset", "--out"});
@@ -91,6 +92,9 @@ void register_run(CLI::App& app, command_context& ctx) {
                     "Continue from a checkpoint of the same network, dt, seed and threads; --duration is the time "
                     "to run on from it");
     add_tuning_options(*cmd, o->tuning);
+    cmd->add_option("--integrator", o->integrator,
+                    "Scheme of every ODE population: adaptive, rk4, rk2, exponential_euler, euler, half_step_euler "
+                    "(default: the file's; docs/integrators.md)");
     cmd->add_flag("--json", o->json, "Print one JSON object with the figures on stdout");
     cmd->add_flag("--quiet", o->quiet, "No progress bar");
     cmd->callback([o, cmd, &ctx] {
@@ -123,6 +127,7 @@ void register_run(CLI::App& app, command_context& ctx) {
             return;
         }
         auto file = snn::load_network_json(o->network);
+        if (!o->integrator.empty()) apply_integrator_option(file.net, o->integrator);
         run_request req{.net = std::move(file.net), .settings = file.run, .threads = o->threads};
         if (o->duration_ms) req.settings.duration_ms = *o->duration_ms;
         if (o->dt_ms) req.settings.dt_ms = *o->dt_ms;

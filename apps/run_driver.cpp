@@ -323,6 +323,7 @@ run_outcome execute_run(const run_request& req) {
                         {"size", pop.size},
                         {"spikes", spikes},
                         {"mean_rate_hz", bio_s > 0 ? static_cast<double>(spikes) / (bio_s * pop.size) : 0.0}});
+        if (const auto* in = snn::model_integrator(pop.model)) pops.back()["integrator"] = snn::scheme_name(in->scheme);
     }
     nlohmann::json f;
     f["neurons"] = st.neurons;
@@ -356,6 +357,22 @@ run_outcome execute_run(const run_request& req) {
     if (req.out) f["output"] = req.out->string();
     if (req.plot) f["plot"] = req.plot->string();
     return {f, completed};
+}
+
+void apply_integrator_option(snn::network& net, const std::string& scheme) {
+    const auto s = snn::scheme_from_name(scheme, "--integrator");
+    bool any = false;
+    for (std::uint32_t p = 0; p < net.populations().size(); ++p) {
+        const auto* in = snn::model_integrator(net.populations()[p].model);
+        if (!in) continue;
+        auto changed = *in;
+        changed.scheme = s;
+        net.set_integrator(snn::population_index{p}, changed);
+        any = true;
+    }
+    if (!any)
+        throw invalid_parameter("--integrator", "integrator", scheme,
+                                "the network has no ODE population (lif_cond_exp, lif_cond_alpha, izhikevich, adex, hh)");
 }
 
 void print_run_summary(const nlohmann::json& f) {

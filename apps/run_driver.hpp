@@ -51,6 +51,11 @@ struct run_outcome {
 /// Builds and runs the network, writing outputs as it goes. Throws volley::error on bad input.
 run_outcome execute_run(const run_request& request);
 
+/// --integrator SCHEME: sets the scheme of every ODE population of `net`; throws
+/// invalid_parameter for an unknown scheme or a network without one, unsupported_model for a
+/// population whose model does not support it.
+void apply_integrator_option(snn::network& net, const std::string& scheme);
+
 /// Prints the human-readable summary of a run's figures on stdout.
 void print_run_summary(const nlohmann::json& figures);
 

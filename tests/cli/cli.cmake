@@ -10,3 +10,6 @@ add_dependencies(test_evolve_cli volley)
 # `volley run --checkpoint`, `--checkpoint-every` and `--resume` (docs/engine.md, "Checkpoints").
 volley_test(test_checkpoint_cli cli/test_checkpoint_cli.cpp LIBS volley::snn nlohmann_json::nlohmann_json)
 add_dependencies(test_checkpoint_cli volley)
+# `volley run --integrator` (docs/integrators.md).
+volley_test(test_integrator_cli cli/test_integrator_cli.cpp LIBS volley::snn nlohmann_json::nlohmann_json)
+add_dependencies(test_integrator_cli volley)

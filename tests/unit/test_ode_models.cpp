@@ -172,7 +172,7 @@ std::vector<testing::raster_event> mixed_raster(int threads) {
     lif_cond_exp ce;
     ce.p.i_e_pa = 150;
     const auto a = net.add_population("cond_exp", 97, ce);
-    const auto b = net.add_population("cond_alpha", 61, lif_cond_alpha{ce.p});
+    const auto b = net.add_population("cond_alpha", 61, lif_cond_alpha{ce.p, {}});
     auto ad = adex::preset("tonic");
     ad.p.i_e_pa = 300;
     const auto c = net.add_population("adex", 53, ad);

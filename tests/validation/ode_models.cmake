@@ -16,3 +16,4 @@ foreach(net coba cobahh)
     PASS_REGULAR_EXPRESSION "\"network\": \"${net}\"(.|\n)*\"raster_matches_1_thread\": true"
     ENVIRONMENT OMP_WAIT_POLICY=PASSIVE TIMEOUT 300)
 endforeach()
+volley_test(test_ode_schemes unit/test_ode_schemes.cpp LIBS volley_snn_private)

@@ -88,19 +88,19 @@ void expect_traces_match(const std::vector<double>& eng, const std::vector<doubl
 
 TEST(lif_cond_response, exp_excitatory_psp_matches_rk4_within_1e_6_mv) {
     const auto p = cell();
-    expect_traces_match(engine_trace(lif_cond_exp{p}, 5.0, excitatory, -70, 60),
+    expect_traces_match(engine_trace(lif_cond_exp{p, {}}, 5.0, excitatory, -70, 60),
                         reference_trace(p, false, 5.0, excitatory, -70, 60), 0.5);
 }
 
 TEST(lif_cond_response, exp_inhibitory_psp_from_depolarised_start_matches_rk4) {
     const auto p = cell();
-    expect_traces_match(engine_trace(lif_cond_exp{p}, 20.0, inhibitory, -58, 60),
+    expect_traces_match(engine_trace(lif_cond_exp{p, {}}, 20.0, inhibitory, -58, 60),
                         reference_trace(p, false, 20.0, inhibitory, -58, 60), 0.5);
 }
 
 TEST(lif_cond_response, alpha_excitatory_psp_matches_rk4_within_1e_6_mv) {
     const auto p = cell();
-    expect_traces_match(engine_trace(lif_cond_alpha{p}, 3.0, excitatory, -70, 60),
+    expect_traces_match(engine_trace(lif_cond_alpha{p, {}}, 3.0, excitatory, -70, 60),
                         reference_trace(p, true, 3.0, excitatory, -70, 60), 0.5);
 }
 
@@ -108,7 +108,7 @@ TEST(lif_cond_response, alpha_conductance_peaks_at_the_weight_tau_after_arrival)
     const auto p = cell();
     network net;
     const auto src = net.add_population("src", 1, spike_source{{{1.0}}});
-    const auto pop = net.add_population("cell", 1, lif_cond_alpha{p});
+    const auto pop = net.add_population("cell", 1, lif_cond_alpha{p, {}});
     net.connect(src, pop, one_to_one{}, {.weight = 3.0, .delay_ms = 1.0});
     simulation sim(net, context{.threads = 1}, {.dt_ms = dt});
     auto g = sim.record_state(pop, "g_e_ns", dt);

@@ -140,9 +140,27 @@ population_index population_ref(const network& net, const node& n) {
     return at_node(n, [&] { return net.find(name); });
 }
 
+/// "integrator": "rk4", or {"scheme": "adaptive", "abs_tol": 1e-10, "rel_tol": 1e-10}.
+void read_integrator(neuron_model& model, const node& x, const std::string& name) {
+    ode_integrator* in = model_integrator(model);
+    if (!in) x.fail("only an ODE model (lif_cond_exp, lif_cond_alpha, izhikevich, adex, hh) has an integrator");
+    const std::string object = "population '" + name + "'";
+    if (x.raw().is_string()) {
+        in->scheme = at_node(x, [&] { return scheme_from_name(x.string(), object); });
+    } else {
+        if (!x.raw().is_object()) x.fail("expected a scheme name or an object, got " + x.show());
+        x.only_keys({"scheme", "abs_tol", "rel_tol"});
+        const auto scheme = x.at("scheme");
+        in->scheme = at_node(scheme, [&] { return scheme_from_name(scheme.string(), object); });
+        if (x.has("abs_tol")) in->abs_tol = x.at("abs_tol").number();
+        if (x.has("rel_tol")) in->rel_tol = x.at("rel_tol").number();
+    }
+    at_node(x, [&] { check_integrator(model, object); return 0; });
+}
+
 void read_population(network& net, const node& p) {
     p.only_keys({"name", "size", "model", "preset", "params", "per_neuron", "initial", "spike_times_ms", "reset",
-                 "integration", "values"});
+                 "integration", "integrator", "values"});
     const auto name = p.at("name").string();
     const auto size = static_cast<std::uint32_t>(p.at("size").unsigned_int(std::numeric_limits<std::uint32_t>::max()));
     const auto model_node = p.at("model");
@@ -187,6 +205,7 @@ void read_population(network& net, const node& p) {
             return 0;
         });
     }
+    if (p.has("integrator")) read_integrator(model, p.at("integrator"), name);
     if (p.has("values")) {
         auto* src = std::get_if<analog_source>(&model);
         const auto vals = p.at("values");
@@ -474,6 +493,12 @@ std::string to_network_json(const network& net, const run_settings& run) {
             jp["integration"] = integration_name(d->method);
         }
         if (const auto* a = std::get_if<analog_source>(&p.model)) jp["values"] = a->values;
+        if (const auto* in = model_integrator(p.model)) {
+            const neuron_model defaults = model_from_name(model_name(p.model));
+            const auto* fresh = model_integrator(defaults);
+            if (in->abs_tol == fresh->abs_tol && in->rel_tol == fresh->rel_tol) jp["integrator"] = scheme_name(in->scheme);
+            else jp["integrator"] = {{"scheme", scheme_name(in->scheme)}, {"abs_tol", in->abs_tol}, {"rel_tol", in->rel_tol}};
+        }
         for (const auto& [section, list] : {std::pair{"per_neuron", &p.parameters}, std::pair{"initial", &p.initial_values}}) {
             if (list->empty()) continue;
             ojson sec = ojson::object();

@@ -51,7 +51,7 @@ std::string known_names(const Table& t) {
 izhikevich izhikevich::preset(const std::string& name) {
     for (const auto& row : izhikevich_table)
         if (name == row.name)
-            return izhikevich{{.a = row.a, .b = row.b, .c_mv = row.c, .d = row.d}};
+            return izhikevich{.p = {.a = row.a, .b = row.b, .c_mv = row.c, .d = row.d}};
     throw unknown_name("preset", name,
                        "izhikevich::preset (known: " + known_names(izhikevich_table) + ")");
 }

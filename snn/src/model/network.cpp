@@ -104,6 +104,16 @@ population_index network::add_population(std::string name, std::uint32_t size, n
     return {static_cast<std::uint32_t>(populations_.size() - 1)};
 }
 
+void network::set_integrator(population_index pop, const ode_integrator& integrator) {
+    auto& p = checked(pop, "set_integrator");
+    neuron_model m = p.model;
+    ode_integrator* in = model_integrator(m);
+    if (!in) set_scheme(m, integrator.scheme, pop_object(p));  // throws: not an ODE model
+    *in = integrator;
+    check_integrator(m, pop_object(p));
+    p.model = std::move(m);
+}
+
 void network::set_parameter(population_index pop, const std::string& name, value_spec value) {
     auto& p = checked(pop, "set_parameter");
     const auto object = pop_object(p);

@@ -304,10 +304,7 @@ std::span<const char* const> model_backends(const neuron_model&) {
     return cpu;
 }
 
-bool is_ode_model(const neuron_model& m) {
-    return std::holds_alternative<lif_cond_exp>(m) || std::holds_alternative<lif_cond_alpha>(m) ||
-           std::holds_alternative<izhikevich>(m) || std::holds_alternative<adex>(m) || std::holds_alternative<hh>(m);
-}
+bool is_ode_model(const neuron_model& m) { return model_integrator(m) != nullptr; }
 
 void check_parameter(const parameter_info& info, double value, const std::string& object) {
     if (!std::isfinite(value) && !(value == std::numeric_limits<double>::infinity() && may_be_infinite(info.name)))
@@ -336,6 +333,7 @@ void check_analog_values(const std::vector<std::vector<double>>& values, const s
 
 void validate_model(const neuron_model& m, const std::string& object) {
     for (const auto& info : model_parameters(m)) check_parameter(m, info.name, get_parameter(m, info.name), object);
+    check_integrator(m, object);
     if (const auto* d = std::get_if<discrete_neuron>(&m)) {
         if (!(d->p.v_reset < d->p.v_threshold))
             throw invalid_parameter(object, "v_reset", format_number(d->p.v_reset),

@@ -76,6 +76,11 @@ public:
     /// distribution). Throws unknown_name or invalid_parameter.
     void set_parameter(population_index pop, const std::string& name, value_spec value);
 
+    /// Sets the integration scheme of an ODE population (ode_integrator.hpp). Throws
+    /// unsupported_model naming the model and the scheme when the model does not support it or
+    /// is not an ODE model, invalid_parameter for a tolerance outside (0, 1).
+    void set_integrator(population_index pop, const ode_integrator& integrator);
+
     /// Sets the initial value of a state variable, e.g. initialise(exc, "v_mv", uniform{-60, -50}).
     void initialise(population_index pop, const std::string& state_variable, value_spec value);
 

@@ -13,6 +13,8 @@
 #include <variant>
 #include <vector>
 
+#include <volley/snn/ode_integrator.hpp>
+
 namespace volley::snn {
 
 /// Leaky integrate-and-fire neuron with delta-current synapses: a spike of weight w [mV] makes
@@ -71,8 +73,8 @@ struct lif_alpha {
 /// C dv/dt = -g_L (v - E_L) - g_e (v - E_ex) - g_i (v - E_in) + I_e + I_stim,
 /// dg_x/dt = -g_x / tau_syn_x. A synaptic weight is a conductance jump [nS] on the receptor's
 /// g (excitatory or inhibitory); weights must be >= 0. Stimulus currents are in pA. While
-/// refractory v is clamped at v_reset and the conductances keep evolving. Integrated with
-/// Boost.Odeint (Dormand-Prince 5(4)); the threshold crossing is located inside the step.
+/// refractory v is clamped at v_reset and the conductances keep evolving. `integrator` chooses
+/// the scheme (ode_integrator.hpp; every scheme but half_step_euler).
 struct lif_cond_exp {
     struct params {
         double c_m_pf = 250;           ///< membrane capacitance [pF], > 0
@@ -89,6 +91,7 @@ struct lif_cond_exp {
         friend bool operator==(const params&, const params&) = default;
     };
     params p;
+    ode_integrator integrator;
     friend bool operator==(const lif_cond_exp&, const lif_cond_exp&) = default;
 };
 
@@ -98,6 +101,7 @@ struct lif_cond_exp {
 struct lif_cond_alpha {
     using params = lif_cond_exp::params;
     params p;
+    ode_integrator integrator;  ///< every scheme but half_step_euler
     friend bool operator==(const lif_cond_alpha&, const lif_cond_alpha&) = default;
 };
 
@@ -116,6 +120,7 @@ struct izhikevich {
         friend bool operator==(const params&, const params&) = default;
     };
     params p;
+    ode_integrator integrator{.abs_tol = 1e-9, .rel_tol = 1e-9};  ///< all but exponential_euler
     /// The firing classes of Izhikevich (2003), Fig. 2: "RS" (regular spiking), "IB"
     /// (intrinsically bursting), "CH" (chattering), "FS" (fast spiking), "LTS" (low-threshold
     /// spiking). Throws unknown_name for any other name.
@@ -150,6 +155,7 @@ struct adex {
         friend bool operator==(const params&, const params&) = default;
     };
     params p;
+    ode_integrator integrator{.abs_tol = 1e-9, .rel_tol = 1e-9};  ///< adaptive, rk4, rk2, euler
     /// The firing patterns of Naud et al. (2008), Table 1: "tonic" (Fig. 4a), "adapting"
     /// (4b), "bursting" (regular bursting, 4d), "irregular" (4h), each with i_e_pa set to the
     /// table's step current. Throws unknown_name for any other name.
@@ -181,6 +187,7 @@ struct hh {
         friend bool operator==(const params&, const params&) = default;
     };
     params p;
+    ode_integrator integrator{.abs_tol = 1e-5, .rel_tol = 1e-5};  ///< every scheme but half_step_euler
     friend bool operator==(const hh&, const hh&) = default;
 };
 
@@ -298,12 +305,29 @@ void check_analog_values(const std::vector<std::vector<double>>& values, const s
 /// The backends that can run the model ("cpu"; the GPU backend is not built yet).
 std::span<const char* const> model_backends(const neuron_model& m);
 
-/// True for the models integrated with Boost.Odeint (lif_cond_exp, lif_cond_alpha,
-/// izhikevich, adex, hh): the CPU backend runs them in its ODE population.
+/// True for the ODE models (lif_cond_exp, lif_cond_alpha, izhikevich, adex, hh): the CPU
+/// backend runs them in its ODE population, with the scheme of their `integrator`.
 bool is_ode_model(const neuron_model& m);
+
+/// The model's integrator, or nullptr when it has none (not an ODE model).
+const ode_integrator* model_integrator(const neuron_model& m);
+ode_integrator* model_integrator(neuron_model& m);
+
+/// The schemes the model supports (empty for a model that is not an ODE model).
+std::span<const ode_scheme> model_schemes(const neuron_model& m);
+
+/// Sets the scheme of an ODE model; throws unsupported_model naming the model and the scheme
+/// when the model does not support it, or when it is not an ODE model.
+void set_scheme(neuron_model& m, ode_scheme s, const std::string& object);
+
+/// Checks an ODE model's integrator (scheme supported: unsupported_model; tolerances in (0, 1):
+/// invalid_parameter), naming `object`; nothing for other models.
+void check_integrator(const neuron_model& m, const std::string& object);
 
 /// Checks every parameter of the model, and that the reset lies below the threshold
 /// (v_reset_mv < v_thresh_mv, c_mv < v_peak_mv, v_reset_mv < v_peak_mv); throws invalid_parameter.
+/// For an ODE model, also that its scheme is one it supports (unsupported_model) and that the
+/// tolerances are > 0 (invalid_parameter).
 void validate_model(const neuron_model& m, const std::string& object);
 
 }  // namespace volley::snn

@@ -2,11 +2,14 @@
 
 #include "backends/cpu/ode_population.hpp"
 
+#include <type_traits>
+
 #include "backends/cpu/ode/adex_dynamics.hpp"
 #include "backends/cpu/ode/hh_dynamics.hpp"
 #include "backends/cpu/ode/izhikevich_dynamics.hpp"
 #include "backends/cpu/ode/lif_cond_dynamics.hpp"
-#include "backends/cpu/ode_kernel.hpp"
+#include "backends/cpu/ode/adaptive_kernel.hpp"
+#include "backends/cpu/ode/fixed_step_kernel.hpp"
 
 namespace volley::snn::detail {
 
@@ -42,19 +45,42 @@ void check_conductance_weights(const network& net, population_index pop) {
 
 namespace {
 
+template <class Dyn, class Scheme>
+concept scheme_for = requires(const typename Dyn::params& p, typename Dyn::state& x) {
+    Scheme::template step<Dyn>(p, 0.0, false, x, 1.0);
+};
+
+/// The kernel of model Dyn with the population's scheme: chosen once, when the engine is built.
+template <class Dyn>
+std::unique_ptr<ode_population::kernel> make_kernel(const network& net, population_index pop,
+                                                    double dt_ms, std::uint64_t seed) {
+    const ode_scheme scheme = std::get<typename Dyn::model>(net.at(pop).model).integrator.scheme;
+    std::unique_ptr<ode_population::kernel> k;
+    auto fixed = [&]<class Scheme>(std::type_identity<Scheme>) {
+        if constexpr (scheme_for<Dyn, Scheme>)
+            if (Scheme::id == scheme) k = std::make_unique<fixed_step_kernel<Dyn, Scheme>>(net, pop, dt_ms, seed);
+    };
+    if (scheme == ode_scheme::adaptive) return std::make_unique<adaptive_kernel<Dyn>>(net, pop, dt_ms, seed);
+    fixed(std::type_identity<rk4_scheme>{});
+    fixed(std::type_identity<rk2_scheme>{});
+    fixed(std::type_identity<euler_scheme>{});
+    fixed(std::type_identity<exponential_euler_scheme>{});
+    fixed(std::type_identity<half_step_euler_scheme>{});
+    if (!k) check_integrator(net.at(pop).model, "population '" + net.at(pop).name + "'");
+    if (!k) throw unsupported_model(model_name(net.at(pop).model), "population '" + net.at(pop).name +
+                                                                       "': the CPU backend has no kernel for integrator '" +
+                                                                       scheme_name(scheme) + "'");
+    return k;
+}
+
 std::unique_ptr<ode_population::kernel> make_kernel(const network& net, population_index pop,
                                                     double dt_ms, std::uint64_t seed) {
     const auto& m = net.at(pop).model;
-    if (std::holds_alternative<lif_cond_exp>(m))
-        return std::make_unique<ode_kernel<lif_cond_exp_dynamics>>(net, pop, dt_ms, seed);
-    if (std::holds_alternative<lif_cond_alpha>(m))
-        return std::make_unique<ode_kernel<lif_cond_alpha_dynamics>>(net, pop, dt_ms, seed);
-    if (std::holds_alternative<izhikevich>(m))
-        return std::make_unique<ode_kernel<izhikevich_dynamics>>(net, pop, dt_ms, seed);
-    if (std::holds_alternative<adex>(m))
-        return std::make_unique<ode_kernel<adex_dynamics>>(net, pop, dt_ms, seed);
-    if (std::holds_alternative<hh>(m))
-        return std::make_unique<ode_kernel<hh_dynamics>>(net, pop, dt_ms, seed);
+    if (std::holds_alternative<lif_cond_exp>(m)) return make_kernel<lif_cond_exp_dynamics>(net, pop, dt_ms, seed);
+    if (std::holds_alternative<lif_cond_alpha>(m)) return make_kernel<lif_cond_alpha_dynamics>(net, pop, dt_ms, seed);
+    if (std::holds_alternative<izhikevich>(m)) return make_kernel<izhikevich_dynamics>(net, pop, dt_ms, seed);
+    if (std::holds_alternative<adex>(m)) return make_kernel<adex_dynamics>(net, pop, dt_ms, seed);
+    if (std::holds_alternative<hh>(m)) return make_kernel<hh_dynamics>(net, pop, dt_ms, seed);
     throw unsupported_model(model_name(m),
                             "population '" + net.at(pop).name + "': not an ODE model");
 }

@@ -1,13 +1,14 @@
 #pragma once
 // Runtime state of one population of a model integrated with Boost.Odeint (lif_cond_exp,
 // lif_cond_alpha, izhikevich, adex, hh), and its update. The model's right-hand side lives in
-// backends/cpu/ode/<model>_dynamics.hpp; the stepping, event location and input handling are
-// shared (ode_kernel.hpp), compiled once per model behind this facade, so the engine makes one
-// virtual call per population and step, never one per neuron.
+// backends/cpu/ode/<model>_dynamics.hpp; the schemes are shared: adaptive (ode/adaptive_kernel.hpp:
+// dopri5 with event location) and the fixed-step ones (ode/fixed_step_kernel.hpp), each compiled
+// once per model behind this facade and chosen from the model's integrator when the engine is
+// built, so the engine makes one virtual call per population and step, never one per neuron.
 //
 // Order within step s (as for the LIF models, engine.md): integrate every neuron from s·dt to
-// (s+1)·dt, locating each threshold crossing inside the step, resetting there and integrating
-// the rest of the step from the reset state; then add the input that arrives at the step's end
+// (s+1)·dt (adaptive: locating each threshold crossing inside the step, resetting there and
+// integrating the rest of the step from the reset state); then add the input that arrives at the step's end
 // (conductance jumps, or v jumps for izhikevich). A spike inside step s is stamped s + 1.
 
 #include <cstdint>
@@ -77,7 +78,7 @@ class ode_population {
 
     std::uint32_t size() const noexcept;
 
-    /// The per-model implementation (ode_kernel.hpp).
+    /// The per-model, per-scheme implementation (ode/ode_columns.hpp).
     class kernel;
 
   private:

@@ -8,6 +8,8 @@
 
 #include <volley/snn/neuron_models.hpp>
 
+#include "backends/host_device.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -23,29 +25,28 @@ struct adex_dynamics {
     static constexpr bool conductance_input = true;
     static constexpr bool input_moves_v = false;
     static constexpr bool clamp_when_refractory = true;
-    static constexpr double abs_tol = 1e-9, rel_tol = 1e-9;
 
     static state initial(const params& p) { return {p.e_l_mv, 0, 0, 0}; }
-    static double spike_level(const params& p) { return p.v_peak_mv; }
-    static double refractory_ms(const params& p) { return p.t_ref_ms; }
-    static void reset(const params& p, state& x) {
+    VOLLEY_HD static double spike_level(const params& p) { return p.v_peak_mv; }
+    VOLLEY_HD static double refractory_ms(const params& p) { return p.t_ref_ms; }
+    VOLLEY_HD static void reset(const params& p, state& x) {
         x[0] = p.v_reset_mv;
         x[1] += p.b_pa;
     }
-    static void add_input(const params&, state& x, double w_e, double w_i) {
+    VOLLEY_HD static void add_input(const params&, state& x, double w_e, double w_i) {
         x[2] += w_e;
         x[3] += w_i;
     }
-    static void derivative(const params& p, double i_ext, bool clamped, const state& x,
+    VOLLEY_HD static void derivative(const params& p, double i_ext, bool clamped, const state& x,
                            state& dxdt) {
         const double v = clamped ? p.v_reset_mv : std::min(x[0], p.v_peak_mv);
-        const double spike = p.g_l_ns * p.delta_t_mv * std::exp((v - p.v_t_mv) / p.delta_t_mv);
+        const double spike = p.g_l_ns * p.delta_t_mv * std::exp((v - p.v_t_mv) * (1 / p.delta_t_mv));
         const double i = -p.g_l_ns * (v - p.e_l_mv) + spike - x[1] - x[2] * (v - p.e_ex_mv) -
                          x[3] * (v - p.e_in_mv) + p.i_e_pa + i_ext;
-        dxdt[0] = clamped ? 0.0 : i / p.c_m_pf;
-        dxdt[1] = (p.a_ns * (v - p.e_l_mv) - x[1]) / p.tau_w_ms;
-        dxdt[2] = -x[2] / p.tau_syn_e_ms;
-        dxdt[3] = -x[3] / p.tau_syn_i_ms;
+        dxdt[0] = clamped ? 0.0 : i * (1 / p.c_m_pf);
+        dxdt[1] = (p.a_ns * (v - p.e_l_mv) - x[1]) * (1 / p.tau_w_ms);
+        dxdt[2] = -x[2] * (1 / p.tau_syn_e_ms);
+        dxdt[3] = -x[3] * (1 / p.tau_syn_i_ms);
     }
 };
 

@@ -6,6 +6,8 @@
 
 #include <volley/snn/neuron_models.hpp>
 
+#include "backends/host_device.hpp"
+
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -20,25 +22,24 @@ struct hh_dynamics {
     static constexpr bool conductance_input = true;
     static constexpr bool input_moves_v = false;
     static constexpr bool clamp_when_refractory = false;  // t_ref only suppresses detection
-    static constexpr double abs_tol = 1e-5, rel_tol = 1e-5;
 
-    static double exprel(double x) { return std::abs(x) < 1e-6 ? 1 + x / 2 : std::expm1(x) / x; }
-    static double alpha_m(const params& p, double v) {
+    VOLLEY_HD static double exprel(double x) { return std::abs(x) < 1e-6 ? 1 + x / 2 : std::expm1(x) / x; }
+    VOLLEY_HD static double alpha_m(const params& p, double v) {
         return 0.32 * 4 / exprel((13 - v + p.v_t_mv) / 4);
     }
-    static double beta_m(const params& p, double v) {
+    VOLLEY_HD static double beta_m(const params& p, double v) {
         return 0.28 * 5 / exprel((v - p.v_t_mv - 40) / 5);
     }
-    static double alpha_h(const params& p, double v) {
+    VOLLEY_HD static double alpha_h(const params& p, double v) {
         return 0.128 * std::exp((17 - v + p.v_t_mv) / 18);
     }
-    static double beta_h(const params& p, double v) {
+    VOLLEY_HD static double beta_h(const params& p, double v) {
         return 4 / (1 + std::exp((40 - v + p.v_t_mv) / 5));
     }
-    static double alpha_n(const params& p, double v) {
+    VOLLEY_HD static double alpha_n(const params& p, double v) {
         return 0.032 * 5 / exprel((15 - v + p.v_t_mv) / 5);
     }
-    static double beta_n(const params& p, double v) {
+    VOLLEY_HD static double beta_n(const params& p, double v) {
         return 0.5 * std::exp((10 - v + p.v_t_mv) / 40);
     }
 
@@ -49,25 +50,47 @@ struct hh_dynamics {
                      ah = alpha_h(p, v), bh = beta_h(p, v);
         return {v, am / (am + bm), an / (an + bn), ah / (ah + bh), 0, 0};
     }
-    static double spike_level(const params& p) { return p.v_spike_mv; }
-    static double refractory_ms(const params& p) { return p.t_ref_ms; }
-    static void reset(const params&, state&) {}
-    static void add_input(const params&, state& x, double w_e, double w_i) {
+    VOLLEY_HD static double spike_level(const params& p) { return p.v_spike_mv; }
+    VOLLEY_HD static double refractory_ms(const params& p) { return p.t_ref_ms; }
+    VOLLEY_HD static void reset(const params&, state&) {}
+    VOLLEY_HD static void add_input(const params&, state& x, double w_e, double w_i) {
         x[4] += w_e;
         x[5] += w_i;
     }
-    static void derivative(const params& p, double i_ext, bool, const state& x, state& dxdt) {
+    VOLLEY_HD static void derivative(const params& p, double i_ext, bool, const state& x, state& dxdt) {
         const double v = x[0], m = x[1], n = x[2], h = x[3];
         const double n2 = n * n;
         const double i = p.g_l_ns * (p.e_l_mv - v) + x[4] * (p.e_ex_mv - v) +
                          x[5] * (p.e_in_mv - v) - p.g_na_ns * m * m * m * h * (v - p.e_na_mv) -
                          p.g_k_ns * n2 * n2 * (v - p.e_k_mv) + p.i_e_pa + i_ext;
-        dxdt[0] = i / p.c_m_pf;
+        dxdt[0] = i * (1 / p.c_m_pf);
         dxdt[1] = alpha_m(p, v) * (1 - m) - beta_m(p, v) * m;
         dxdt[2] = alpha_n(p, v) * (1 - n) - beta_n(p, v) * n;
         dxdt[3] = alpha_h(p, v) * (1 - h) - beta_h(p, v) * h;
-        dxdt[4] = -x[4] / p.tau_syn_e_ms;
-        dxdt[5] = -x[5] / p.tau_syn_i_ms;
+        dxdt[4] = -x[4] * (1 / p.tau_syn_e_ms);
+        dxdt[5] = -x[5] * (1 / p.tau_syn_i_ms);
+    }
+    /// dx_k/dt = a_k + b_k x_k (exponential Euler), the other variables held: v is linear given
+    /// the gates and conductances, each gate given v.
+    VOLLEY_HD static void linear(const params& p, double i_ext, bool, const state& x, state& a,
+                                 state& b) {
+        const double v = x[0], m = x[1], n = x[2], h = x[3];
+        const double n2 = n * n;
+        const double g_na = p.g_na_ns * m * m * m * h, g_k = p.g_k_ns * n2 * n2;
+        a[0] = (p.g_l_ns * p.e_l_mv + x[4] * p.e_ex_mv + x[5] * p.e_in_mv + g_na * p.e_na_mv +
+                g_k * p.e_k_mv + p.i_e_pa + i_ext) * (1 / p.c_m_pf);
+        b[0] = -(p.g_l_ns + x[4] + x[5] + g_na + g_k) * (1 / p.c_m_pf);
+        const double am = alpha_m(p, v), an = alpha_n(p, v), ah = alpha_h(p, v);
+        a[1] = am;
+        b[1] = -(am + beta_m(p, v));
+        a[2] = an;
+        b[2] = -(an + beta_n(p, v));
+        a[3] = ah;
+        b[3] = -(ah + beta_h(p, v));
+        a[4] = 0;
+        b[4] = -1 / p.tau_syn_e_ms;
+        a[5] = 0;
+        b[5] = -1 / p.tau_syn_i_ms;
     }
 };
 

@@ -1,14 +1,28 @@
 #pragma once
 // Right-hand sides of the conductance-based LIF models (NEST iaf_cond_exp, iaf_cond_alpha).
 // Units: v [mV], g [nS], C [pF], currents [pA], so dv/dt = I / C is in mV/ms.
+// In every model's right-hand side a division by a parameter is a multiplication by its
+// reciprocal, which the compiler hoists out of a population's loop when the neurons share one
+// parameter set (fixed_step_kernel.hpp): rk4 on lif_cond_exp has no division left per neuron.
 
 #include <volley/snn/neuron_models.hpp>
+
+#include "backends/host_device.hpp"
 
 #include <array>
 #include <cstddef>
 #include <numbers>
 
 namespace volley::snn::detail {
+
+/// dv/dt = a + b v of the conductance-based LIF models at conductances g_e, g_i (0 when clamped).
+VOLLEY_HD inline void lif_cond_linear_v(const lif_cond_exp::params& p, double i_ext, bool clamped,
+                                        double g_e, double g_i, double& a, double& b) {
+    const double a_free = (p.g_l_ns * p.e_l_mv + g_e * p.e_ex_mv + g_i * p.e_in_mv + p.i_e_pa + i_ext) * (1 / p.c_m_pf);
+    const double b_free = -(p.g_l_ns + g_e + g_i) * (1 / p.c_m_pf);
+    a = clamped ? 0.0 : a_free;
+    b = clamped ? 0.0 : b_free;
+}
 
 /// lif_cond_exp: state (v, g_e, g_i).
 struct lif_cond_exp_dynamics {
@@ -19,24 +33,33 @@ struct lif_cond_exp_dynamics {
     static constexpr bool conductance_input = true;  ///< weights are conductance jumps [nS], >= 0
     static constexpr bool input_moves_v = false;     ///< input cannot cross the threshold by itself
     static constexpr bool clamp_when_refractory = true;
-    static constexpr double abs_tol = 1e-8, rel_tol = 1e-8;
 
     static state initial(const params& p) { return {p.e_l_mv, 0, 0}; }
-    static double spike_level(const params& p) { return p.v_thresh_mv; }
-    static double refractory_ms(const params& p) { return p.t_ref_ms; }
-    static void reset(const params& p, state& x) { x[0] = p.v_reset_mv; }
-    static void add_input(const params&, state& x, double w_e, double w_i) {
+    VOLLEY_HD static double spike_level(const params& p) { return p.v_thresh_mv; }
+    VOLLEY_HD static double refractory_ms(const params& p) { return p.t_ref_ms; }
+    VOLLEY_HD static void reset(const params& p, state& x) { x[0] = p.v_reset_mv; }
+    VOLLEY_HD static void add_input(const params&, state& x, double w_e, double w_i) {
         x[1] += w_e;
         x[2] += w_i;
     }
-    static void derivative(const params& p, double i_ext, bool clamped, const state& x,
+    VOLLEY_HD static void derivative(const params& p, double i_ext, bool clamped, const state& x,
                            state& dxdt) {
         const double v = x[0];
         const double i = -p.g_l_ns * (v - p.e_l_mv) - x[1] * (v - p.e_ex_mv) -
                          x[2] * (v - p.e_in_mv) + p.i_e_pa + i_ext;
-        dxdt[0] = clamped ? 0.0 : i / p.c_m_pf;
-        dxdt[1] = -x[1] / p.tau_syn_e_ms;
-        dxdt[2] = -x[2] / p.tau_syn_i_ms;
+        const double dv = i * (1 / p.c_m_pf);  // computed unconditionally: a select, not a branch
+        dxdt[0] = clamped ? 0.0 : dv;
+        dxdt[1] = -x[1] * (1 / p.tau_syn_e_ms);
+        dxdt[2] = -x[2] * (1 / p.tau_syn_i_ms);
+    }
+    /// dx_k/dt = a_k + b_k x_k (exponential Euler): exact for g_e and g_i.
+    VOLLEY_HD static void linear(const params& p, double i_ext, bool clamped, const state& x,
+                                 state& a, state& b) {
+        lif_cond_linear_v(p, i_ext, clamped, x[1], x[2], a[0], b[0]);
+        a[1] = 0;
+        b[1] = -1 / p.tau_syn_e_ms;
+        a[2] = 0;
+        b[2] = -1 / p.tau_syn_i_ms;
     }
 };
 
@@ -50,26 +73,39 @@ struct lif_cond_alpha_dynamics {
     static constexpr bool conductance_input = true;
     static constexpr bool input_moves_v = false;
     static constexpr bool clamp_when_refractory = true;
-    static constexpr double abs_tol = 1e-8, rel_tol = 1e-8;
 
     static state initial(const params& p) { return {p.e_l_mv, 0, 0, 0, 0}; }
-    static double spike_level(const params& p) { return p.v_thresh_mv; }
-    static double refractory_ms(const params& p) { return p.t_ref_ms; }
-    static void reset(const params& p, state& x) { x[0] = p.v_reset_mv; }
-    static void add_input(const params& p, state& x, double w_e, double w_i) {
+    VOLLEY_HD static double spike_level(const params& p) { return p.v_thresh_mv; }
+    VOLLEY_HD static double refractory_ms(const params& p) { return p.t_ref_ms; }
+    VOLLEY_HD static void reset(const params& p, state& x) { x[0] = p.v_reset_mv; }
+    VOLLEY_HD static void add_input(const params& p, state& x, double w_e, double w_i) {
         x[3] += w_e * std::numbers::e / p.tau_syn_e_ms;
         x[4] += w_i * std::numbers::e / p.tau_syn_i_ms;
     }
-    static void derivative(const params& p, double i_ext, bool clamped, const state& x,
+    VOLLEY_HD static void derivative(const params& p, double i_ext, bool clamped, const state& x,
                            state& dxdt) {
         const double v = x[0];
         const double i = -p.g_l_ns * (v - p.e_l_mv) - x[1] * (v - p.e_ex_mv) -
                          x[2] * (v - p.e_in_mv) + p.i_e_pa + i_ext;
-        dxdt[0] = clamped ? 0.0 : i / p.c_m_pf;
-        dxdt[1] = x[3] - x[1] / p.tau_syn_e_ms;
-        dxdt[2] = x[4] - x[2] / p.tau_syn_i_ms;
-        dxdt[3] = -x[3] / p.tau_syn_e_ms;
-        dxdt[4] = -x[4] / p.tau_syn_i_ms;
+        const double dv = i * (1 / p.c_m_pf);  // computed unconditionally: a select, not a branch
+        dxdt[0] = clamped ? 0.0 : dv;
+        dxdt[1] = x[3] - x[1] * (1 / p.tau_syn_e_ms);
+        dxdt[2] = x[4] - x[2] * (1 / p.tau_syn_i_ms);
+        dxdt[3] = -x[3] * (1 / p.tau_syn_e_ms);
+        dxdt[4] = -x[4] * (1 / p.tau_syn_i_ms);
+    }
+    /// dx_k/dt = a_k + b_k x_k (exponential Euler), the other variables held.
+    VOLLEY_HD static void linear(const params& p, double i_ext, bool clamped, const state& x,
+                                 state& a, state& b) {
+        lif_cond_linear_v(p, i_ext, clamped, x[1], x[2], a[0], b[0]);
+        a[1] = x[3];
+        b[1] = -1 / p.tau_syn_e_ms;
+        a[2] = x[4];
+        b[2] = -1 / p.tau_syn_i_ms;
+        a[3] = 0;
+        b[3] = -1 / p.tau_syn_e_ms;
+        a[4] = 0;
+        b[4] = -1 / p.tau_syn_i_ms;
     }
 };
 
