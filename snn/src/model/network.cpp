@@ -108,7 +108,9 @@ void network::set_integrator(population_index pop, const ode_integrator& integra
     auto& p = checked(pop, "set_integrator");
     neuron_model m = p.model;
     ode_integrator* in = model_integrator(m);
-    if (!in) set_scheme(m, integrator.scheme, pop_object(p));  // throws: not an ODE model
+    if (!in)
+        throw unsupported_model(model_name(m), pop_object(p) + ": has no integrator (only the ODE models have: "
+                                                               "lif_cond_exp, lif_cond_alpha, izhikevich, adex, hh)");
     *in = integrator;
     check_integrator(m, pop_object(p));
     p.model = std::move(m);

@@ -87,19 +87,4 @@ void check_integrator(const neuron_model& m, const std::string& object) {
             throw invalid_parameter(object, name, detail::format_number(value), "the adaptive integrator's tolerance must be in (0, 1)");
 }
 
-void set_scheme(neuron_model& m, ode_scheme s, const std::string& object) {
-    ode_integrator* in = model_integrator(m);
-    if (!in)
-        throw unsupported_model(model_name(m), object + ": has no integrator (only the ODE models have: lif_cond_exp, "
-                                                        "lif_cond_alpha, izhikevich, adex, hh)");
-    const ode_scheme old = in->scheme;
-    in->scheme = s;
-    try {
-        check_integrator(m, object);
-    } catch (...) {
-        in->scheme = old;
-        throw;
-    }
-}
-
 }  // namespace volley::snn

@@ -316,10 +316,6 @@ ode_integrator* model_integrator(neuron_model& m);
 /// The schemes the model supports (empty for a model that is not an ODE model).
 std::span<const ode_scheme> model_schemes(const neuron_model& m);
 
-/// Sets the scheme of an ODE model; throws unsupported_model naming the model and the scheme
-/// when the model does not support it, or when it is not an ODE model.
-void set_scheme(neuron_model& m, ode_scheme s, const std::string& object);
-
 /// Checks an ODE model's integrator (scheme supported: unsupported_model; tolerances in (0, 1):
 /// invalid_parameter), naming `object`; nothing for other models.
 void check_integrator(const neuron_model& m, const std::string& object);
