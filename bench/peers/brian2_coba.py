@@ -8,44 +8,36 @@ E_ex 0 mV, E_in -80 mV, tau_e 5 ms, tau_i 10 ms), v(0) ~ N(-65, 5) mV, g_e(0) ~ 
 g_i(0) ~ N(200, 120) nS, fixed probability p = min(1, 80/N) with autapses, w_e = 6 nS,
 w_i = 67 nS, delay = dt.
 
-  brian2_coba.py --neurons N --method rk4 --dir D [--seed S] [--duration MS]
-      generates, compiles and runs D/main once; prints one JSON object with the simulation time
-      Brian measured (sim_s), the spike count and the mean rate.
-  brian2_coba.py --dir D --reuse
-      runs the D/main built before again (the same network and seed): only the simulation.
+  brian2_coba.py build --neurons N --method M --dir D [--seed S] [--duration MS]
+      generates and compiles D/main with integration method M (rk4, rk2, exponential_euler,
+      euler: named as Volley's schemes); prints JSON with the code-generation + compile time
+  brian2_coba.py summary --neurons N --duration MS --dir D
+      after D/main has run: the spike count, the simulation time Brian measured and the
+      in-degree statistics (as brian2_cuba.py's summary)
 
-bench/peers/coba_schemes.sh alternates these runs with `volley bench coba --integrator`.
+`volley bench peers --network coba --integrator M` runs D/main itself, alternating with Volley
+and NEST, so that only the simulation is timed.
 """
 import argparse
 import json
 import os
-import subprocess
+import sys
 import time
 import warnings
+
+from brian2_cuba import summary
 
 warnings.filterwarnings("ignore")
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--neurons", type=int, default=4000)
-    ap.add_argument("--duration", type=float, default=1000.0)
-    ap.add_argument("--dt", type=float, default=0.1)
-    ap.add_argument("--method", default="rk4", choices=["rk4", "rk2", "exponential_euler", "euler"])
-    ap.add_argument("--seed", type=int, default=42)
-    ap.add_argument("--dir", required=True)
-    ap.add_argument("--reuse", action="store_true", help="D/main is already built: only run it")
-    a = ap.parse_args()
-    if a.reuse:
-        print(json.dumps(run(a.dir, a.neurons, a.duration)))
-        return
+def build(neurons, duration_ms, dt_ms, method, directory, seed):
     import brian2 as b
     from brian2 import ms, mV, nS, pF
     t0 = time.time()
-    b.set_device("cpp_standalone", directory=a.dir, build_on_run=False)
+    b.set_device("cpp_standalone", directory=directory, build_on_run=False)
     b.prefs.devices.cpp_standalone.openmp_threads = 0
-    b.defaultclock.dt = a.dt * ms
-    b.seed(a.seed)
+    b.defaultclock.dt = dt_ms * ms
+    b.seed(seed)
     ns = dict(Cm=200 * pF, gl=10 * nS, El=-60 * mV, Ee=0 * mV, Ei=-80 * mV, taue=5 * ms, taui=10 * ms,
               Vt=-50 * mV, Vr=-60 * mV)
     eqs = """
@@ -53,36 +45,41 @@ def main():
     dge/dt = -ge / taue : siemens
     dgi/dt = -gi / taui : siemens
     """
-    n = a.neurons
-    P = b.NeuronGroup(n, eqs, threshold="v > Vt", reset="v = Vr", refractory=5 * ms, method=a.method, namespace=ns)
+    P = b.NeuronGroup(neurons, eqs, threshold="v > Vt", reset="v = Vr", refractory=5 * ms, method=method,
+                      namespace=ns)
     P.v = "El + (randn() * 5 - 5) * mV"
     P.ge = "(randn() * 1.5 + 4) * 10. * nS"
     P.gi = "(randn() * 12 + 20) * 10. * nS"
-    n_exc = n * 4 // 5
-    prob = min(1.0, 80.0 / n)
-    Ce = b.Synapses(P, P, on_pre="ge += 6 * nS", delay=a.dt * ms)
-    Ci = b.Synapses(P, P, on_pre="gi += 67 * nS", delay=a.dt * ms)
+    n_exc = neurons * 4 // 5
+    prob = min(1.0, 80.0 / neurons)
+    Ce = b.Synapses(P, P, on_pre="ge += 6 * nS", delay=dt_ms * ms)
+    Ci = b.Synapses(P, P, on_pre="gi += 67 * nS", delay=dt_ms * ms)
     Ce.connect(condition=f"i < {n_exc}", p=prob)
     Ci.connect(condition=f"i >= {n_exc}", p=prob)
-    count = b.SpikeMonitor(P, record=False)
-    b.run(a.duration * ms)
-    b.device.build(directory=a.dir, compile=True, run=False, debug=False)
-    figures = run(a.dir, n, a.duration)
-    figures.update({"version": b.__version__, "method": a.method, "seed": a.seed, "build_s": time.time() - t0})
-    print(json.dumps(figures))
+    count = b.SpikeMonitor(P, record=False)  # noqa: F841 (a name keeps it in the magic network)
+    b.run(duration_ms * ms)
+    b.device.build(directory=directory, compile=True, run=False, debug=False)
+    return {"tool": "brian2", "version": b.__version__, "method": method, "neurons": neurons,
+            "duration_ms": duration_ms, "dt_ms": dt_ms, "seed": seed, "codegen_compile_s": time.time() - t0,
+            "main": os.path.join(directory, "main")}
 
 
-def run(directory, neurons, duration_ms):
-    """Runs directory/main; the simulation time Brian measured, and the spike count."""
-    import glob
-    import numpy as np
-    subprocess.run([os.path.join(directory, "main")], cwd=directory, check=True, stdout=subprocess.DEVNULL)
-    with open(os.path.join(directory, "results", "last_run_info.txt")) as f:
-        sim_s = float(f.read().split()[0])
-    counts = glob.glob(os.path.join(directory, "results", "_array_spikemonitor_N_*"))
-    spikes = int(np.fromfile(counts[0], dtype=np.int32)[0])
-    return {"tool": "brian2", "neurons": neurons, "sim_s": sim_s, "spikes": spikes,
-            "mean_rate_hz": spikes / (neurons * duration_ms / 1000.0)}
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("mode", choices=["build", "summary"])
+    ap.add_argument("--neurons", type=int, default=4000)
+    ap.add_argument("--duration", type=float, default=1000.0, help="[ms]")
+    ap.add_argument("--dt", type=float, default=0.1, help="[ms]")
+    ap.add_argument("--method", default="rk4", choices=["rk4", "rk2", "exponential_euler", "euler"])
+    ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--dir", default="brian2_coba")
+    a = ap.parse_args()
+    if a.mode == "build":
+        out = build(a.neurons, a.duration, a.dt, a.method, a.dir, a.seed)
+    else:
+        out = summary(a.dir, a.neurons, a.duration)
+    json.dump(out, sys.stdout)
+    sys.stdout.write("\n")
 
 
 if __name__ == "__main__":

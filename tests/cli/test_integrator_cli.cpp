@@ -2,6 +2,7 @@
 // same spikes as the library with network::set_integrator), --json names it per population, a
 // fixed-step run resumed from a checkpoint in a new process gives the spikes of the whole run,
 // and a scheme a model lacks, or a network without an ODE population, exits 2 naming both.
+// `volley bench peers --network coba --integrator S` runs Volley with that scheme.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -82,6 +83,34 @@ TEST(IntegratorCli, AnUnsupportedSchemeOrNoOdePopulationExitsTwoNamingBoth) {
     r = run_volley_in(dir, "run izh.json --integrator rk45 --quiet");
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("rk45"), std::string::npos) << r.err;
+}
+
+TEST(IntegratorCli, BenchPeersRunsCobaWithTheScheme) {
+    const auto dir = work_dir("peers");
+    // Volley's run inside `bench peers` must be `bench coba` with the same scheme and seed: the
+    // rates agree to the last digit. Brian2 has no adaptive scheme, so it is skipped, naming why;
+    // NEST is left out (a Python that does not exist).
+    const std::string common = " --neurons 400 --duration 100 --seed 42";
+    for (const char* scheme : {"rk2", "adaptive"}) {
+        const auto peers = run_volley_in(dir, std::string("bench peers --network coba --integrator ") + scheme +
+                                                  " --sizes 400 --duration 100 --repeats 1 --seed 42 --peers brian2,nest"
+                                                  " --nest-python /nonexistent/python3 --python /nonexistent/python3 --json");
+        ASSERT_EQ(peers.code, 0) << peers.err;
+        const auto report = peers.json();
+        EXPECT_EQ(report["network"], "coba");
+        EXPECT_EQ(report["integrator"], scheme);
+        EXPECT_TRUE(report["skipped"].contains("brian2"));
+        if (std::string(scheme) == "adaptive") {
+            EXPECT_NE(report["skipped"]["brian2"].get<std::string>().find("no adaptive scheme"), std::string::npos);
+        }
+        const auto direct = run_volley_in(dir, std::string("bench coba --threads 1 --json --quiet --integrator ") + scheme + common);
+        ASSERT_EQ(direct.code, 0) << direct.err;
+        EXPECT_EQ(report["sizes"][0]["volley"]["mean_rate_hz"].get<double>(), direct.json()["mean_rate_hz"].get<double>())
+            << scheme;
+    }
+    const auto r = run_volley_in(dir, "bench peers --network cuba --integrator rk4 --sizes 400");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("coba only"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -164,14 +164,14 @@ TEST(ode_schemes, lif_cond_alpha_stays_within_each_schemes_bound) {
     m.p.tau_syn_e_ms = 1;
     m.p.tau_syn_i_ms = 2;
     expect_within_bounds(m, network_like_input(6, 67, 12),
-                         {{ode_scheme::rk4, 0.1, 1.5e-4},
-                          {ode_scheme::rk4, 0.01, 1.5e-8},
-                          {ode_scheme::rk2, 0.1, 0.07},
-                          {ode_scheme::rk2, 0.01, 7e-4},
-                          {ode_scheme::exponential_euler, 0.1, 3},
-                          {ode_scheme::exponential_euler, 0.01, 0.3},
-                          {ode_scheme::euler, 0.1, 2},
-                          {ode_scheme::euler, 0.01, 0.2}});
+                         {{ode_scheme::rk4, 0.1, 3e-5},
+                          {ode_scheme::rk4, 0.01, 3e-9},
+                          {ode_scheme::rk2, 0.1, 0.04},
+                          {ode_scheme::rk2, 0.01, 4e-4},
+                          {ode_scheme::exponential_euler, 0.1, 1.5},
+                          {ode_scheme::exponential_euler, 0.01, 0.15},
+                          {ode_scheme::euler, 0.1, 1.5},
+                          {ode_scheme::euler, 0.01, 0.15}});
 }
 
 TEST(ode_schemes, hh_stays_within_each_schemes_bound_below_its_spike) {
@@ -185,8 +185,8 @@ TEST(ode_schemes, hh_stays_within_each_schemes_bound_below_its_spike) {
                           {ode_scheme::rk2, 0.01, 2.5e-6},
                           {ode_scheme::exponential_euler, 0.1, 0.1},
                           {ode_scheme::exponential_euler, 0.01, 0.01},
-                          {ode_scheme::euler, 0.1, 0.025},
-                          {ode_scheme::euler, 0.01, 0.0025}});
+                          {ode_scheme::euler, 0.1, 0.06},
+                          {ode_scheme::euler, 0.01, 0.006}});
 }
 
 /// Spike times [ms] of one lif_cond_exp neuron under a constant current, no input.

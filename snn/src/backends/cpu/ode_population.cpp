@@ -46,8 +46,8 @@ void check_conductance_weights(const network& net, population_index pop) {
 namespace {
 
 template <class Dyn, class Scheme>
-concept scheme_for = requires(const typename Dyn::params& p, typename Dyn::state& x) {
-    Scheme::template step<Dyn>(p, 0.0, false, x, 1.0);
+concept scheme_for = requires(const step_constants<Dyn>& c, typename Dyn::state& x) {
+    Scheme::template step<Dyn>(c, 0.0, false, x, 1.0);
 };
 
 /// The kernel of model Dyn with the population's scheme: chosen once, when the engine is built.
@@ -116,5 +116,6 @@ std::uint32_t ode_population::size() const noexcept {
 }
 
 void ode_population::visit_state(state_archive& a) { k_->visit_state(a); }
+void ode_population::set_isa(cpu_isa isa) { k_->set_isa(isa); }
 
 }  // namespace volley::snn::detail

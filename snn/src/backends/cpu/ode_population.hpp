@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <volley/snn/network.hpp>
+#include "backends/cpu/cpu_isa.hpp"
 #include "backends/cpu/population_kernel.hpp"
 #include "checkpoint/state_archive.hpp"
 
@@ -77,6 +78,9 @@ class ode_population {
     void visit_state(state_archive& a);
 
     std::uint32_t size() const noexcept;
+
+    /// The instruction set of the fixed-step kernels (the engine's, cpu_isa.hpp).
+    void set_isa(cpu_isa isa);
 
     /// The per-model, per-scheme implementation (ode/ode_columns.hpp).
     class kernel;

@@ -24,7 +24,9 @@ std::span<const kernel_row> kernel_rows() {
          }},
         {"ode", model_family::ode,
          [](const network& net, population_index pop, const population_build& b) {
-             return population_state(std::in_place_type<ode_population>, net, pop, b.dt_ms, b.seed);
+             population_state state(std::in_place_type<ode_population>, net, pop, b.dt_ms, b.seed);
+             std::get<ode_population>(state).set_isa(b.isa);
+             return state;
          }},
         {"lif", model_family::exact_linear,
          [](const network& net, population_index pop, const population_build& b) {

@@ -8,7 +8,9 @@
 
 #include <volley/snn/neuron_models.hpp>
 
+#include "backends/cpu/ode/exact_flow.hpp"
 #include "backends/host_device.hpp"
+#include "backends/vector_exp.hpp"
 
 #include <algorithm>
 #include <array>
@@ -17,7 +19,7 @@
 
 namespace volley::snn::detail {
 
-struct adex_dynamics {
+struct adex_dynamics : decaying_conductances<4, 2, 3> {
     using model = adex;
     using params = adex::params;
     static constexpr std::size_t dim = 4;
@@ -40,7 +42,7 @@ struct adex_dynamics {
     VOLLEY_HD static void derivative(const params& p, double i_ext, bool clamped, const state& x,
                            state& dxdt) {
         const double v = clamped ? p.v_reset_mv : std::min(x[0], p.v_peak_mv);
-        const double spike = p.g_l_ns * p.delta_t_mv * std::exp((v - p.v_t_mv) * (1 / p.delta_t_mv));
+        const double spike = p.g_l_ns * p.delta_t_mv * vexp((v - p.v_t_mv) * (1 / p.delta_t_mv));
         const double i = -p.g_l_ns * (v - p.e_l_mv) + spike - x[1] - x[2] * (v - p.e_ex_mv) -
                          x[3] * (v - p.e_in_mv) + p.i_e_pa + i_ext;
         dxdt[0] = clamped ? 0.0 : i * (1 / p.c_m_pf);

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -24,48 +25,30 @@
 #include <string>
 #include <vector>
 
+#include "backends/cpu/cpu_isa.hpp"
 #include "backends/cpu/ode/fixed_step_schemes.hpp"
 #include "backends/cpu/ode/ode_columns.hpp"
 #include "model/format_number.hpp"
 
 namespace volley::snn::detail {
 
-/// The vectorised pass over neurons [begin, end) (see the top of this file). `param(i)` and
-/// `ref_steps(i)` give neuron i's parameters and refractory steps (by value for a population
-/// with one parameter set, so that they stay in registers). Written for GCC's loop vectoriser,
-/// which needs a body without branches: bitwise & for the firing condition, selects for the
-/// reset and the countdown, and the file that instantiates it compiled with -fno-trapping-math
-/// (snn/CMakeLists.txt), so that the right-hand side, whose v part only matters when the neuron
-/// is free, may be computed for every neuron. That flag lets the compiler speculate; it
-/// changes no result.
-template <class Dyn, class Scheme, class Param, class RefSteps>
-void fixed_step_pass(std::array<double*, Dyn::dim> col, const double* __restrict i_ext,
-                     std::int32_t* __restrict ref_left, std::uint8_t* __restrict fired, Param param,
-                     RefSteps ref_steps, std::uint32_t begin, std::uint32_t end, double h) {
-    for (std::uint32_t i = begin; i < end; ++i) {
-        const auto p = param(i);
-        typename Dyn::state x;
-        for (std::size_t k = 0; k < Dyn::dim; ++k) x[k] = col[k][i];
-        const std::int32_t ref = ref_left[i];
-        const double v_old = x[0];
-        Scheme::template step<Dyn>(p, i_ext[i], Dyn::clamp_when_refractory && ref > 0, x, h);
-        const double level = Dyn::spike_level(p);
-        const bool fire = (ref == 0) & (v_old < level) & (x[0] >= level);
-        typename Dyn::state r = x;
-        Dyn::reset(p, r);
-        for (std::size_t k = 0; k < Dyn::dim; ++k) col[k][i] = fire ? r[k] : x[k];
-        ref_left[i] = fire ? ref_steps(i) : std::max(ref - 1, 0);
-        fired[i] = fire ? 1 : 0;
-    }
-}
+// The pass, compiled for each instruction set of cpu_isa.hpp (none with FMA, so all round
+// alike; simulation_options::max_isa picks one to check).
+#include "backends/cpu/ode/fixed_step_pass.inc"
 
-/// True when v[begin, end) is finite (a loop of its own: it vectorises, and a reduction inside
-/// fixed_step_pass would keep that loop scalar).
-inline bool all_finite(const double* v, std::uint32_t begin, std::uint32_t end) {
-    bool finite = true;
-    for (std::uint32_t i = begin; i < end; ++i) finite &= std::abs(v[i]) <= std::numeric_limits<double>::max();
-    return finite;
-}
+#pragma GCC push_options
+#pragma GCC target("avx2")
+namespace fixed_avx2 {
+#include "backends/cpu/ode/fixed_step_pass.inc"
+}  // namespace fixed_avx2
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512vl,avx512dq,avx512bw,prefer-vector-width=512")
+namespace fixed_avx512 {
+#include "backends/cpu/ode/fixed_step_pass.inc"
+}  // namespace fixed_avx512
+#pragma GCC pop_options
 
 template <class Dyn, class Scheme>
 class fixed_step_kernel final : public ode_columns<Dyn> {
@@ -94,14 +77,17 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
                 throw invalid_parameter(this->object(k), "t_ref_ms", format_number(t_ref),
                                         "is more than 2^31 steps of dt = " + format_number(h_) + " ms");
             ref_steps_.push_back(static_cast<std::int32_t>(std::max(0.0, steps)));
+            constants_.push_back({params_[k], Dyn::make_flow(params_[k], h_)});
         }
     }
+
+    void set_isa(cpu_isa isa) override { isa_ = isa; }
 
     void update(std::int64_t s, std::uint32_t begin, std::uint32_t end,
                 const ode_population::step_input& in, std::vector<std::uint32_t>& spikes) override {
         if (this->uniform_params()) advance<true>(begin, end);
         else advance<false>(begin, end);
-        if (!all_finite(x_[0].data(), begin, end))
+        if (!finite_columns(x_[0].data(), begin, end))
             for (std::uint32_t i = begin; i < end; ++i)
                 if (!std::isfinite(x_[0][i])) diverged(s, i);
         const double t_spike = static_cast<double>(s + 1) * h_;
@@ -135,22 +121,34 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
     /// The pass over [begin, end) (fixed_step_pass); `uniform`: one parameter set for all.
     template <bool uniform>
     void advance(std::uint32_t begin, std::uint32_t end) {
+        if constexpr (uniform) {
+            const step_constants<Dyn> c = constants_[0];
+            const std::int32_t steps = ref_steps_[0];
+            pass(begin, end, [c](std::uint32_t) { return c; }, [steps](std::uint32_t) { return steps; });
+        } else {
+            const step_constants<Dyn>* cs = constants_.data();
+            const std::int32_t* steps = ref_steps_.data();
+            pass(begin, end, [cs](std::uint32_t i) -> const step_constants<Dyn>& { return cs[i]; },
+                 [steps](std::uint32_t i) { return steps[i]; });
+        }
+    }
+
+    /// fixed_step_pass compiled for the engine's instruction set.
+    template <class Constants, class RefSteps>
+    void pass(std::uint32_t begin, std::uint32_t end, Constants constants, RefSteps ref_steps) {
         std::array<double*, dim> col;
         for (std::size_t k = 0; k < dim; ++k) col[k] = x_[k].data();
-        if constexpr (uniform) {
-            const params p = params_[0];
-            const std::int32_t steps = ref_steps_[0];
-            fixed_step_pass<Dyn, Scheme>(
-                col, i_ext_.data(), ref_left_.data(), fired_.data(), [p](std::uint32_t) { return p; },
-                [steps](std::uint32_t) { return steps; }, begin, end, h_);
-        } else {
-            const params* ps = params_.data();
-            const std::int32_t* steps = ref_steps_.data();
-            fixed_step_pass<Dyn, Scheme>(
-                col, i_ext_.data(), ref_left_.data(), fired_.data(),
-                [ps](std::uint32_t i) -> const params& { return ps[i]; },
-                [steps](std::uint32_t i) { return steps[i]; }, begin, end, h_);
-        }
+        auto* run = isa_ == cpu_isa::avx512 ? &fixed_avx512::fixed_step_pass<Dyn, Scheme, Constants, RefSteps>
+                    : isa_ == cpu_isa::avx2 ? &fixed_avx2::fixed_step_pass<Dyn, Scheme, Constants, RefSteps>
+                                            : &fixed_step_pass<Dyn, Scheme, Constants, RefSteps>;
+        run(col, i_ext_.data(), ref_left_.data(), fired_.data(), constants, ref_steps, begin, end, h_);
+    }
+
+    /// all_finite compiled for the engine's instruction set.
+    bool finite_columns(const double* v, std::uint32_t begin, std::uint32_t end) const {
+        return isa_ == cpu_isa::avx512 ? fixed_avx512::all_finite(v, begin, end)
+               : isa_ == cpu_isa::avx2 ? fixed_avx2::all_finite(v, begin, end)
+                                       : all_finite(v, begin, end);
     }
 
     [[noreturn]] void diverged(std::int64_t s, std::uint32_t i) const {
@@ -162,6 +160,8 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
     std::vector<std::int32_t> ref_left_;   ///< refractory steps left
     std::vector<std::int32_t> ref_steps_;  ///< refractory steps after a spike (one, or per neuron)
     std::vector<std::uint8_t> fired_;      ///< 1 where the neuron fired in the last pass
+    std::vector<step_constants<Dyn>> constants_;  ///< per parameter set (one, or per neuron)
+    cpu_isa isa_ = cpu_isa::baseline;             ///< set_isa
 };
 
 }  // namespace volley::snn::detail

@@ -2,11 +2,13 @@
 // Right-hand side of the Traub-Miles Hodgkin-Huxley neuron of Brian2's COBAHH example
 // (Brette et al. 2007, benchmark 3), with exponential conductance synapses. Units: mV, nS, pF,
 // pA, ms; rates in 1/ms. The rate functions of the form y / (exp(y/k) - 1) are written with
-// exprel(x) = (e^x - 1)/x, which is finite (1) at x = 0.
+// vexprel(x) = (e^x - 1)/x, which is finite (1) at x = 0.
 
 #include <volley/snn/neuron_models.hpp>
 
+#include "backends/cpu/ode/exact_flow.hpp"
 #include "backends/host_device.hpp"
+#include "backends/vector_exp.hpp"
 
 #include <array>
 #include <cmath>
@@ -14,7 +16,7 @@
 
 namespace volley::snn::detail {
 
-struct hh_dynamics {
+struct hh_dynamics : decaying_conductances<6, 4, 5> {
     using model = hh;
     using params = hh::params;
     static constexpr std::size_t dim = 6;
@@ -23,24 +25,23 @@ struct hh_dynamics {
     static constexpr bool input_moves_v = false;
     static constexpr bool clamp_when_refractory = false;  // t_ref only suppresses detection
 
-    VOLLEY_HD static double exprel(double x) { return std::abs(x) < 1e-6 ? 1 + x / 2 : std::expm1(x) / x; }
     VOLLEY_HD static double alpha_m(const params& p, double v) {
-        return 0.32 * 4 / exprel((13 - v + p.v_t_mv) / 4);
+        return 0.32 * 4 / vexprel((13 - v + p.v_t_mv) / 4);
     }
     VOLLEY_HD static double beta_m(const params& p, double v) {
-        return 0.28 * 5 / exprel((v - p.v_t_mv - 40) / 5);
+        return 0.28 * 5 / vexprel((v - p.v_t_mv - 40) / 5);
     }
     VOLLEY_HD static double alpha_h(const params& p, double v) {
-        return 0.128 * std::exp((17 - v + p.v_t_mv) / 18);
+        return 0.128 * vexp((17 - v + p.v_t_mv) / 18);
     }
     VOLLEY_HD static double beta_h(const params& p, double v) {
-        return 4 / (1 + std::exp((40 - v + p.v_t_mv) / 5));
+        return 4 / (1 + vexp((40 - v + p.v_t_mv) / 5));
     }
     VOLLEY_HD static double alpha_n(const params& p, double v) {
-        return 0.032 * 5 / exprel((15 - v + p.v_t_mv) / 5);
+        return 0.032 * 5 / vexprel((15 - v + p.v_t_mv) / 5);
     }
     VOLLEY_HD static double beta_n(const params& p, double v) {
-        return 0.5 * std::exp((10 - v + p.v_t_mv) / 40);
+        return 0.5 * vexp((10 - v + p.v_t_mv) / 40);
     }
 
     /// v = E_L with every gate at its steady state there.
@@ -71,7 +72,7 @@ struct hh_dynamics {
         dxdt[5] = -x[5] * (1 / p.tau_syn_i_ms);
     }
     /// dx_k/dt = a_k + b_k x_k (exponential Euler), the other variables held: v is linear given
-    /// the gates and conductances, each gate given v.
+    /// the gates and conductances, each gate given v (the conductances are the exact part).
     VOLLEY_HD static void linear(const params& p, double i_ext, bool, const state& x, state& a,
                                  state& b) {
         const double v = x[0], m = x[1], n = x[2], h = x[3];
@@ -87,10 +88,6 @@ struct hh_dynamics {
         b[2] = -(an + beta_n(p, v));
         a[3] = ah;
         b[3] = -(ah + beta_h(p, v));
-        a[4] = 0;
-        b[4] = -1 / p.tau_syn_e_ms;
-        a[5] = 0;
-        b[5] = -1 / p.tau_syn_i_ms;
     }
 };
 

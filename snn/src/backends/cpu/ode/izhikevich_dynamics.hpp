@@ -4,6 +4,7 @@
 
 #include <volley/snn/neuron_models.hpp>
 
+#include "backends/cpu/ode/exact_flow.hpp"
 #include "backends/host_device.hpp"
 
 #include <array>
@@ -11,7 +12,7 @@
 
 namespace volley::snn::detail {
 
-struct izhikevich_dynamics {
+struct izhikevich_dynamics : no_exact_part<2> {
     using model = izhikevich;
     using params = izhikevich::params;
     static constexpr std::size_t dim = 2;

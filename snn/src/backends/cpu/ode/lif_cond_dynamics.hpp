@@ -7,6 +7,7 @@
 
 #include <volley/snn/neuron_models.hpp>
 
+#include "backends/cpu/ode/exact_flow.hpp"
 #include "backends/host_device.hpp"
 
 #include <array>
@@ -25,7 +26,7 @@ VOLLEY_HD inline void lif_cond_linear_v(const lif_cond_exp::params& p, double i_
 }
 
 /// lif_cond_exp: state (v, g_e, g_i).
-struct lif_cond_exp_dynamics {
+struct lif_cond_exp_dynamics : decaying_conductances<3, 1, 2> {
     using model = lif_cond_exp;
     using params = lif_cond_exp::params;
     static constexpr std::size_t dim = 3;
@@ -52,20 +53,16 @@ struct lif_cond_exp_dynamics {
         dxdt[1] = -x[1] * (1 / p.tau_syn_e_ms);
         dxdt[2] = -x[2] * (1 / p.tau_syn_i_ms);
     }
-    /// dx_k/dt = a_k + b_k x_k (exponential Euler): exact for g_e and g_i.
+    /// dv/dt = a_0 + b_0 v (exponential Euler; the conductances are the exact part).
     VOLLEY_HD static void linear(const params& p, double i_ext, bool clamped, const state& x,
                                  state& a, state& b) {
         lif_cond_linear_v(p, i_ext, clamped, x[1], x[2], a[0], b[0]);
-        a[1] = 0;
-        b[1] = -1 / p.tau_syn_e_ms;
-        a[2] = 0;
-        b[2] = -1 / p.tau_syn_i_ms;
     }
 };
 
 /// lif_cond_alpha: state (v, g_e, g_i, dg_e, dg_i); a spike of weight w adds w·e/tau to dg,
 /// so that g peaks at w, tau after the spike.
-struct lif_cond_alpha_dynamics {
+struct lif_cond_alpha_dynamics : alpha_conductances<5, 1, 3> {
     using model = lif_cond_alpha;
     using params = lif_cond_alpha::params;
     static constexpr std::size_t dim = 5;
@@ -94,18 +91,10 @@ struct lif_cond_alpha_dynamics {
         dxdt[3] = -x[3] * (1 / p.tau_syn_e_ms);
         dxdt[4] = -x[4] * (1 / p.tau_syn_i_ms);
     }
-    /// dx_k/dt = a_k + b_k x_k (exponential Euler), the other variables held.
+    /// dv/dt = a_0 + b_0 v (exponential Euler; the conductances are the exact part).
     VOLLEY_HD static void linear(const params& p, double i_ext, bool clamped, const state& x,
                                  state& a, state& b) {
         lif_cond_linear_v(p, i_ext, clamped, x[1], x[2], a[0], b[0]);
-        a[1] = x[3];
-        b[1] = -1 / p.tau_syn_e_ms;
-        a[2] = x[4];
-        b[2] = -1 / p.tau_syn_i_ms;
-        a[3] = 0;
-        b[3] = -1 / p.tau_syn_e_ms;
-        a[4] = 0;
-        b[4] = -1 / p.tau_syn_i_ms;
     }
 };
 

@@ -29,6 +29,8 @@ class ode_population::kernel {
     virtual double last_spike_time_ms(std::uint32_t i) const = 0;
     virtual std::uint32_t size() const = 0;
     virtual void visit_state(state_archive& a) = 0;
+    /// The instruction set of the kernels that have a compiled variant per set (cpu_isa.hpp).
+    virtual void set_isa(cpu_isa) {}
 };
 
 /// Throws invalid_parameter when a projection onto conductance-based population `pop` can
