@@ -11,6 +11,7 @@
 #include "cli_common.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -32,8 +33,8 @@ namespace {
 namespace fs = std::filesystem;
 
 struct peers_options {
-    std::string network = "cuba";  ///< cuba or coba: bench/peers/{brian2,nest}_<network>.py
-    std::string integrator;        ///< coba: Volley's and Brian2's scheme (default rk4)
+    std::string network = "cuba";  ///< cuba, coba or cobahh: bench/peers/{brian2,nest}_<network>.py
+    std::string integrator;        ///< coba, cobahh: Volley's and Brian2's scheme (default rk4, exponential_euler)
     std::vector<std::uint32_t> sizes{4000, 40000, 400000};
     int repeats = 3;
     double duration_ms = 1000;
@@ -308,13 +309,15 @@ void print_peer_row(const char* tool, const nlohmann::json& p, double build_s) {
 }
 
 /// The speed targets of the issues that asked for the comparison: 4x Brian2 on CUBA (#6), 2x
-/// Brian2 with the same scheme on COBA (#28).
+/// Brian2 with the same scheme on COBA and COBAHH (#28).
 double brian_speed_target(const std::string& network) { return network == "cuba" ? 4.0 : 2.0; }
 
 void print_table(const nlohmann::json& report) {
     const auto network = report["network"].get<std::string>();
+    std::string title = network;
+    std::transform(title.begin(), title.end(), title.begin(), [](unsigned char c) { return std::toupper(c); });
     std::printf("%s%s%s, %g ms, 1 thread, %d repeats (times: medians; rates: means over the seeds %llu...)\n",
-                network == "cuba" ? "CUBA" : "COBA", report.contains("integrator") ? ", scheme " : "",
+                title.c_str(), report.contains("integrator") ? ", scheme " : "",
                 report.contains("integrator") ? report["integrator"].get<std::string>().c_str() : "",
                 report["duration_ms"].get<double>(), report["repeats"].get<int>(),
                 report["seed"].get<unsigned long long>());
@@ -360,11 +363,11 @@ void register_bench_peers(CLI::App& bench, command_context& ctx) {
                                      "CUBA or COBA on Volley, Brian2 (C++ standalone) and NEST (iaf_psc_exp or "
                                      "iaf_cond_exp), where installed, in turns; medians and ratios");
     auto o = std::make_shared<peers_options>();
-    cmd->add_option("--network", o->network, "cuba (default) or coba")
-        ->check(CLI::IsMember(std::vector<std::string>{"cuba", "coba"}));
+    cmd->add_option("--network", o->network, "cuba (default), coba or cobahh")
+        ->check(CLI::IsMember(std::vector<std::string>{"cuba", "coba", "cobahh"}));
     cmd->add_option("--integrator", o->integrator,
-                    "coba only: the scheme of Volley and Brian2 (rk4, default; rk2, exponential_euler, euler; "
-                    "adaptive runs Volley and NEST only)")
+                    "coba and cobahh: the scheme of Volley and Brian2 (rk4, rk2, exponential_euler, euler; default "
+                    "rk4 for coba, exponential_euler, Brian2's example, for cobahh; adaptive runs Volley and NEST only)")
         ->check(CLI::IsMember(std::vector<std::string>{"rk4", "rk2", "exponential_euler", "euler", "adaptive"}));
     cmd->add_option("--sizes", o->sizes, "Network sizes N")->delimiter(',')->check(CLI::Range(10u, 100000000u));
     cmd->add_option("--repeats", o->repeats, "Runs of each tool per size (>= 1; report medians)")->check(CLI::Range(1, 100));
@@ -383,8 +386,8 @@ void register_bench_peers(CLI::App& bench, command_context& ctx) {
     cmd->callback([o, &ctx] {
         if (o->network == "cuba" && !o->integrator.empty())
             throw invalid_parameter("--integrator", "value", o->integrator,
-                                    "applies to --network coba only (CUBA is integrated exactly by every tool)");
-        if (o->network == "coba" && o->integrator.empty()) o->integrator = "rk4";
+                                    "applies to --network coba and cobahh only (CUBA is integrated exactly by every tool)");
+        if (o->integrator.empty() && o->network != "cuba") o->integrator = o->network == "coba" ? "rk4" : "exponential_euler";
         const std::string peers_dir = VOLLEY_SOURCE_DIR "/bench/peers/";
         if (o->script.empty()) o->script = peers_dir + "brian2_" + o->network + ".py";
         if (o->nest_script.empty()) o->nest_script = peers_dir + "nest_" + o->network + ".py";
@@ -401,7 +404,10 @@ void register_bench_peers(CLI::App& bench, command_context& ctx) {
                             "exponential_euler or euler";
         else if (wanted("brian2")) brian_missing = import_error(o->python, "brian2");
         if (brian_missing) report["skipped"]["brian2"] = *brian_missing;
-        auto [nest_python, nest_missing] = wanted("nest") ? find_nest_python(*o) : std::pair<std::string, std::string>{"", "not in --peers"};
+        auto [nest_python, nest_missing] = !wanted("nest") ? std::pair<std::string, std::string>{"", "not in --peers"}
+                                           : !fs::exists(o->nest_script)
+                                               ? std::pair<std::string, std::string>{"", "no NEST harness " + o->nest_script}
+                                               : find_nest_python(*o);
         if (nest_python.empty()) report["skipped"]["nest"] = nest_missing;
         for (std::uint32_t n : o->sizes) {
             report["sizes"].push_back(run_size(*o, n, !brian_missing, nest_python));

@@ -30,14 +30,9 @@ from brian2_cuba import summary
 warnings.filterwarnings("ignore")
 
 
-def build(neurons, duration_ms, dt_ms, method, directory, seed):
-    import brian2 as b
+def coba_model(b):
+    """The COBA neuron: equations, namespace, threshold, reset and refractoriness."""
     from brian2 import ms, mV, nS, pF
-    t0 = time.time()
-    b.set_device("cpp_standalone", directory=directory, build_on_run=False)
-    b.prefs.devices.cpp_standalone.openmp_threads = 0
-    b.defaultclock.dt = dt_ms * ms
-    b.seed(seed)
     ns = dict(Cm=200 * pF, gl=10 * nS, El=-60 * mV, Ee=0 * mV, Ei=-80 * mV, taue=5 * ms, taui=10 * ms,
               Vt=-50 * mV, Vr=-60 * mV)
     eqs = """
@@ -45,8 +40,19 @@ def build(neurons, duration_ms, dt_ms, method, directory, seed):
     dge/dt = -ge / taue : siemens
     dgi/dt = -gi / taui : siemens
     """
-    P = b.NeuronGroup(neurons, eqs, threshold="v > Vt", reset="v = Vr", refractory=5 * ms, method=method,
-                      namespace=ns)
+    return dict(model=eqs, namespace=ns, threshold="v > Vt", reset="v = Vr", refractory=5 * ms)
+
+
+def build(model, neurons, duration_ms, dt_ms, method, directory, seed):
+    """Generates and compiles the 80/20 conductance network of `model(brian2)`'s neurons."""
+    import brian2 as b
+    from brian2 import ms
+    t0 = time.time()
+    b.set_device("cpp_standalone", directory=directory, build_on_run=False)
+    b.prefs.devices.cpp_standalone.openmp_threads = 0
+    b.defaultclock.dt = dt_ms * ms
+    b.seed(seed)
+    P = b.NeuronGroup(neurons, method=method, **model(b))
     P.v = "El + (randn() * 5 - 5) * mV"
     P.ge = "(randn() * 1.5 + 4) * 10. * nS"
     P.gi = "(randn() * 12 + 20) * 10. * nS"
@@ -64,18 +70,18 @@ def build(neurons, duration_ms, dt_ms, method, directory, seed):
             "main": os.path.join(directory, "main")}
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(model=coba_model, default_method="rk4", doc=__doc__):
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("mode", choices=["build", "summary"])
     ap.add_argument("--neurons", type=int, default=4000)
     ap.add_argument("--duration", type=float, default=1000.0, help="[ms]")
     ap.add_argument("--dt", type=float, default=0.1, help="[ms]")
-    ap.add_argument("--method", default="rk4", choices=["rk4", "rk2", "exponential_euler", "euler"])
+    ap.add_argument("--method", default=default_method, choices=["rk4", "rk2", "exponential_euler", "euler"])
     ap.add_argument("--seed", type=int, default=42)
-    ap.add_argument("--dir", default="brian2_coba")
+    ap.add_argument("--dir", default="brian2_network")
     a = ap.parse_args()
     if a.mode == "build":
-        out = build(a.neurons, a.duration, a.dt, a.method, a.dir, a.seed)
+        out = build(model, a.neurons, a.duration, a.dt, a.method, a.dir, a.seed)
     else:
         out = summary(a.dir, a.neurons, a.duration)
     json.dump(out, sys.stdout)

@@ -110,7 +110,7 @@ TEST(IntegratorCli, BenchPeersRunsCobaWithTheScheme) {
     }
     const auto r = run_volley_in(dir, "bench peers --network cuba --integrator rk4 --sizes 400");
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.err.find("coba only"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("coba and cobahh only"), std::string::npos) << r.err;
 }
 
 }  // namespace
