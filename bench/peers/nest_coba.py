@@ -14,6 +14,8 @@ nest_cuba.py (same distribution as NEST's pairwise_bernoulli).
 
   nest_coba.py run --neurons N --duration MS [--seed S]   builds and simulates; prints JSON
       with build_s, prepare_s, sim_s, spikes, mean_rate_hz, synapses, in-degree statistics
+  nest_coba.py params     the iaf_cond_exp parameters a NEST node holds once created, and the
+                          weights (for the match test)
 """
 import argparse
 import json
@@ -70,9 +72,18 @@ def run(neurons, duration_ms, dt_ms, seed):
             "in_degree_mean": float(indeg.mean()), "in_degree_std": float(indeg.std())}
 
 
+def params(dt_ms):
+    nest = import_nest()
+    reset(nest, dt_ms, 1)
+    node = nest.Create("iaf_cond_exp", 1, params=NEURON)
+    held = {k: float(node.get(k)) for k in NEURON}  # read back, not what this script meant to set
+    held.update(resolution=float(nest.resolution), version=nest.__version__)
+    return {"nest": held, "w_e_ns": W_E_NS, "w_i_ns": W_I_NS, "delay_ms": dt_ms}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("mode", choices=["run"])
+    ap.add_argument("mode", choices=["run", "params"])
     ap.add_argument("--neurons", type=int, default=4000)
     ap.add_argument("--duration", type=float, default=1000.0, help="[ms]")
     ap.add_argument("--dt", type=float, default=0.1, help="[ms]")
@@ -82,7 +93,8 @@ def main():
         ap.error(f"--neurons {a.neurons}: must be >= 10 (as coba_network)")
     if a.seed < 1:
         ap.error(f"--seed {a.seed}: NEST's rng_seed must be >= 1")
-    json.dump(run(a.neurons, a.duration, a.dt, a.seed), sys.stdout)
+    out = params(a.dt) if a.mode == "params" else run(a.neurons, a.duration, a.dt, a.seed)
+    json.dump(out, sys.stdout)
     sys.stdout.write("\n")
 
 

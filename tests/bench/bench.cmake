@@ -11,3 +11,6 @@ target_compile_definitions(test_brian2_network_match PRIVATE
 volley_test(test_nest_network_match bench/test_nest_network_match.cpp LIBS volley::snn nlohmann_json::nlohmann_json)
 target_compile_definitions(test_nest_network_match PRIVATE
   VOLLEY_NEST_SCRIPT="${PROJECT_SOURCE_DIR}/bench/peers/nest_cuba.py")
+volley_test(test_nest_coba_match bench/test_nest_coba_match.cpp LIBS volley::snn nlohmann_json::nlohmann_json)
+target_compile_definitions(test_nest_coba_match PRIVATE
+  VOLLEY_NEST_COBA_SCRIPT="${PROJECT_SOURCE_DIR}/bench/peers/nest_coba.py")

@@ -7,56 +7,19 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "../support/nest_python.hpp"
+
 #include <volley/snn/simulation.hpp>
 #include <volley/snn/standard_networks.hpp>
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <memory>
-#include <sstream>
 #include <string>
-#include <vector>
-
-#include <unistd.h>
 
 namespace volley::snn {
 namespace {
 
-/// The last JSON line printed by `cmd`, or null when it failed.
-nlohmann::json run_json(const std::string& cmd) {
-    std::unique_ptr<FILE, int (*)(FILE*)> p(popen((cmd + " 2>/dev/null").c_str(), "r"), pclose);
-    if (!p) return nullptr;
-    std::string out;
-    char buf[1 << 14];
-    while (std::fgets(buf, sizeof buf, p.get())) out = buf;
-    try {
-        return nlohmann::json::parse(out);
-    } catch (const std::exception&) {
-        return nullptr;
-    }
-}
-
-/// /usr/bin/python3 or the first python3 on PATH that imports nest (as `volley bench peers`
-/// chooses by default); empty when none does.
-const std::string& nest_python() {
-    static const std::string found = [] {
-        std::vector<std::string> candidates{"/usr/bin/python3"};
-        std::stringstream dirs(std::getenv("PATH") ? std::getenv("PATH") : "");
-        for (std::string dir; std::getline(dirs, dir, ':');)
-            if (!dir.empty()) candidates.push_back(dir + "/python3");
-        for (const auto& p : candidates)
-            if (access(p.c_str(), X_OK) == 0 &&
-                std::system((p + " -c 'import nest' >/dev/null 2>&1").c_str()) == 0)
-                return p;
-        return std::string{};
-    }();
-    return found;
-}
-
-#define SKIP_WITHOUT_NEST() \
-    if (nest_python().empty()) GTEST_SKIP() << "no python3 imports nest (scripts/setup --peers)"
+using volley::testing::nest_python;
+using volley::testing::run_json;
 
 std::string script(const std::string& args) { return nest_python() + " " VOLLEY_NEST_SCRIPT " " + args; }
 
