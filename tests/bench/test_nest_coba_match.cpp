@@ -51,7 +51,8 @@ TEST(nest_coba_match, parameters_nest_holds_are_volleys) {
 
 /// Volley's mean rate [Hz] over `ms` of COBA(4000), adaptive scheme (as NEST's), with `seed`.
 double volley_rate(std::uint64_t seed, double ms) {
-    const auto net = coba_network(4000, 0.1);
+    auto net = coba_network(4000, 0.1);
+    for (const char* pop : {"exc", "inh"}) net.set_integrator(net.find(pop), {.scheme = ode_scheme::adaptive});
     simulation sim(net, context{.threads = 1}, {.dt_ms = 0.1, .seed = seed});
     auto exc = sim.record_spikes(net.find("exc"));
     auto inh = sim.record_spikes(net.find("inh"));

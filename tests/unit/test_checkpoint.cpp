@@ -147,11 +147,23 @@ TEST(Checkpoint, PlasticNetworkResumesWeightForWeight) {
 }
 
 TEST(Checkpoint, ConductanceModelResumesSpikeForSpike) {
-    const auto net = vs::coba_network(4000);
+    // Each network with its default fixed-step scheme and with the adaptive one, whose step-size
+    // guess is part of the state.
     const vs::simulation_options opt{.dt_ms = 0.1, .seed = 3};
-    expect_same(straight(net, 1, 50, opt), resumed(net, 1, 50, opt, temp_file("coba.h5")), "COBA");
-    const auto hh = vs::cobahh_network(400);
-    expect_same(straight(hh, 2, 50, opt), resumed(hh, 2, 50, opt, temp_file("cobahh.h5")), "COBA-HH");
+    for (const bool adaptive : {false, true}) {
+        auto net = vs::coba_network(4000);
+        auto hh = vs::cobahh_network(400);
+        if (adaptive)
+            for (auto* n : {&net, &hh})
+                for (const char* pop : {"exc", "inh"}) {
+                    auto in = *vs::model_integrator(n->at(n->find(pop)).model);
+                    in.scheme = vs::ode_scheme::adaptive;
+                    n->set_integrator(n->find(pop), in);
+                }
+        const std::string how = adaptive ? " adaptive" : " default scheme";
+        expect_same(straight(net, 1, 50, opt), resumed(net, 1, 50, opt, temp_file("coba.h5")), "COBA" + how);
+        expect_same(straight(hh, 2, 50, opt), resumed(hh, 2, 50, opt, temp_file("cobahh.h5")), "COBA-HH" + how);
+    }
 }
 
 TEST(Checkpoint, AnotherNetworkThreadCountOrSeedIsRefused) {

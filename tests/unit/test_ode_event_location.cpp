@@ -55,6 +55,7 @@ TEST(ode_event_location, lif_cond_exp_spike_times_match_the_analytic_crossings) 
            .tau_syn_e_ms = 2,
            .tau_syn_i_ms = 2,
            .i_e_pa = 400};
+    m.integrator.scheme = ode_scheme::adaptive;  // the scheme that locates crossings
     network net;
     net.add_population("cell", 1, m);
     const driven_population run(std::move(net), 100);

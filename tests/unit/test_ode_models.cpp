@@ -115,7 +115,9 @@ TEST(ode_model_interface, hh_fires_like_an_independent_rk4_integration_and_recor
     // With Brian2's COBAHH parameters the Traub-Miles neuron fires on its own (no input), from
     // v = E_L with its gates at steady state; a 200 pA current makes it fire faster.
     network net;
-    const auto pop = net.add_population("hh", 2, hh{});
+    hh model;
+    model.integrator.scheme = ode_scheme::adaptive;  // compared with a fine RK4, spike for spike
+    const auto pop = net.add_population("hh", 2, model);
     net.inject(pop, dc_current{.amplitude_mv = 200}, {1});
     simulation sim(net, context{.threads = 1}, {.dt_ms = 0.1});
     auto spikes = sim.record_spikes(pop);

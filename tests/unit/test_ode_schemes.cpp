@@ -469,6 +469,24 @@ TEST(ode_schemes, a_diverging_fixed_step_is_an_error_naming_the_neuron_and_the_s
     EXPECT_TRUE(throws_naming<error>([&] { sim.run(200); }, {"'hh' neuron 0", "euler", "dt = 0.5"}));
 }
 
+TEST(ode_schemes, each_model_has_its_documented_default_scheme) {
+    // docs/integrators.md, "Defaults": the model's own value, and what a network file without
+    // "integrator" gets.
+    const std::pair<const char*, ode_scheme> defaults[] = {{"lif_cond_exp", ode_scheme::rk4},
+                                                          {"lif_cond_alpha", ode_scheme::rk4},
+                                                          {"hh", ode_scheme::exponential_euler},
+                                                          {"izhikevich", ode_scheme::adaptive},
+                                                          {"adex", ode_scheme::adaptive}};
+    for (const auto& [name, scheme] : defaults) {
+        EXPECT_EQ(model_integrator(model_from_name(name))->scheme, scheme) << name;
+        const auto file = parse_network_json(
+            std::string(R"({"format": "volley-network", "version": 1, "populations": [{"name": "p", "size": 1, "model": ")") +
+                name + R"("}]})",
+            "defaults.json");
+        EXPECT_EQ(model_integrator(file.net.at(file.net.find("p")).model)->scheme, scheme) << name;
+    }
+}
+
 TEST(ode_schemes, the_integrator_survives_the_network_json) {
     network net;
     lif_cond_exp m;

@@ -91,7 +91,7 @@ struct lif_cond_exp {
         friend bool operator==(const params&, const params&) = default;
     };
     params p;
-    ode_integrator integrator;
+    ode_integrator integrator{.scheme = ode_scheme::rk4};  ///< docs/integrators.md, "Defaults"
     friend bool operator==(const lif_cond_exp&, const lif_cond_exp&) = default;
 };
 
@@ -101,7 +101,7 @@ struct lif_cond_exp {
 struct lif_cond_alpha {
     using params = lif_cond_exp::params;
     params p;
-    ode_integrator integrator;  ///< every scheme but half_step_euler
+    ode_integrator integrator{.scheme = ode_scheme::rk4};  ///< every scheme but half_step_euler
     friend bool operator==(const lif_cond_alpha&, const lif_cond_alpha&) = default;
 };
 
@@ -187,7 +187,7 @@ struct hh {
         friend bool operator==(const params&, const params&) = default;
     };
     params p;
-    ode_integrator integrator{.abs_tol = 1e-5, .rel_tol = 1e-5};  ///< every scheme but half_step_euler
+    ode_integrator integrator{.scheme = ode_scheme::exponential_euler, .abs_tol = 1e-5, .rel_tol = 1e-5};  ///< every scheme but half_step_euler
     friend bool operator==(const hh&, const hh&) = default;
 };
 

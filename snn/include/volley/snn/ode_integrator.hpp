@@ -30,7 +30,10 @@ enum class ode_scheme : std::uint8_t {
     half_step_euler,
 };
 
-/// The scheme of one population, and the tolerances of `adaptive` (ignored by the others).
+/// The scheme of one population, and the tolerances of `adaptive` (ignored by the others). Each
+/// model's default is its member initialiser in neuron_models.hpp (rk4 for the conductance LIFs,
+/// exponential_euler for hh, adaptive for izhikevich and adex: docs/integrators.md, "Defaults");
+/// a value-initialised ode_integrator{} is adaptive.
 struct ode_integrator {
     ode_scheme scheme = ode_scheme::adaptive;
     double abs_tol = 1e-8;  ///< absolute error per step [the variable's unit], > 0
