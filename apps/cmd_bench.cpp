@@ -37,8 +37,8 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
     cmd->add_option("--plot", o->plot, "Write a raster plot to FILE.svg");
     if (std::string_view(name) != "cuba")
         cmd->add_option("--integrator", o->integrator,
-                        "Scheme of the neurons: adaptive (default), rk4, rk2, exponential_euler, euler "
-                        "(docs/integrators.md)");
+                        "Scheme of the neurons: adaptive, rk4, rk2, exponential_euler, euler (default: the model's, "
+                        "rk4 for coba and exponential_euler for cobahh; docs/integrators.md)");
     cmd->add_flag("--json", o->json, "Print one JSON object with the figures on stdout");
     cmd->add_flag("--quiet", o->quiet, "No progress bar");
     cmd->add_flag("--count-only", o->count_only,
