@@ -23,7 +23,7 @@ std::string consequence(double dt_over_tau, discrete_neuron::integration scheme)
     char b[160];
     if (scheme == discrete_neuron::integration::euler)
         std::snprintf(b, sizeof b, "the Euler step's decay factor 1 - dt/tau is %.4g (%s)", 1 - dt_over_tau,
-                      dt_over_tau > 2 ? "unstable: |v| grows every step" : "<= 0: v flips sign or is forgotten");
+                      dt_over_tau > 2 ? "unstable: the state grows in magnitude every step" : "<= 0: the state flips sign or is forgotten every step");
     else
         std::snprintf(b, sizeof b, "the exact step keeps e^{-dt/tau} = %.3g of the state: the node forgets it within a step",
                       std::exp(-dt_over_tau));
