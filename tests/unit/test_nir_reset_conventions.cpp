@@ -68,8 +68,7 @@ TEST(NirResetConventions, SnntorchDelayedSubtractSpikesAtStepZeroOnly) {
 // An input exactly at the threshold: snnTorch and Norse test v > threshold, and 0.9·0 + 1 = 1
 // is not above 1. The gain 1 + 1.6e-8 must not make it fire; an input 2^-20 above does.
 TEST(NirResetConventions, AnInputExactlyAtThresholdDoesNotFire) {
-    for (const auto mode : {reset::to_v_reset, reset::subtract, reset::subtract_delayed, reset::subtract_no_delay,
-                            reset::to_v_reset_delayed, reset::none}) {
+    for (const auto mode : vs::reset_modes()) {
         EXPECT_EQ(spike_steps(one_neuron(1, 0), mode, {{1, 0}}, 3), steps{}) << vs::nir_reset_name(mode);
         EXPECT_EQ(spike_steps(one_neuron(1 + 0x1p-20, 0), mode, {{1, 0}}, 1), (steps{0})) << vs::nir_reset_name(mode);
     }
@@ -109,6 +108,7 @@ TEST(NirResetConventions, NamesAndFrameworkAliasesParse) {
         {"snntorch", reset::subtract_delayed}, {"subtract_no_delay", reset::subtract_no_delay},
         {"snntorch-no-delay", reset::subtract_no_delay}, {"to-v-reset-delayed", reset::to_v_reset_delayed},
         {"snntorch-rleaky-zero", reset::to_v_reset_delayed}, {"none", reset::none}};
+    EXPECT_EQ(vs::reset_modes().size(), 6u);
     for (const auto& [name, mode] : cases) {
         EXPECT_EQ(vs::nir_reset_from_name(name), mode) << name;
         EXPECT_EQ(vs::nir_reset_from_name(vs::nir_reset_name(mode)), mode);

@@ -258,6 +258,12 @@ constexpr std::pair<discrete_neuron::reset_mode, const char*> reset_mode_names[]
 
 }  // namespace
 
+std::vector<discrete_neuron::reset_mode> reset_modes() {
+    std::vector<discrete_neuron::reset_mode> out;
+    for (const auto& [mode, name] : reset_mode_names) out.push_back(mode);
+    return out;
+}
+
 std::string reset_mode_name(discrete_neuron::reset_mode m) {
     for (const auto& [mode, name] : reset_mode_names)
         if (mode == m) return name;

@@ -38,10 +38,7 @@ discrete_neuron::reset_mode nir_reset_from_name(const std::string& name, const s
         return reset_mode_from_name(with(rule, '-', '_'), object);
     } catch (const invalid_parameter&) {
         std::string known;
-        for (const auto m : {discrete_neuron::reset_mode::to_v_reset, discrete_neuron::reset_mode::subtract,
-                             discrete_neuron::reset_mode::subtract_delayed, discrete_neuron::reset_mode::subtract_no_delay,
-                             discrete_neuron::reset_mode::to_v_reset_delayed, discrete_neuron::reset_mode::none})
-            known += (known.empty() ? "" : ", ") + nir_reset_name(m);
+        for (const auto m : reset_modes()) known += (known.empty() ? "" : ", ") + nir_reset_name(m);
         for (const auto& [framework, own] : framework_resets) known += std::string(", ") + framework + " (" + own + ")";
         throw invalid_parameter(object, "reset", name, "expected one of " + known);
     }

@@ -274,6 +274,8 @@ using neuron_model = std::variant<lif_delta, lif_exp, lif_alpha, poisson_source,
 /// "subtract_no_delay", "to_v_reset_delayed", "none"; "euler"/"exact".
 std::string reset_mode_name(discrete_neuron::reset_mode m);
 std::string integration_name(discrete_neuron::integration m);
+/// Every reset mode, in declaration order.
+std::vector<discrete_neuron::reset_mode> reset_modes();
 /// Parses the names above; throws invalid_parameter naming `object` otherwise.
 discrete_neuron::reset_mode reset_mode_from_name(const std::string& name, const std::string& object);
 discrete_neuron::integration integration_from_name(const std::string& name, const std::string& object);
