@@ -2,6 +2,8 @@
 
 #include "cmd_network_info.hpp"
 
+#include "cmd_nir.hpp"
+
 #include <volley/convert/cnn_readers.hpp>
 #include <volley/convert/snn_h5.hpp>
 #include <volley/hw/tennlab_network.hpp>
@@ -98,6 +100,7 @@ nlohmann::json nir_facts(const std::string& path, nlohmann::json& network) {
         const auto model = snn::nir_to_network(g);
         network = describe_network(model.net, model.options.dt_s * 1000, 1);
         j["import"] = snn::describe(model.options);
+        j["warnings"] = report_nir_step_warnings(model.warnings);
     } catch (const error& e) {
         j["import_error"] = e.what();
     }

@@ -89,7 +89,7 @@ void write_spikes(const std::string& file, const snn::nir_run_result& r, double 
     w.close();
 }
 
-void nir_info(const std::string& file, bool json) {
+void nir_info(const std::string& file, double dt_s, bool json) {
     const auto g = snn::read_nir(file);
     nlohmann::json j;
     j["file"] = file;
@@ -105,6 +105,8 @@ void nir_info(const std::string& file, bool json) {
     j["nodes"] = nodes;
     j["edges"] = edges;
     j["notes"] = g.notes;
+    j["dt_s"] = dt_s;
+    j["warnings"] = report_nir_step_warnings(snn::check_nir_step(g, {.dt_s = dt_s}));
     if (json) {
         print_json(j);
         return;
@@ -125,17 +127,26 @@ void nir_info(const std::string& file, bool json) {
 
 }  // namespace
 
+nlohmann::json report_nir_step_warnings(const std::vector<snn::nir_step_warning>& warnings) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& w : warnings) {
+        std::fprintf(stderr, "warning: %s\n", w.message.c_str());
+        out.push_back({{"node", w.node}, {"parameter", w.parameter}, {"dt_over_tau", w.dt_over_tau},
+                       {"neurons", w.neurons}, {"message", w.message}});
+    }
+    return out;
+}
+
 void run_nir_file(const nir_run_options& o) {
     snn::nir_import_options opt;
     if (o.dt_s) opt.dt_s = *o.dt_s;
     if (o.discretisation == "euler") opt.discretisation = snn::discrete_neuron::integration::euler;
     else if (o.discretisation == "exact") opt.discretisation = snn::discrete_neuron::integration::exact;
     else throw invalid_parameter("--discretisation", "value", o.discretisation, "expected euler or exact");
-    if (o.reset == "to-v-reset") opt.reset = snn::discrete_neuron::reset_mode::to_v_reset;
-    else if (o.reset == "subtract") opt.reset = snn::discrete_neuron::reset_mode::subtract;
-    else throw invalid_parameter("--reset", "value", o.reset, "expected to-v-reset or subtract");
+    for (const auto& spec : o.reset) snn::apply_nir_reset(spec, opt);
     if (o.input.empty()) throw invalid_parameter("volley run " + o.file, "--input", "(none)", "a NIR run needs --input CSV_OR_NPZ");
     const auto model = snn::nir_to_network(snn::read_nir(o.file), opt);
+    const auto warnings = report_nir_step_warnings(model.warnings);
     if (model.inputs.size() != 1)
         throw invalid_parameter("volley run " + o.file, "Input nodes", std::to_string(model.inputs.size()),
                                 "--input feeds exactly one Input node");
@@ -151,9 +162,11 @@ void run_nir_file(const nir_run_options& o) {
     j["input"] = o.input;
     j["options"] = {{"dt_s", opt.dt_s},
                     {"discretisation", snn::integration_name(opt.discretisation)},
-                    {"reset", o.reset}};
+                    {"reset", snn::nir_reset_name(opt.reset)}};
+    for (const auto& [node, mode] : opt.node_reset) j["options"]["node_reset"][node] = snn::nir_reset_name(mode);
     j["steps"] = steps;
     j["notes"] = model.notes;
+    j["warnings"] = warnings;
     nlohmann::json nodes = nlohmann::json::array();
     for (const auto& p : model.populations) {
         nlohmann::json n = {{"name", p.node}, {"type", p.type}, {"shape", p.shape}, {"neurons", model.net.at(p.pop).size}};
@@ -210,9 +223,12 @@ void register_nir(CLI::App& app, command_context&) {
     auto* info = nir->add_subcommand("info", "Print a NIR graph: nodes, types, inferred shapes and edges");
     auto file = std::make_shared<std::string>();
     auto json = std::make_shared<bool>(false);
+    auto dt_s = std::make_shared<double>(1e-4);
     info->add_option("file", *file, "NIR file (.nir)")->required();
+    info->add_option("--dt", *dt_s, "The step [s] that the time constants are checked against (default 1e-4)")
+        ->check(CLI::PositiveNumber);
     info->add_flag("--json", *json, "Print one JSON object on stdout");
-    info->callback([file, json] { nir_info(*file, *json); });
+    info->callback([file, dt_s, json] { nir_info(*file, *dt_s, *json); });
 }
 
 }  // namespace volley::cli

@@ -78,7 +78,11 @@ void register_run(CLI::App& app, command_context& ctx) {
                     "file's --timesteps)");
     cmd->add_option("--limit", o->limit, "converted .h5 only: the first N images (0: all)");
     cmd->add_option("--discretisation", o->nir.discretisation, ".nir only: euler (default) or exact");
-    cmd->add_option("--reset", o->nir.reset, ".nir only: to-v-reset (default) or subtract");
+    cmd->add_option("--reset", o->nir.reset,
+                    ".nir only: to-v-reset (default; Norse), subtract (Sinabs), subtract-delayed (snnTorch), "
+                    "subtract-no-delay, to-v-reset-delayed, none; or a framework: norse, sinabs, snntorch, "
+                    "snntorch-no-delay, snntorch-rleaky-zero; NODE=MODE for one node; repeatable (docs/nir.md)")
+        ->allow_extra_args(false);  // one value per --reset, so a file name after it stays positional
     cmd->add_option("--threads", o->threads, "OpenMP threads (0: OMP_NUM_THREADS or all cores)")->check(CLI::NonNegativeNumber);
     cmd->add_option("--seed", o->seed, "Seed of every random stream (default: the file's run.seed)");
     cmd->add_option("--out", o->out, "Write spikes to FILE.h5 (SONATA layout) or FILE.csv");

@@ -146,6 +146,53 @@ TEST_F(NirCli, ReadoutOutputListsItsValuesPerStep) {
         }
 }
 
+// snnTorch's default reset by its framework name, a per-node reset, and the step warning: the
+// corrected Norse file (tau = 10 ms) read with a 0.1 s step has dt/tau = 10 in both layers.
+TEST_F(NirCli, ResetsByFrameworkNameAndWarnsOfATooLongStep) {
+    const auto frameworks = nir_dir / "frameworks";
+    const auto ref = nlohmann::json::parse(slurp(frameworks / "snntorch_leaky_subtract.json"));
+    std::ofstream csv(dir_ / "spikes.csv");
+    for (const auto& row : ref["input"]) {
+        for (std::size_t k = 0; k < row.size(); ++k) csv << (k ? "," : "") << row[k].get<int>();
+        csv << "\n";
+    }
+    csv.close();
+    auto r = volley("run '" + (frameworks / "snntorch_leaky_subtract.nir").string() +
+                    "' --input spikes.csv --reset snntorch --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    auto j = r.json();
+    EXPECT_EQ(j["options"]["reset"], "subtract-delayed");
+    EXPECT_EQ(j["warnings"], nlohmann::json::array());
+    EXPECT_EQ(j["outputs"][0]["spikes"], ref["layers"]["3"].size());  // snnTorch's own count
+    r = volley("run '" + (frameworks / "snntorch_leaky_subtract.nir").string() +
+               "' --input spikes.csv --reset to-v-reset --reset 3=none --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.json()["options"]["node_reset"]["3"], "none");
+    r = volley("run '" + (frameworks / "snntorch_leaky_subtract.nir").string() + "' --input spikes.csv --reset 0=none");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("node '0' is a Affine"), std::string::npos) << r.err;
+    r = volley("run '" + (frameworks / "snntorch_leaky_subtract.nir").string() + "' --input spikes.csv --reset snntorch-subtract");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("subtract-delayed"), std::string::npos) << r.err;
+
+    const std::string norse = "'" + (frameworks / "norse_lifbox.nir").string() + "'";
+    r = volley("nir info " + norse + " --dt 0.1 --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    j = r.json();
+    ASSERT_EQ(j["warnings"].size(), 2u);
+    EXPECT_EQ(j["warnings"][0]["node"], "1");
+    EXPECT_EQ(j["warnings"][0]["parameter"], "tau");
+    EXPECT_NEAR(j["warnings"][0]["dt_over_tau"].get<double>(), 10, 1e-5);
+    EXPECT_NE(r.err.find("warning: LIF node '1': dt/tau = 10"), std::string::npos) << r.err;
+    r = volley("run " + norse + " --input spikes.csv --dt 0.1 --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.json()["warnings"].size(), 2u);
+    EXPECT_NE(r.err.find("warning: LIF node '3'"), std::string::npos) << r.err;
+    r = volley("nir info " + norse + " --json");
+    EXPECT_EQ(r.json()["warnings"], nlohmann::json::array());
+    EXPECT_EQ(r.err, "");
+}
+
 TEST_F(NirCli, BadInputsExitTwoNamingTheProblem) {
     const std::string lif = "'" + (nir_dir / "lif_norse.nir").string() + "'";
     auto r = volley("run " + lif);

@@ -5,6 +5,7 @@
 #include <volley/snn/neuron_models.hpp>
 
 #include <array>
+#include <utility>
 #include <cmath>
 #include <limits>
 
@@ -244,8 +245,29 @@ neuron_model model_from_name(const std::string& name) {
                                   "discrete_neuron, analog_source)");
 }
 
+namespace {
+
+constexpr std::pair<discrete_neuron::reset_mode, const char*> reset_mode_names[] = {
+    {discrete_neuron::reset_mode::to_v_reset, "to_v_reset"},
+    {discrete_neuron::reset_mode::subtract, "subtract"},
+    {discrete_neuron::reset_mode::subtract_delayed, "subtract_delayed"},
+    {discrete_neuron::reset_mode::subtract_no_delay, "subtract_no_delay"},
+    {discrete_neuron::reset_mode::to_v_reset_delayed, "to_v_reset_delayed"},
+    {discrete_neuron::reset_mode::none, "none"},
+};
+
+}  // namespace
+
+std::vector<discrete_neuron::reset_mode> reset_modes() {
+    std::vector<discrete_neuron::reset_mode> out;
+    for (const auto& [mode, name] : reset_mode_names) out.push_back(mode);
+    return out;
+}
+
 std::string reset_mode_name(discrete_neuron::reset_mode m) {
-    return m == discrete_neuron::reset_mode::subtract ? "subtract" : "to_v_reset";
+    for (const auto& [mode, name] : reset_mode_names)
+        if (mode == m) return name;
+    throw internal_error("unnamed discrete_neuron reset mode");
 }
 
 std::string integration_name(discrete_neuron::integration m) {
@@ -253,9 +275,12 @@ std::string integration_name(discrete_neuron::integration m) {
 }
 
 discrete_neuron::reset_mode reset_mode_from_name(const std::string& name, const std::string& object) {
-    if (name == "to_v_reset") return discrete_neuron::reset_mode::to_v_reset;
-    if (name == "subtract") return discrete_neuron::reset_mode::subtract;
-    throw invalid_parameter(object, "reset", name, "expected to_v_reset or subtract");
+    std::string known;
+    for (const auto& [mode, text] : reset_mode_names) {
+        if (name == text) return mode;
+        known += (known.empty() ? "" : ", ") + std::string(text);
+    }
+    throw invalid_parameter(object, "reset", name, "expected one of " + known);
 }
 
 discrete_neuron::integration integration_from_name(const std::string& name, const std::string& object) {

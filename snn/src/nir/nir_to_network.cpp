@@ -136,6 +136,13 @@ public:
     }
 
     nir_network run() {
+        for (const auto& [name, mode] : o_.node_reset) {
+            const nir_node* n = g_.find(name);
+            if (n == nullptr || !spikes(n->type) || n->type == "Threshold")
+                throw invalid_parameter("NIR import", "reset of node '" + name + "'", nir_reset_name(mode),
+                                        n ? "node '" + name + "' is a " + n->type + ", which does not reset"
+                                          : "the graph has no node '" + name + "'");
+        }
         nir_network m;
         m.options = o_;
         make_populations(m);
@@ -196,7 +203,8 @@ private:
     population_index add_neuron(nir_network& m, const nir_node& node, std::uint32_t n) {
         const auto& t = node.type;
         discrete_neuron model;
-        model.reset = o_.reset;
+        const auto own = o_.node_reset.find(node.name);
+        model.reset = own != o_.node_reset.end() ? own->second : o_.reset;
         model.method = o_.discretisation;
         std::vector<std::pair<std::string, per_neuron>> ps;
         const double inf = std::numeric_limits<double>::infinity();
@@ -476,8 +484,10 @@ nir_graph flatten_nir_graph(const nir_graph& graph) {
 }
 
 std::string describe(const nir_import_options& o) {
-    return "dt = " + fmt(o.dt_s) + " s, discretisation " + integration_name(o.discretisation) + ", reset " +
-           (o.reset == discrete_neuron::reset_mode::subtract ? "subtract" : "to-v-reset");
+    std::string out = "dt = " + fmt(o.dt_s) + " s, discretisation " + integration_name(o.discretisation) + ", reset " +
+                      nir_reset_name(o.reset);
+    for (const auto& [node, mode] : o.node_reset) out += " (" + node + ": " + nir_reset_name(mode) + ")";
+    return out;
 }
 
 const nir_population& nir_network::population(const std::string& name) const {
@@ -495,14 +505,17 @@ std::int64_t nir_network::max_depth() const {
 nir_network nir_to_network(const nir_graph& graph, const nir_import_options& options) {
     if (!(options.dt_s > 0) || !std::isfinite(options.dt_s))
         throw invalid_parameter("NIR import", "dt_s", fmt(options.dt_s), "must be finite and > 0");
-    for (const auto& n : graph.nodes)
-        if (n.subgraph) {
-            const auto flat = flatten_nir_graph(graph);
-            auto m = mapper(flat, options).run();
-            m.notes.push_back("nested graphs were flattened: their nodes are named \"graph.node\"");
-            return m;
-        }
-    return mapper(graph, options).run();
+    auto m = [&] {
+        for (const auto& n : graph.nodes)
+            if (n.subgraph) {
+                auto flat = mapper(flatten_nir_graph(graph), options).run();
+                flat.notes.push_back("nested graphs were flattened: their nodes are named \"graph.node\"");
+                return flat;
+            }
+        return mapper(graph, options).run();
+    }();
+    m.warnings = check_nir_step(graph, options);
+    return m;
 }
 
 }  // namespace volley::snn

@@ -218,11 +218,28 @@ struct spike_source {
 ///   membrane, leaky (tau_mem_ms finite): euler v += dt/tau_mem·(v_leak - v + r·drive);
 ///                                    exact: the exact solution over the step with u held constant;
 ///   membrane, no leak (tau_mem_ms = inf): v += r·drive (both modes; I and IF count in steps).
-/// Then a spike when v > v_threshold, and v = v_reset (to_v_reset) or v -= v_threshold
-/// (subtract). The initial v is v_leak unless set with network::initialise(pop, "v", ...).
-/// See docs/nir.md.
+/// An input gain r·dt/tau_mem (euler) or r within 8·2^-24 of 1 counts as 1: a float32 file
+/// cannot say otherwise (docs/nir.md, "Threshold ties").
+/// Then a spike when v > v_threshold, and the reset (reset_mode). The initial v is v_leak
+/// unless set with network::initialise(pop, "v", ...). See docs/nir.md.
 struct discrete_neuron {
-    enum class reset_mode : std::uint8_t { to_v_reset, subtract };
+    /// What a spike does to v; the reset conventions of the frameworks that write NIR
+    /// (docs/nir.md, "Reset conventions"). With v_old the v that the last step left and v the
+    /// value after this step's leak and input:
+    enum class reset_mode : std::uint8_t {
+        to_v_reset,          ///< at the spike v = v_reset (Volley, Norse; snnTorch reset "zero")
+        subtract,            ///< at the spike v -= v_threshold (Sinabs)
+        subtract_delayed,    ///< v -= v_threshold on the step after (v_old > v_threshold), after the
+                             ///< leak, before the test; v keeps its value at the spike (snnTorch
+                             ///< "subtract", reset_delay=True: U[t] = βU[t−1] + I[t] − θ·S[t−1])
+        subtract_no_delay,   ///< at the spike v -= v_threshold, and when v_old is still above
+                             ///< v_threshold the test is v - v_threshold > v_threshold (snnTorch
+                             ///< "subtract", reset_delay=False)
+        to_v_reset_delayed,  ///< v = v_reset instead of this step's value on the step after
+                             ///< (v_old > v_threshold): that step's input is lost (snnTorch RLeaky
+                             ///< "zero", reset_delay=True)
+        none,                ///< no reset (snnTorch "none")
+    };
     enum class integration : std::uint8_t { euler, exact };
     struct params {
         double tau_mem_ms = std::numeric_limits<double>::infinity();  ///< [ms] > 0; inf: no leak (I, IF)
@@ -253,9 +270,12 @@ struct analog_source {
 using neuron_model = std::variant<lif_delta, lif_exp, lif_alpha, poisson_source, spike_source, discrete_neuron,
                                   analog_source, lif_cond_exp, lif_cond_alpha, izhikevich, adex, hh>;
 
-/// File names of the discrete_neuron enums: "to_v_reset"/"subtract", "euler"/"exact".
+/// File names of the discrete_neuron enums: "to_v_reset", "subtract", "subtract_delayed",
+/// "subtract_no_delay", "to_v_reset_delayed", "none"; "euler"/"exact".
 std::string reset_mode_name(discrete_neuron::reset_mode m);
 std::string integration_name(discrete_neuron::integration m);
+/// Every reset mode, in declaration order.
+std::vector<discrete_neuron::reset_mode> reset_modes();
 /// Parses the names above; throws invalid_parameter naming `object` otherwise.
 discrete_neuron::reset_mode reset_mode_from_name(const std::string& name, const std::string& object);
 discrete_neuron::integration integration_from_name(const std::string& name, const std::string& object);

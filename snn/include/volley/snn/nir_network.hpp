@@ -13,11 +13,17 @@
 
 namespace volley::snn {
 
-/// How a NIR graph is discretised. NIR is declarative; these choices are Volley's.
+/// How a NIR graph is discretised. NIR is declarative (it cannot say how a neuron resets);
+/// these choices are Volley's, and docs/nir.md says which ones reproduce which framework.
 struct nir_import_options {
     double dt_s = 1e-4;  ///< the step [s] (NIR time constants are in seconds), > 0
     discrete_neuron::integration discretisation = discrete_neuron::integration::euler;
+    /// The reset of every spiking node: to_v_reset (Volley, Norse), subtract (Sinabs),
+    /// subtract_delayed (snnTorch's default), ... (discrete_neuron::reset_mode).
     discrete_neuron::reset_mode reset = discrete_neuron::reset_mode::to_v_reset;
+    /// The reset of single nodes (by name, "graph.node" inside nested graphs), where a file mixes
+    /// rules: snnTorch's RLeaky and Leaky reset to zero differently. Each must name a spiking node.
+    std::map<std::string, discrete_neuron::reset_mode> node_reset{};
     /// A Conv2d that alone joins two population nodes becomes a `convolution` projection (one
     /// shared kernel); false: a from_list matrix like every other linear chain (the same spikes,
     /// more memory).
@@ -26,6 +32,35 @@ struct nir_import_options {
 
 /// "dt = 0.0001 s, discretisation euler, reset to-v-reset": the options as the CLI prints them.
 std::string describe(const nir_import_options& options);
+
+/// The reset's name on the command line: "to-v-reset", "subtract", "subtract-delayed",
+/// "subtract-no-delay", "to-v-reset-delayed" or "none".
+std::string nir_reset_name(discrete_neuron::reset_mode mode);
+/// Parses a name above (underscores also do) or a framework's name for its rule: "norse" and
+/// "zero" (to-v-reset), "sinabs" (subtract), "snntorch" (subtract-delayed), "snntorch-no-delay"
+/// (subtract-no-delay), "snntorch-rleaky-zero" (to-v-reset-delayed). Throws invalid_parameter
+/// naming `object` (e.g. "--reset") and listing the names otherwise.
+discrete_neuron::reset_mode nir_reset_from_name(const std::string& name, const std::string& object = "--reset");
+
+/// Applies one --reset value: "MODE" sets options.reset, "NODE=MODE" options.node_reset[NODE]
+/// (MODE as nir_reset_from_name takes it). Throws invalid_parameter naming `object`.
+void apply_nir_reset(const std::string& spec, nir_import_options& options, const std::string& object = "--reset");
+
+/// A time constant too short for the step: dt/τ >= 1 in some neuron of a node. Under Euler the
+/// decay factor 1 − dt/τ is then <= 0 (v flips sign or is forgotten every step; unstable past
+/// 2); under the exact scheme the node forgets its state within one step. Either way the
+/// spikes are rarely what the file's writer meant (Norse 1.1's exporter writes dt·τ for τ).
+struct nir_step_warning {
+    std::string node;          ///< the NIR node ("graph.node" inside nested graphs)
+    std::string parameter;     ///< "tau", "tau_mem" or "tau_syn"
+    double dt_over_tau = 0;    ///< the largest dt/τ among the node's neurons
+    std::size_t neurons = 0;   ///< how many of its neurons have dt/τ >= 1
+    std::string message;       ///< one sentence that names the node and the value
+};
+
+/// The nodes (LIF, LI: tau; CubaLIF, CubaLI: tau_mem, tau_syn) whose time constants the step
+/// options.dt_s makes meaningless, in graph order (nested graphs included).
+std::vector<nir_step_warning> check_nir_step(const nir_graph& graph, const nir_import_options& options);
 
 /// One engine population made from a NIR node (a neuron node, a Threshold or an Input).
 struct nir_population {
@@ -56,6 +91,7 @@ struct nir_network {
     std::vector<std::string> inputs;            ///< the Input nodes, in population order
     std::vector<nir_output> outputs;
     std::vector<std::string> notes;             ///< what the mapping assumed, one sentence each
+    std::vector<nir_step_warning> warnings;     ///< check_nir_step of the graph and options
 
     /// The population made from node `name`; throws unknown_name.
     const nir_population& population(const std::string& name) const;
@@ -75,7 +111,7 @@ struct nir_network {
 /// Nested graphs are flattened first (flatten_nir_graph).
 /// Throws unsupported_model naming the node for what does not map (a non-spiking node feeding
 /// another node, a recurrent edge that skips back over layers), invalid_parameter for bad
-/// options or values.
+/// options or values (a node_reset key that names no spiking node).
 nir_network nir_to_network(const nir_graph& graph, const nir_import_options& options = {});
 
 /// The graph with every nested NIRGraph's nodes lifted to the top level as "graph.node"; the

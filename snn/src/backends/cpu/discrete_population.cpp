@@ -8,7 +8,16 @@
 //   euler, leaky:  mem_keep = 1 - dt/tau_mem, mem_gain = dt/tau_mem, cross = 0;
 //   exact, leaky:  mem_keep = e^{-dt/tau_mem}, mem_gain = 1 - mem_keep;
 //   no leak:       mem_keep = 1, mem_gain = 1, cross = 0 (I and IF count in steps).
-// Then the threshold test (v > v_threshold) and the reset.
+// Then the threshold test (v > v_threshold) and the reset (reset_mode, neuron_models.hpp); the
+// delayed modes read the v that the last step left, which they keep unreset.
+//
+// Threshold ties. A float32 writer that means the input gain mem_gain·r to be 1 cannot store it
+// so: snnTorch writes tau = dt/(1 - beta) and r = tau/dt in float32, and dt/tau·r comes out as
+// 1 + 1.6e-8 (beta 0.9). An input exactly at the threshold would then fire here and not in
+// snnTorch, whose own step adds the input with gain 1. A gain within tie_ulps·2^-24 of 1 (a few
+// float32 roundings) is therefore taken as 1. It moves v by at most 4.8e-7·|r·drive|, so it
+// changes only a spike whose v lies that close to the threshold: one that the file's own
+// precision cannot decide.
 
 #include "backends/cpu/discrete_population.hpp"
 
@@ -23,12 +32,21 @@
 
 namespace volley::snn::detail {
 
+namespace {
+
+constexpr double tie_ulps = 8;
+
+double snap_unit_gain(double g) { return std::abs(g - 1) <= tie_ulps * 0x1p-24 ? 1.0 : g; }
+
+}  // namespace
+
 discrete_population::discrete_population(const network& net, population_index pop, double dt_ms, std::uint64_t seed) {
     const auto& p = net.at(pop);
     const auto& model = std::get<discrete_neuron>(p.model);
     n_ = p.size;
     name_ = p.name;
-    subtract_ = model.reset == discrete_neuron::reset_mode::subtract;
+    reset_ = model.reset;
+    subtract_ = reset_ == discrete_neuron::reset_mode::subtract;
     const bool exact = model.method == discrete_neuron::integration::exact;
     const std::string object = "population '" + p.name + "'";
 
@@ -62,6 +80,7 @@ discrete_population::discrete_population(const network& net, population_index po
     syn_keep_.resize(n_);
     mem_keep_.resize(n_);
     mem_gain_.resize(n_);
+    in_gain_.resize(n_);
     cross_.assign(n_, 0.0);
     for (std::uint32_t i = 0; i < n_; ++i) {
         const bool syn = tau_syn[i] > 0, leaky = std::isfinite(tau_mem[i]);
@@ -79,8 +98,11 @@ discrete_population::discrete_population(const network& net, population_index po
             mem_keep_[i] = 1.0 - dt_ms / tau_mem[i];
             mem_gain_[i] = dt_ms / tau_mem[i];
         }
+        in_gain_[i] = snap_unit_gain(mem_gain_[i] * r_[i]);
+        if (!leaky) r_[i] = in_gain_[i];  // the plain IF step reads r
     }
-    plain_if_ = true;
+    // The plain IF step and its run-ahead know the two resets at the spike only.
+    plain_if_ = reset_ == discrete_neuron::reset_mode::to_v_reset || reset_ == discrete_neuron::reset_mode::subtract;
     for (std::uint32_t i = 0; i < n_; ++i)
         plain_if_ = plain_if_ && !has_syn_[i] && mem_keep_[i] == 1 && mem_gain_[i] == 1 && cross_[i] == 0 && v_leak_[i] == 0;
     unit_if_ = plain_if_;
@@ -117,11 +139,29 @@ void discrete_population::update(std::uint32_t begin, std::uint32_t end, const s
             if (drive_from_i_[i]) drive = i_syn_[i];
             decaying = i_old - u;
         }
-        double v = v_leak_[i] + (v_[i] - v_leak_[i]) * mem_keep_[i] + mem_gain_[i] * r_[i] * drive +
-                   cross_[i] * r_[i] * decaying;
-        if (v > v_threshold_[i]) {
+        const double v_old = v_[i], theta = v_threshold_[i];
+        double v = v_leak_[i] + (v_old - v_leak_[i]) * mem_keep_[i] + in_gain_[i] * drive + cross_[i] * r_[i] * decaying;
+        double test = v;
+        switch (reset_) {
+            case discrete_neuron::reset_mode::subtract_delayed:
+                if (v_old > theta) test = v = v - theta;
+                break;
+            case discrete_neuron::reset_mode::to_v_reset_delayed:
+                if (v_old > theta) test = v = v_reset_[i];
+                break;
+            case discrete_neuron::reset_mode::subtract_no_delay:
+                if (v_old > theta) test = v - theta;
+                break;
+            default: break;
+        }
+        if (test > theta) {
             spikes.push_back(i);
-            v = subtract_ ? v - v_threshold_[i] : v_reset_[i];
+            switch (reset_) {
+                case discrete_neuron::reset_mode::to_v_reset: v = v_reset_[i]; break;
+                case discrete_neuron::reset_mode::subtract:
+                case discrete_neuron::reset_mode::subtract_no_delay: v -= theta; break;
+                default: break;
+            }
         }
         v_[i] = v;
     }

@@ -112,7 +112,8 @@ private:
     bool unit_if_ = false;   ///< plain IF with r = w_in = 1 and one threshold and reset for all
     std::uint32_t n_ = 0;
     std::string name_;
-    bool subtract_ = false;
+    discrete_neuron::reset_mode reset_ = discrete_neuron::reset_mode::to_v_reset;
+    bool subtract_ = false;  ///< reset_ is subtract (the plain IF step's flag)
     // State.
     std::vector<double> v_, i_syn_;
     std::vector<double> v_initial_, i_syn_initial_;
@@ -123,6 +124,7 @@ private:
     std::vector<double> syn_keep_;  ///< i = u + (i - u)·syn_keep_
     std::vector<double> mem_keep_;  ///< leaky: v - v_leak decays by mem_keep_ over the step
     std::vector<double> mem_gain_;  ///< leaky: weight of r·drive held over the step
+    std::vector<double> in_gain_;   ///< mem_gain_·r, within a few float32 ulps of 1 taken as 1
     std::vector<double> cross_;     ///< exact with synaptic stage: weight of r·(i_old - u)
 };
 
