@@ -121,11 +121,49 @@ discrete_population::discrete_population(const network& net, population_index po
     i_syn_initial_ = i_syn_;
 }
 
+namespace {
+
+using reset_mode = discrete_neuron::reset_mode;
+
+/// The threshold test and reset of one neuron under rule R (neuron_models.hpp): v is this
+/// step's membrane after the leak and input, v_old the last step's. Chosen once per update
+/// (update_general<R>), so the loop carries no test of the rule.
+template <reset_mode R>
+inline bool fire_and_reset(double v_old, double theta, double v_reset, double& v) {
+    double test = v;
+    if constexpr (R == reset_mode::subtract_delayed) {
+        if (v_old > theta) test = v = v - theta;
+    } else if constexpr (R == reset_mode::to_v_reset_delayed) {
+        if (v_old > theta) test = v = v_reset;
+    } else if constexpr (R == reset_mode::subtract_no_delay) {
+        if (v_old > theta) test = v - theta;
+    }
+    if (!(test > theta)) return false;
+    if constexpr (R == reset_mode::to_v_reset) v = v_reset;
+    else if constexpr (R == reset_mode::subtract || R == reset_mode::subtract_no_delay) v -= theta;
+    return true;
+}
+
+}  // namespace
+
 void discrete_population::update(std::uint32_t begin, std::uint32_t end, const step_input& in,
                                  std::vector<std::uint32_t>& spikes) {
     if (plain_if_ && unit_if_ && !in.fed && !in.sums && begin == 0 && end == n_) return update_ahead(spikes);
     settle();
     if (plain_if_) return update_plain_if(begin, end, in, spikes);
+    switch (reset_) {
+        case reset_mode::to_v_reset: return update_general<reset_mode::to_v_reset>(begin, end, in, spikes);
+        case reset_mode::subtract: return update_general<reset_mode::subtract>(begin, end, in, spikes);
+        case reset_mode::subtract_delayed: return update_general<reset_mode::subtract_delayed>(begin, end, in, spikes);
+        case reset_mode::subtract_no_delay: return update_general<reset_mode::subtract_no_delay>(begin, end, in, spikes);
+        case reset_mode::to_v_reset_delayed: return update_general<reset_mode::to_v_reset_delayed>(begin, end, in, spikes);
+        case reset_mode::none: return update_general<reset_mode::none>(begin, end, in, spikes);
+    }
+}
+
+template <discrete_neuron::reset_mode R>
+void discrete_population::update_general(std::uint32_t begin, std::uint32_t end, const step_input& in,
+                                         std::vector<std::uint32_t>& spikes) {
     for (std::uint32_t i = begin; i < end; ++i) {
         std::int64_t* cell = in.cells + 2 * std::size_t{i};
         const double x = static_cast<double>(cell[0]) * in.scale_e + static_cast<double>(cell[1]) * in.scale_i;
@@ -139,30 +177,9 @@ void discrete_population::update(std::uint32_t begin, std::uint32_t end, const s
             if (drive_from_i_[i]) drive = i_syn_[i];
             decaying = i_old - u;
         }
-        const double v_old = v_[i], theta = v_threshold_[i];
+        const double v_old = v_[i];
         double v = v_leak_[i] + (v_old - v_leak_[i]) * mem_keep_[i] + in_gain_[i] * drive + cross_[i] * r_[i] * decaying;
-        double test = v;
-        switch (reset_) {
-            case discrete_neuron::reset_mode::subtract_delayed:
-                if (v_old > theta) test = v = v - theta;
-                break;
-            case discrete_neuron::reset_mode::to_v_reset_delayed:
-                if (v_old > theta) test = v = v_reset_[i];
-                break;
-            case discrete_neuron::reset_mode::subtract_no_delay:
-                if (v_old > theta) test = v - theta;
-                break;
-            default: break;
-        }
-        if (test > theta) {
-            spikes.push_back(i);
-            switch (reset_) {
-                case discrete_neuron::reset_mode::to_v_reset: v = v_reset_[i]; break;
-                case discrete_neuron::reset_mode::subtract:
-                case discrete_neuron::reset_mode::subtract_no_delay: v -= theta; break;
-                default: break;
-            }
-        }
+        if (fire_and_reset<R>(v_old, v_threshold_[i], v_reset_[i], v)) spikes.push_back(i);
         v_[i] = v;
     }
 }

@@ -88,6 +88,9 @@ private:
     /// update() for plain IF neurons (no leak, no synaptic stage, v_leak = 0): the same
     /// arithmetic in a loop that vectorises (discrete_if_kernel.cpp).
     void update_plain_if(std::uint32_t begin, std::uint32_t end, const step_input& in, std::vector<std::uint32_t>& spikes);
+    /// update() for every other neuron, with reset rule R (chosen once per call from reset_).
+    template <discrete_neuron::reset_mode R>
+    void update_general(std::uint32_t begin, std::uint32_t end, const step_input& in, std::vector<std::uint32_t>& spikes);
 
     // Run-ahead (discrete_if_ahead.cpp). A unit IF population with no input (the first layer
     // of a converted CNN, driven by its bias) that one thread updates whole does not depend on
