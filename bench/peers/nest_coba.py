@@ -20,9 +20,8 @@ nest_cuba.py (same distribution as NEST's pairwise_bernoulli).
 import argparse
 import json
 import sys
-import time
 
-from nest_cuba import bernoulli_block, import_nest, reset
+from nest_cuba import connect_arrays, import_nest, record, reset, timed_run
 
 NEURON = {"C_m": 200.0, "g_L": 10.0, "E_L": -60.0, "V_reset": -60.0, "V_th": -50.0, "t_ref": 5.0,
           "E_ex": 0.0, "E_in": -80.0, "tau_syn_ex": 5.0, "tau_syn_in": 10.0, "I_e": 0.0}
@@ -30,46 +29,22 @@ W_E_NS, W_I_NS = 6.0, 67.0
 
 
 def build(nest, neurons, dt_ms, seed):
-    import numpy as np
     pop = nest.Create("iaf_cond_exp", neurons, params=NEURON)
     pop.V_m = nest.random.normal(-65.0, 5.0)
     pop.g_ex = nest.random.normal(40.0, 15.0)
     pop.g_in = nest.random.normal(200.0, 120.0)
     n_exc = neurons * 4 // 5
     prob = min(1.0, 80.0 / neurons)
-    indeg = np.zeros(neurons, dtype=np.int64)
-    rng = np.random.default_rng(seed)
-    first = pop[0].global_id  # node ids are contiguous
-    for src, w in ((pop[:n_exc], W_E_NS), (pop[n_exc:], -W_I_NS)):
-        s0 = src[0].global_id
-        for s, t in bernoulli_block(rng, len(src), neurons, prob):
-            indeg += np.bincount(t, minlength=neurons)
-            nest.Connect(s + s0, t + first, "one_to_one",
-                         {"synapse_model": "static_synapse", "weight": np.full(s.size, w),
-                          "delay": np.full(s.size, dt_ms)})
-    recorder = nest.Create("spike_recorder")
-    nest.Connect(pop, recorder)
-    return recorder, indeg
+    indeg = connect_arrays(nest, pop, ((pop[:n_exc], W_E_NS), (pop[n_exc:], -W_I_NS)), prob, dt_ms, seed)
+    return record(nest, pop), indeg
 
 
 def run(neurons, duration_ms, dt_ms, seed):
     nest = import_nest()
     reset(nest, dt_ms, seed)
-    t0 = time.perf_counter()
-    recorder, indeg = build(nest, neurons, dt_ms, seed)
-    t1 = time.perf_counter()
-    nest.Prepare()
-    t2 = time.perf_counter()
-    nest.Run(duration_ms)
-    t3 = time.perf_counter()
-    nest.Cleanup()
-    spikes = int(recorder.n_events)
-    return {"tool": "nest", "version": nest.__version__, "model": "iaf_cond_exp", "threads": 1,
-            "neurons": neurons, "duration_ms": duration_ms, "dt_ms": dt_ms, "seed": seed,
-            "build_s": t1 - t0, "prepare_s": t2 - t1, "sim_s": t3 - t2,
-            "spikes": spikes, "mean_rate_hz": spikes / (neurons * duration_ms / 1000.0),
-            "synapses": int(nest.num_connections) - neurons,  # less the recorder's
-            "in_degree_mean": float(indeg.mean()), "in_degree_std": float(indeg.std())}
+    out = timed_run(nest, lambda: build(nest, neurons, dt_ms, seed), neurons, duration_ms)
+    out.update(model="iaf_cond_exp", dt_ms=dt_ms, seed=seed)
+    return out
 
 
 def params(dt_ms):

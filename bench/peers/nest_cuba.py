@@ -131,25 +131,39 @@ def build(nest, neurons, dt_ms, seed, connect):
         targets = nest.GetConnections(target=pop).get("target")
         indeg += np.bincount(np.asarray(targets) - pop[0].global_id, minlength=neurons)
     else:
-        rng = np.random.default_rng(seed)
-        first = pop[0].global_id  # node ids are contiguous
-        for src, w in blocks:
-            s0 = src[0].global_id
-            for s, t in bernoulli_block(rng, len(src), neurons, prob):
-                indeg += np.bincount(t, minlength=neurons)
-                nest.Connect(s + s0, t + first, "one_to_one",
-                             {"synapse_model": "static_synapse", "weight": np.full(s.size, w),
-                              "delay": np.full(s.size, delay)})
+        indeg += connect_arrays(nest, pop, blocks, prob, delay, seed)
+    return record(nest, pop), indeg
+
+
+def connect_arrays(nest, pop, blocks, prob, delay, seed):
+    """Connects each (source slice, weight) of `blocks` to every neuron of pop with probability
+    prob, drawn in O(synapses) (bernoulli_block); returns the in-degrees."""
+    import numpy as np
+    neurons = len(pop)
+    indeg = np.zeros(neurons, dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    first = pop[0].global_id  # node ids are contiguous
+    for src, w in blocks:
+        s0 = src[0].global_id
+        for s, t in bernoulli_block(rng, len(src), neurons, prob):
+            indeg += np.bincount(t, minlength=neurons)
+            nest.Connect(s + s0, t + first, "one_to_one",
+                         {"synapse_model": "static_synapse", "weight": np.full(s.size, w),
+                          "delay": np.full(s.size, delay)})
+    return indeg
+
+
+def record(nest, pop):
     recorder = nest.Create("spike_recorder")
     nest.Connect(pop, recorder)
-    return recorder, indeg
+    return recorder
 
 
-def run(neurons, duration_ms, dt_ms, seed, connect):
-    nest = import_nest()
-    reset(nest, dt_ms, seed)
+def timed_run(nest, build, neurons, duration_ms):
+    """Times build() (-> recorder, in-degrees), Prepare and Run apart; the figures every NEST
+    harness prints."""
     t0 = time.perf_counter()
-    recorder, indeg = build(nest, neurons, dt_ms, seed, connect)
+    recorder, indeg = build()
     t1 = time.perf_counter()
     # nest.Simulate(T) is Prepare(); Run(T); Cleanup(): only Run is the simulation loop.
     nest.Prepare()
@@ -158,12 +172,19 @@ def run(neurons, duration_ms, dt_ms, seed, connect):
     t3 = time.perf_counter()
     nest.Cleanup()
     spikes = int(recorder.n_events)
-    return {"tool": "nest", "version": nest.__version__, "model": "iaf_psc_exp", "threads": 1,
-            "neurons": neurons, "duration_ms": duration_ms, "dt_ms": dt_ms, "seed": seed, "connect": connect,
+    return {"tool": "nest", "version": nest.__version__, "threads": 1, "neurons": neurons, "duration_ms": duration_ms,
             "build_s": t1 - t0, "prepare_s": t2 - t1, "sim_s": t3 - t2,
             "spikes": spikes, "mean_rate_hz": spikes / (neurons * duration_ms / 1000.0),
             "synapses": int(nest.num_connections) - neurons,  # less the recorder's
             "in_degree_mean": float(indeg.mean()), "in_degree_std": float(indeg.std())}
+
+
+def run(neurons, duration_ms, dt_ms, seed, connect):
+    nest = import_nest()
+    reset(nest, dt_ms, seed)
+    out = timed_run(nest, lambda: build(nest, neurons, dt_ms, seed, connect), neurons, duration_ms)
+    out.update(model="iaf_psc_exp", dt_ms=dt_ms, seed=seed, connect=connect)
+    return out
 
 
 def params(dt_ms):

@@ -49,15 +49,12 @@ jumps network_like_input(double w_e, double w_i, std::uint32_t seed) {
     return in;
 }
 
-/// v [mV] at every grid point of a one-neuron population of `model` with scheme `scheme` at
-/// step dt; the jumps of grid point k arrive at the end of the step that ends at (k+1)·0.1 ms.
-std::vector<double> v_trace(neuron_model model, ode_integrator integrator, double dt, const jumps& in) {
-    *model_integrator(model) = integrator;
-    network net;
-    net.add_population("cell", 1, model);
-    detail::ode_population pop(net, population_index{0}, dt, 1);
+/// Runs the one-neuron population `pop` (step dt) through the jumps `in`: the jumps of grid
+/// point k arrive at the end of the step that ends at (k+1)·0.1 ms. `after_step(s, spiked)`
+/// follows every step, `after_grid()` every grid point.
+template <class AfterStep, class AfterGrid>
+void drive(detail::ode_population& pop, double dt, const jumps& in, AfterStep after_step, AfterGrid after_grid) {
     const auto per_grid = static_cast<std::int64_t>(std::llround(grid_ms / dt));
-    std::vector<double> v{pop.state("v_mv")[0]};
     std::vector<std::uint32_t> spikes;
     const std::uint32_t touched[] = {0};
     std::int64_t s = 0;
@@ -68,11 +65,26 @@ std::vector<double> v_trace(neuron_model model, ode_integrator integrator, doubl
                 cells[0] = std::llround(in.e[k] / fixed_scale);
                 cells[1] = std::llround(in.i[k] / fixed_scale);
             }
+            spikes.clear();
             pop.update(s, 0, 1, {cells, touched, 0, fixed_scale, fixed_scale}, spikes);
+            after_step(s, !spikes.empty());
         }
-        v.push_back(pop.state("v_mv")[0]);
+        after_grid();
     }
-    EXPECT_TRUE(spikes.empty()) << model_name(model) << " " << scheme_name(integrator.scheme);
+}
+
+/// v [mV] at every grid point of a one-neuron population of `model` with scheme `scheme` at
+/// step dt under the jumps `in` (drive).
+std::vector<double> v_trace(neuron_model model, ode_integrator integrator, double dt, const jumps& in) {
+    *model_integrator(model) = integrator;
+    network net;
+    net.add_population("cell", 1, model);
+    detail::ode_population pop(net, population_index{0}, dt, 1);
+    std::vector<double> v{pop.state("v_mv")[0]};
+    bool spiked = false;
+    drive(pop, dt, in, [&](std::int64_t, bool fired) { spiked = spiked || fired; },
+          [&] { v.push_back(pop.state("v_mv")[0]); });
+    EXPECT_FALSE(spiked) << model_name(model) << " " << scheme_name(integrator.scheme);
     return v;
 }
 
@@ -211,29 +223,14 @@ std::vector<double> driven_spike_times(ode_scheme scheme, double t_end) {
 }
 
 /// The step index (of length dt) of each spike of a one-neuron population of `model` with
-/// `integrator` under the jumps `in` (as v_trace): the step the spike was detected in.
+/// `integrator` under the jumps `in` (drive): the step the spike was detected in.
 std::vector<std::int64_t> spike_steps(neuron_model model, ode_integrator integrator, double dt, const jumps& in) {
     *model_integrator(model) = integrator;
     network net;
     net.add_population("cell", 1, model);
     detail::ode_population pop(net, population_index{0}, dt, 1);
-    const auto per_grid = static_cast<std::int64_t>(std::llround(grid_ms / dt));
     std::vector<std::int64_t> steps;
-    std::vector<std::uint32_t> spikes;
-    const std::uint32_t touched[] = {0};
-    std::int64_t s = 0;
-    for (std::size_t k = 0; k < in.e.size(); ++k) {
-        for (std::int64_t q = 0; q < per_grid; ++q, ++s) {
-            std::int64_t cells[2] = {0, 0};
-            if (q + 1 == per_grid) {
-                cells[0] = std::llround(in.e[k] / fixed_scale);
-                cells[1] = std::llround(in.i[k] / fixed_scale);
-            }
-            spikes.clear();
-            pop.update(s, 0, 1, {cells, touched, 0, fixed_scale, fixed_scale}, spikes);
-            if (!spikes.empty()) steps.push_back(s);
-        }
-    }
+    drive(pop, dt, in, [&](std::int64_t s, bool fired) { if (fired) steps.push_back(s); }, [] {});
     return steps;
 }
 
