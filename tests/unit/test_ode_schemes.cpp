@@ -203,6 +203,32 @@ TEST(ode_schemes, hh_stays_within_each_schemes_bound_below_its_spike) {
                           {ode_scheme::euler, 0.01, 0.006}});
 }
 
+TEST(ode_schemes, izhikevich_stays_within_each_schemes_bound_below_its_spike) {
+    izhikevich m;  // regular spiking; jumps of v [mV] instead of conductances
+    m.p.v_peak_mv = 1e3;  // never reached: the protocol only measures v
+    expect_within_bounds(m, network_like_input(0.5, -1.5, 17),
+                         {{ode_scheme::rk4, 0.1, 1e-6},
+                          {ode_scheme::rk4, 0.01, 1e-10},
+                          {ode_scheme::rk2, 0.1, 3e-3},
+                          {ode_scheme::rk2, 0.01, 3e-5},
+                          {ode_scheme::euler, 0.1, 0.1},
+                          {ode_scheme::euler, 0.01, 0.01},
+                          {ode_scheme::half_step_euler, 0.1, 0.06},
+                          {ode_scheme::half_step_euler, 0.01, 0.006}});
+}
+
+TEST(ode_schemes, adex_stays_within_each_schemes_bound_below_its_spike) {
+    adex m;  // NEST's aeif_cond_exp defaults, COBA's conductance jumps
+    m.p.v_peak_mv = 1e3;
+    expect_within_bounds(m, network_like_input(6, 67, 19),
+                         {{ode_scheme::rk4, 0.1, 2e-4},
+                          {ode_scheme::rk4, 0.01, 2e-8},
+                          {ode_scheme::rk2, 0.1, 0.12},
+                          {ode_scheme::rk2, 0.01, 1.2e-3},
+                          {ode_scheme::euler, 0.1, 2.5},
+                          {ode_scheme::euler, 0.01, 0.25}});
+}
+
 /// Spike times [ms] of one lif_cond_exp neuron under a constant current, no input.
 std::vector<double> driven_spike_times(ode_scheme scheme, double t_end) {
     lif_cond_exp m;
