@@ -9,5 +9,6 @@ volley_test(test_fixed_point_weights unit/test_fixed_point_weights.cpp LIBS voll
 volley_test(test_distributed unit/test_distributed.cpp LIBS volley::snn volley_snn_private)
 volley_test(test_lowering unit/test_lowering.cpp LIBS volley::snn volley_snn_private)
 volley_test(test_synapse_plan unit/test_synapse_plan.cpp LIBS volley::snn volley_snn_private)
+volley_test(test_memory_budget unit/test_memory_budget.cpp LIBS volley::snn volley_snn_private)
 volley_test(test_population_factory unit/test_population_factory.cpp LIBS volley::snn volley_snn_private)
 volley_test(test_thread_team unit/test_thread_team.cpp LIBS volley::snn volley_snn_private)

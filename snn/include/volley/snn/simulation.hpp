@@ -38,6 +38,10 @@ enum class step_pairing : std::uint8_t {
 struct simulation_options {
     double dt_ms = 0.1;       ///< time step [ms], > 0
     std::uint64_t seed = 42;  ///< seed of every random stream (connectivity, sources, values)
+    /// A network whose engine needs more memory than this is refused when the simulation is
+    /// built, before anything large is allocated (invalid_parameter naming the largest
+    /// population). 0: the memory available to the process (MemAvailable, the cgroup's limit).
+    std::uint64_t max_memory_bytes = 0;
     // Tuning: the speed, never the result.
     instruction_set max_isa = instruction_set::best;  ///< the widest kernels the CPU engine may use
     step_pairing step_pairs = step_pairing::automatic;

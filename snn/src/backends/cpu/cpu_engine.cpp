@@ -13,6 +13,7 @@
 
 #include "backends/cpu/thread_team.hpp"
 #include "lowering/lowered_network.hpp"
+#include "lowering/memory_budget.hpp"
 
 namespace volley::snn::detail {
 
@@ -45,6 +46,7 @@ cpu_engine::cpu_engine(const network& net, int threads, const simulation_options
     seed_ = options.seed;
     auto low = lower(net, options, dist_, threads_,
                      [](int parts, const std::function<void(int)>& body) { parallel_for_threads(parts, body); });
+    check_memory_budget(net, low, options.max_memory_bytes);
     for (std::uint32_t p = 0; p < net.populations().size(); ++p) pops_.push_back(make_population(net, p));
     first_ = std::move(low.first);
     n_ = first_.back();

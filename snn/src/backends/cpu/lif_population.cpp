@@ -21,6 +21,7 @@
 #include "backends/cpu/lif_exp_avx512.hpp"
 #include "backends/cpu/propagators.hpp"
 #include "build/draw_values.hpp"
+#include "model/refractory_steps.hpp"
 
 namespace volley::snn::detail {
 
@@ -84,7 +85,8 @@ lif_population::lif_population(const network& net, population_index pop, double 
     for (std::uint32_t i = 0; i < cols; ++i) {
         p22_[i] = membrane_decay(h_, tau_m[i]);
         p20_[i] = constant_input_gain(h_, tau_m[i]);
-        ref_steps_[i] = static_cast<std::int32_t>(std::llround(t_ref[i] / h_));
+        ref_steps_[i] = refractory_steps(std::round(t_ref[i] / h_), t_ref[i], h_,
+                                         hetero_ ? object + " neuron " + std::to_string(i) : object);
         if (!synaptic) continue;
         p11e_[i] = std::exp(-h_ / tau_e[i]);
         p11i_[i] = std::exp(-h_ / tau_i[i]);

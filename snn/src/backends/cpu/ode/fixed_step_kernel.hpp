@@ -29,6 +29,7 @@
 #include "backends/cpu/ode/fixed_step_schemes.hpp"
 #include "backends/cpu/ode/ode_columns.hpp"
 #include "model/format_number.hpp"
+#include "model/refractory_steps.hpp"
 
 namespace volley::snn::detail {
 
@@ -72,11 +73,7 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
         ref_steps_.reserve(params_.size());
         for (std::size_t k = 0; k < params_.size(); ++k) {
             const double t_ref = Dyn::refractory_ms(params_[k]);
-            const double steps = std::ceil(t_ref / h_ - 1e-9);
-            if (!(steps < std::numeric_limits<std::int32_t>::max()))
-                throw invalid_parameter(this->object(k), "t_ref_ms", format_number(t_ref),
-                                        "is more than 2^31 steps of dt = " + format_number(h_) + " ms");
-            ref_steps_.push_back(static_cast<std::int32_t>(std::max(0.0, steps)));
+            ref_steps_.push_back(refractory_steps(std::ceil(t_ref / h_ - 1e-9), t_ref, h_, this->object(k)));
             constants_.push_back({params_[k], Dyn::make_flow(params_[k], h_)});
         }
     }
