@@ -47,6 +47,22 @@ TEST(network_errors, zero_synaptic_tau) {
     EXPECT_TRUE(throws_naming<invalid_parameter>([&] { net.add_population("exc", 10, m); }, {"exc", "tau_syn_i_ms", "0"}));
 }
 
+TEST(network_errors, a_refractory_period_of_2_to_the_31_steps_is_refused_when_the_simulation_is_built) {
+    // 1e9 ms is 1e10 steps of 0.1 ms: the step counter would wrap (it ended in std::bad_alloc).
+    network net;
+    auto m = cell();
+    m.p.t_ref_ms = 1e9;
+    net.add_population("exc", 10, m);
+    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { simulation sim(net, context{.threads = 1}, {.dt_ms = 0.1}); },
+                                                 {"exc", "t_ref_ms", "1000000000", "2^31 steps"}));
+    lif_cond_exp c;
+    c.p.t_ref_ms = 1e9;
+    network cond;
+    cond.add_population("cond", 3, c);
+    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { simulation sim(cond, context{.threads = 1}, {.dt_ms = 0.1}); },
+                                                 {"cond", "t_ref_ms", "1000000000", "2^31 steps"}));
+}
+
 TEST(network_errors, nan_weight) {
     two_pops n;
     EXPECT_TRUE(throws_naming<invalid_parameter>([&] { n.net.connect(n.exc, n.inh, all_to_all{}, {.weight = nan}); },
