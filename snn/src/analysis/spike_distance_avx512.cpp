@@ -1,0 +1,203 @@
+// The SPIKE-distance of eight pairs at once, one pair per lane of AVX-512 vectors
+// (spike_distance_pairs.hpp).
+//
+// Why: the portable walk (spike_distance_unchecked, kreuz_distances.cpp) is bound by arithmetic
+// throughput, about 100 instructions per merged event with one division, and one pair's walk
+// has no data parallelism (each step depends on which train fired). The walks of different pairs
+// are independent, so eight of them share each instruction here. Each lane keeps the position
+// of its two trains as the byte offset of the current interval's kreuz_knots::step from a
+// common origin, and gathers the data of the interval a train enters when it fires. A lane
+// whose trains are both spent is masked off until all eight are.
+//
+// Per lane the operations are those of the portable walk in the same order; selects by mask
+// replace its multiplications by exact 0 / 1, which give the same values on its finite, >= 0
+// operands, and the file is compiled without FMA contraction (snn/CMakeLists.txt). So the
+// doubles are the same on either path.
+
+#include "analysis/spike_distance_pairs.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace volley::snn::analysis::detail {
+
+#if defined(__GNUC__) && defined(__x86_64__)
+
+#pragma GCC push_options
+#pragma GCC target("avx512f")
+
+namespace {
+
+constexpr std::size_t lanes = 8;
+using lane_trains = std::array<const kreuz_knots*, lanes>;
+
+// min and max as x < y ? x : y and x > y ? x : y, lane by lane. The masked forms with all lanes
+// on compile to the plain instructions; GCC 12 warns that the plain intrinsics read an
+// uninitialised (unused) source.
+inline __m512d min_pd(__m512d x, __m512d y) {
+    return _mm512_mask_min_pd(x, 0xFF, x, y);
+}
+inline __m512d max_pd(__m512d x, __m512d y) {
+    return _mm512_mask_max_pd(x, 0xFF, x, y);
+}
+
+/// One train's side of eight walks (spike_side in kreuz_distances.cpp) and its position: the
+/// interval [kp, kf] of the train around the walk's time.
+struct side {
+    __m512i at;                       // byte offset of steps[k] from the origin
+    __m512i end;                      // that of steps[m-2], the last interval with an event ahead
+    __m512d kp, kf;                   // K[k], K[k+1] [ms]
+    __m512d isi, inv;                 // K[k+1] - K[k] [ms], its inverse [1/ms]
+    __m512d next;                     // K[k+1] while that is an event, else +inf [ms]
+    __m512d dist_prev, pending, paid;  // as in spike_side
+};
+
+std::int64_t offset(const void* p, const char* origin) {
+    return static_cast<std::int64_t>(reinterpret_cast<std::intptr_t>(p) -
+                                     reinterpret_cast<std::intptr_t>(origin));
+}
+
+/// The side of `own` against `other` at the walk's start (k = 0), lane by lane.
+inline side start(const lane_trains& own, const lane_trains& other, const char* origin,
+                  double t_start) {
+    alignas(64) std::int64_t at[lanes], end[lanes];
+    alignas(64) double kp[lanes], kf[lanes], isi[lanes], inv[lanes], next[lanes], dist[lanes];
+    for (std::size_t l = 0; l < lanes; ++l) {
+        const kreuz_knots& t = *own[l];
+        at[l] = offset(t.steps.data(), origin);
+        end[l] = offset(t.steps.data() + (t.steps.size() - 1), origin);
+        kp[l] = t.knot[0];
+        kf[l] = t.knot[1];
+        isi[l] = t.isi[0];
+        inv[l] = t.inv_isi[0];
+        next[l] = t.next[0];
+        dist[l] = spike_start_distance(t, *other[l], t_start);
+    }
+    return {_mm512_load_si512(at), _mm512_load_si512(end), _mm512_load_pd(kp), _mm512_load_pd(kf),
+            _mm512_load_pd(isi),   _mm512_load_pd(inv),    _mm512_load_pd(next), _mm512_load_pd(dist),
+            _mm512_setzero_pd(),   _mm512_setzero_pd()};
+}
+
+/// Adds the stretch [from, to) of the lanes in `on` to `known` and the sides' pending
+/// coefficients (the stretch lambda and spike_side::add of kreuz_distances.cpp).
+inline void stretch(side& s1, side& s2, __m512d from, __m512d to, __mmask8 on, __m512d mrts,
+                    __m512d& known) {
+    const __m512d half = _mm512_set1_pd(0.5);
+    const __m512d mid = _mm512_mul_pd(half, _mm512_add_pd(from, to));
+    const __m512d mean_isi = _mm512_mul_pd(half, _mm512_add_pd(s1.isi, s2.isi));
+    const __m512d w = _mm512_div_pd(_mm512_mul_pd(_mm512_sub_pd(to, from), half),
+                                    _mm512_mul_pd(mean_isi, max_pd(mean_isi, mrts)));
+    const __m512d g1 = _mm512_mul_pd(_mm512_mul_pd(w, s2.isi), s1.inv);
+    const __m512d g2 = _mm512_mul_pd(_mm512_mul_pd(w, s1.isi), s2.inv);
+    s1.pending = _mm512_mask_add_pd(s1.pending, on, s1.pending,
+                                    _mm512_mul_pd(g1, _mm512_sub_pd(mid, s1.kp)));
+    s2.pending = _mm512_mask_add_pd(s2.pending, on, s2.pending,
+                                    _mm512_mul_pd(g2, _mm512_sub_pd(mid, s2.kp)));
+    const __m512d r1 = _mm512_mul_pd(s1.dist_prev, _mm512_mul_pd(g1, _mm512_sub_pd(s1.kf, mid)));
+    const __m512d r2 = _mm512_mul_pd(s2.dist_prev, _mm512_mul_pd(g2, _mm512_sub_pd(s2.kf, mid)));
+    known = _mm512_mask_add_pd(known, on, known, _mm512_add_pd(r1, r2));
+}
+
+/// Moves the lanes in `fired` into their train's next interval.
+inline void advance(side& s, __mmask8 fired, const char* origin) {
+    constexpr auto step_bytes = static_cast<long long>(sizeof(kreuz_knots::step));
+    s.at = _mm512_mask_add_epi64(s.at, fired, s.at, _mm512_set1_epi64(step_bytes));
+    s.kp = _mm512_mask_mov_pd(s.kp, fired, s.kf);
+    s.kf = _mm512_mask_i64gather_pd(s.kf, fired, s.at,
+                                    origin + offsetof(kreuz_knots::step, knot), 1);
+    s.inv = _mm512_mask_i64gather_pd(s.inv, fired, s.at,
+                                     origin + offsetof(kreuz_knots::step, inv_isi), 1);
+    s.isi = _mm512_mask_sub_pd(s.isi, fired, s.kf, s.kp);
+    s.next = _mm512_mask_mov_pd(_mm512_set1_pd(std::numeric_limits<double>::infinity()),
+                                _mm512_cmplt_epi64_mask(s.at, s.end), s.kf);
+}
+
+/// The distance from t to the nearer end of the interval of `s` (std::min(t - kp, kf - t)).
+inline __m512d nearest(__m512d t, const side& s) {
+    return min_pd(_mm512_sub_pd(s.kf, t), _mm512_sub_pd(t, s.kp));
+}
+
+/// Pays the knot that the lanes in `fired` reached, at distance `dist` (spike_side::fire).
+inline void fire(side& s, __mmask8 fired, __m512d dist) {
+    s.paid = _mm512_mask_add_pd(s.paid, fired, s.paid, _mm512_mul_pd(s.pending, dist));
+    s.pending = _mm512_mask_mov_pd(s.pending, fired, _mm512_setzero_pd());
+    s.dist_prev = _mm512_mask_mov_pd(s.dist_prev, fired, dist);
+}
+
+/// out[l] = SPIKE-distance of a[l] and b[l] (spike_distance_unchecked, lane by lane).
+void walk_eight(const lane_trains& a, const lane_trains& b, const char* origin,
+                const kreuz_options& o, double* out) {
+    const double t_start = o.window.start_ms, t_end = o.window.stop_ms;
+    side s1 = start(a, b, origin, t_start), s2 = start(b, a, origin, t_start);
+    const __m512d mrts = _mm512_set1_pd(o.mrts_ms);
+    const __m512d never = _mm512_set1_pd(std::numeric_limits<double>::infinity());
+    __m512d last = _mm512_set1_pd(t_start), known = _mm512_setzero_pd();
+    for (;;) {
+        const __m512d t = min_pd(s1.next, s2.next);
+        const __mmask8 on = _mm512_cmp_pd_mask(t, never, _CMP_LT_OQ);
+        if (on == 0) break;
+        stretch(s1, s2, last, t, on, mrts, known);
+        last = _mm512_mask_mov_pd(last, on, t);
+        const __mmask8 fire1 = _mm512_mask_cmp_pd_mask(on, s1.next, s2.next, _CMP_LE_OQ);
+        const __mmask8 fire2 = _mm512_mask_cmp_pd_mask(on, s2.next, s1.next, _CMP_LE_OQ);
+        advance(s1, fire1, origin);
+        advance(s2, fire2, origin);
+        fire(s1, fire1, nearest(t, s2));
+        fire(s2, fire2, nearest(t, s1));
+    }
+    const __m512d stop = _mm512_set1_pd(t_end);
+    stretch(s1, s2, last, stop, _mm512_cmp_pd_mask(stop, last, _CMP_GT_OQ), mrts, known);
+    // The last knots are auxiliary: the last spike's distance, or PySpike's at stop.
+    __mmask8 copies1 = 0, copies2 = 0;
+    for (std::size_t l = 0; l < lanes; ++l) {
+        copies1 |= static_cast<__mmask8>(a[l]->last_copies ? 1u << l : 0u);
+        copies2 |= static_cast<__mmask8>(b[l]->last_copies ? 1u << l : 0u);
+    }
+    const __m512d d1 = _mm512_mask_mov_pd(nearest(stop, s2), copies1, s1.dist_prev);
+    const __m512d d2 = _mm512_mask_mov_pd(nearest(stop, s1), copies2, s2.dist_prev);
+    const __m512d paid1 = _mm512_add_pd(s1.paid, _mm512_mul_pd(s1.pending, d1));
+    const __m512d paid2 = _mm512_add_pd(s2.paid, _mm512_mul_pd(s2.pending, d2));
+    const __m512d sum = _mm512_add_pd(_mm512_add_pd(known, paid1), paid2);
+    _mm512_storeu_pd(out, _mm512_div_pd(sum, _mm512_set1_pd(t_end - t_start)));
+}
+
+}  // namespace
+
+void spike_distance_pairs_avx512(std::span<const knots_pair> pairs, const kreuz_options& options,
+                                 double* out) {
+    if (pairs.empty()) return;
+    // Every gather addresses its step by its offset from this origin.
+    const char* const origin = reinterpret_cast<const char*>(pairs[0].a->steps.data());
+    for (std::size_t p = 0; p < pairs.size(); p += lanes) {
+        const std::size_t count = std::min(lanes, pairs.size() - p);
+        lane_trains a{}, b{};
+        for (std::size_t l = 0; l < lanes; ++l) {  // a short last group repeats its last pair
+            const knots_pair& q = pairs[p + std::min(l, count - 1)];
+            a[l] = q.a;
+            b[l] = q.b;
+        }
+        double d[lanes];
+        walk_eight(a, b, origin, options, d);
+        std::copy_n(d, count, out + p);
+    }
+}
+
+#pragma GCC pop_options
+
+#else
+
+void spike_distance_pairs_avx512(std::span<const knots_pair> pairs, const kreuz_options& options,
+                                 double* out) {
+    spike_distance_pairs_portable(pairs, options, out);
+}
+
+#endif
+
+}  // namespace volley::snn::analysis::detail
