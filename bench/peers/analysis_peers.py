@@ -28,6 +28,7 @@ import elephant
 import elephant.statistics as es
 import elephant.spike_train_dissimilarity as ed
 import pyspike
+import pyspike.cython.cython_distances  # noqa: F401 -- fail rather than time the pure-Python fallback
 
 warnings.simplefilter("ignore")
 T = 10000.0
