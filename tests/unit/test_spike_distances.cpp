@@ -178,7 +178,7 @@ TEST(distance_matrix, results_do_not_depend_on_the_thread_count) {
     }
 }
 
-TEST(kreuz_distances, spike_matrix_agrees_with_pyspike_on_the_portable_kernel_too) {
+TEST(kreuz_distances, isi_and_spike_matrices_agree_with_pyspike_on_the_portable_kernels_too) {
     auto o = kreuz_options();
     o.max_isa = volley::snn::instruction_set::baseline;
     const auto trains = trains_with_empty();
@@ -186,13 +186,17 @@ TEST(kreuz_distances, spike_matrix_agrees_with_pyspike_on_the_portable_kernel_to
                   va::distance_matrix(va::views(trains), va::distance_measure::spike, o),
                   flat_matrix(analysis_reference().at("spike_distance"))),
               1e-9);
+    EXPECT_LT(max_relative_difference(
+                  va::distance_matrix(va::views(trains), va::distance_measure::isi, o),
+                  flat_matrix(analysis_reference().at("isi_distance"))),
+              1e-9);
 }
 
-TEST(distance_matrix, spike_distance_vector_kernel_gives_the_portable_doubles) {
+TEST(distance_matrix, isi_and_spike_vector_kernels_give_the_portable_doubles) {
     // Trains that put every edge rule into lanes side by side: Poisson trains of 5 to 80 Hz, an
     // exact copy (both trains fire at once) and a jittered one, a single spike, a single spike
-    // on start, spikes on start and stop, empty trains. 25 trains, 300 pairs: groups of eight
-    // and a short last one. On a CPU without AVX-512 both matrices come from the portable walk.
+    // on start, spikes on start and stop, empty trains. 25 trains, 300 pairs: whole vector
+    // walks and a short last one. On a CPU without AVX-512 both come from the portable walks.
     std::mt19937_64 rng(2025);
     std::vector<std::vector<double>> trains;
     for (int i = 0; i < 16; ++i) {
@@ -212,13 +216,19 @@ TEST(distance_matrix, spike_distance_vector_kernel_gives_the_portable_doubles) {
     const std::size_t n = trains.size();
     for (double mrts : {0.0, 50.0}) {
         auto o = kreuz_options(mrts);
-        o.max_isa = volley::snn::instruction_set::baseline;
-        const auto portable = va::distance_matrix(spans, va::distance_measure::spike, o);
-        o.max_isa = volley::snn::instruction_set::best;
-        const auto best = va::distance_matrix(spans, va::distance_measure::spike, o);
-        EXPECT_EQ(portable, best) << "mrts " << mrts;
-        EXPECT_EQ(va::spike_distance(spans[3], spans[16], o.kreuz), best[3 * n + 16]);
-        EXPECT_EQ(va::spike_distance(spans[20], spans[7], o.kreuz), best[20 * n + 7]);
+        for (auto m : {va::distance_measure::isi, va::distance_measure::spike}) {
+            o.max_isa = volley::snn::instruction_set::baseline;
+            const auto portable = va::distance_matrix(spans, m, o);
+            o.max_isa = volley::snn::instruction_set::best;
+            const auto best = va::distance_matrix(spans, m, o);
+            EXPECT_EQ(portable, best) << "mrts " << mrts;
+        }
+        const auto spike = va::distance_matrix(spans, va::distance_measure::spike, o);
+        EXPECT_EQ(va::spike_distance(spans[3], spans[16], o.kreuz), spike[3 * n + 16]);
+        EXPECT_EQ(va::spike_distance(spans[20], spans[7], o.kreuz), spike[20 * n + 7]);
+        const auto isi = va::distance_matrix(spans, va::distance_measure::isi, o);
+        EXPECT_EQ(va::isi_distance(spans[3], spans[16], o.kreuz), isi[3 * n + 16]);
+        EXPECT_EQ(va::isi_distance(spans[20], spans[7], o.kreuz), isi[20 * n + 7]);
     }
 }
 

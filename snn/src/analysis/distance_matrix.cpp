@@ -3,7 +3,7 @@
 #include <volley/snn/analysis/distances.hpp>
 
 #include "analysis/pair_terms.hpp"
-#include "analysis/spike_distance_pairs.hpp"
+#include "analysis/kreuz_pairs.hpp"
 
 #include <volley/error.hpp>
 
@@ -15,12 +15,11 @@ namespace volley::snn::analysis {
 
 namespace {
 
-// The SPIKE-distance of every pair i < j by the strategy the CPU allows, in groups of pairs
-// (eight lanes of the vector kernel times four) spread over the threads.
-void spike_matrix(const std::vector<std::unique_ptr<detail::kreuz_knots>>& knotted,
+// The ISI- or SPIKE-distance of every pair i < j by `kernel`, in groups of pairs (whole walks
+// of the vector kernels) spread over the threads.
+void kreuz_matrix(detail::kreuz_pairs_kernel kernel,
+                  const std::vector<std::unique_ptr<detail::kreuz_knots>>& knotted,
                   const distance_options& options, std::vector<double>& out) {
-    const auto kernel = detail::choose_spike_distance_pairs(
-        snn::detail::cpu_isa_level(options.max_isa));
     const std::size_t n = knotted.size();
     std::vector<detail::knots_pair> pairs;
     pairs.reserve(n * (n - 1) / 2);
@@ -92,8 +91,11 @@ std::vector<double> distance_matrix(std::span<const spike_train> trains, distanc
         return 0.0;
     };
     std::vector<double> out(n * n, measure == distance_measure::spike_sync ? 1.0 : 0.0);
-    if (measure == distance_measure::spike) {
-        spike_matrix(knotted, options, out);
+    if (knots) {  // the strategy the CPU allows, chosen once
+        const auto isa = snn::detail::cpu_isa_level(options.max_isa);
+        kreuz_matrix(measure == distance_measure::isi ? detail::choose_isi_distance_pairs(isa)
+                                                      : detail::choose_spike_distance_pairs(isa),
+                     knotted, options, out);
         return out;
     }
     // Rows of the upper triangle differ in length: dynamic scheduling balances them.

@@ -1,5 +1,5 @@
 // The SPIKE-distance of eight pairs at once, one pair per lane of AVX-512 vectors
-// (spike_distance_pairs.hpp).
+// (kreuz_pairs.hpp).
 //
 // Why: the portable walk (spike_distance_unchecked, kreuz_distances.cpp) is bound by arithmetic
 // throughput, about 100 instructions per merged event with one division, and one pair's walk
@@ -14,39 +14,30 @@
 // operands, and the file is compiled without FMA contraction (snn/CMakeLists.txt). So the
 // doubles are the same on either path.
 
-#include "analysis/spike_distance_pairs.hpp"
+#include "analysis/kreuz_pairs.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <span>
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
-#endif
 
-namespace volley::snn::analysis::detail {
-
-#if defined(__GNUC__) && defined(__x86_64__)
-
+// Everything below is compiled for AVX-512; the headers above are not (their inline functions
+// must not come out in AVX-512 code that other files could link to).
 #pragma GCC push_options
 #pragma GCC target("avx512f")
 
+#include "analysis/kreuz_lanes_avx512.hpp"
+
+namespace volley::snn::analysis::detail {
+
 namespace {
 
-constexpr std::size_t lanes = 8;
-using lane_trains = std::array<const kreuz_knots*, lanes>;
-
-// min and max as x < y ? x : y and x > y ? x : y, lane by lane. The masked forms with all lanes
-// on compile to the plain instructions; GCC 12 warns that the plain intrinsics read an
-// uninitialised (unused) source.
-inline __m512d min_pd(__m512d x, __m512d y) {
-    return _mm512_mask_min_pd(x, 0xFF, x, y);
-}
-inline __m512d max_pd(__m512d x, __m512d y) {
-    return _mm512_mask_max_pd(x, 0xFF, x, y);
-}
+using namespace avx512_lanes;
 
 /// One train's side of eight walks (spike_side in kreuz_distances.cpp) and its position: the
 /// interval [kp, kf] of the train around the walk's time.
@@ -58,11 +49,6 @@ struct side {
     __m512d next;                     // K[k+1] while that is an event, else +inf [ms]
     __m512d dist_prev, pending, paid;  // as in spike_side
 };
-
-std::int64_t offset(const void* p, const char* origin) {
-    return static_cast<std::int64_t>(reinterpret_cast<std::intptr_t>(p) -
-                                     reinterpret_cast<std::intptr_t>(origin));
-}
 
 /// The side of `own` against `other` at the walk's start (k = 0), lane by lane.
 inline side start(const lane_trains& own, const lane_trains& other, const char* origin,
@@ -178,26 +164,26 @@ void spike_distance_pairs_avx512(std::span<const knots_pair> pairs, const kreuz_
     for (std::size_t p = 0; p < pairs.size(); p += lanes) {
         const std::size_t count = std::min(lanes, pairs.size() - p);
         lane_trains a{}, b{};
-        for (std::size_t l = 0; l < lanes; ++l) {  // a short last group repeats its last pair
-            const knots_pair& q = pairs[p + std::min(l, count - 1)];
-            a[l] = q.a;
-            b[l] = q.b;
-        }
+        fill_lanes(pairs, p, count, a, b);
         double d[lanes];
         walk_eight(a, b, origin, options, d);
         std::copy_n(d, count, out + p);
     }
 }
 
+}  // namespace volley::snn::analysis::detail
+
 #pragma GCC pop_options
 
 #else
+
+namespace volley::snn::analysis::detail {
 
 void spike_distance_pairs_avx512(std::span<const knots_pair> pairs, const kreuz_options& options,
                                  double* out) {
     spike_distance_pairs_portable(pairs, options, out);
 }
 
-#endif
-
 }  // namespace volley::snn::analysis::detail
+
+#endif
