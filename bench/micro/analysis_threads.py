@@ -61,7 +61,7 @@ def main():
     rng = np.random.default_rng(2025)
     draw(1000, 10000, rng)  # analysis_peers.py draws its statistics trains first
     small = draw(200, 1000, rng)
-    workloads = [("spike", "best"), ("spike", "baseline"), ("isi", "best"),
+    workloads = [("spike", "best"), ("spike", "baseline"), ("isi", "best"), ("isi", "baseline"),
                  ("spike_sync", "best"), ("van_rossum", "best")]
     kept = {w: [] for w in workloads}
     deadline = time.time() + 60 * a.minutes

@@ -7,8 +7,8 @@ in [0, 10 s), --trains x --spikes for the per-train statistics and --pairs-train
 the compute time it reports itself (file reading excluded), the peers' the wall time of the
 call. Each workload is timed --reps times, peer and Volley (1 and 2 threads) alternated, and
 medians are printed with the ratios; Volley's matrices are checked against the peers' (max
-relative difference). `spike/port` times Volley's portable SPIKE kernel (as on a CPU without
-AVX-512) against the same PySpike run. About a minute and a half with the defaults.
+relative difference). `spike/port` and `isi/port` time Volley's portable kernels (as on a CPU
+without AVX-512) against the same PySpike calls. About a minute and a half with the defaults.
 
     python3 bench/peers/analysis_peers.py [--reps 3] [--json]
 """
@@ -94,12 +94,14 @@ def main():
         return np.array(out)
 
     spike_matrix = lambda: pyspike.spike_distance_matrix(ps)
+    isi_matrix = lambda: pyspike.isi_distance_matrix(ps)
     workloads = [  # label, Volley's workload, its instruction-set cap, peer, peer call, trains
         ("stats", "stats", "best", "Elephant", stats, "big"),
         ("spike", "spike", "best", "PySpike", spike_matrix, "small"),
-        # The portable kernel (no AVX-512), as on a CPU without it.
+        # The portable kernels, as on a CPU without AVX-512.
         ("spike/port", "spike", "baseline", "PySpike", spike_matrix, "small"),
-        ("isi", "isi", "best", "PySpike", lambda: pyspike.isi_distance_matrix(ps), "small"),
+        ("isi", "isi", "best", "PySpike", isi_matrix, "small"),
+        ("isi/port", "isi", "baseline", "PySpike", isi_matrix, "small"),
         ("spike_sync", "spike_sync", "best", "PySpike", lambda: pyspike.spike_sync_matrix(ps), "small"),
         ("van_rossum", "van_rossum", "best", "Elephant",
          lambda: ed.van_rossum_distance(neo_small, time_constant=10 * pq.ms), "small"),
