@@ -209,8 +209,13 @@ TEST(distance_matrix, isi_and_spike_vector_kernels_give_the_portable_doubles) {
     std::normal_distribution<double> jitter(0.0, 2.0);
     for (double& t : trains.back()) t = std::clamp(t + jitter(rng), 0.0, 2000.0);
     std::sort(trains.back().begin(), trains.back().end());
-    for (std::vector<double> t : {std::vector<double>{500.0}, {0.0}, {0.0, 1000.0, 2000.0},
-                                  {}, {0.0, 3.0, 1999.5}, {1.0, 1999.0}, {}})
+    for (std::vector<double> t : {std::vector<double>{500.0},
+                                  {0.0},
+                                  {0.0, 1000.0, 2000.0},
+                                  {},
+                                  {0.0, 3.0, 1999.5},
+                                  {1.0, 1999.0},
+                                  {}})
         trains.push_back(t);
     const auto spans = va::views(trains);
     const std::size_t n = trains.size();

@@ -2,8 +2,8 @@
 
 #include <volley/snn/analysis/distances.hpp>
 
-#include "analysis/pair_terms.hpp"
 #include "analysis/kreuz_pairs.hpp"
+#include "analysis/pair_terms.hpp"
 
 #include <volley/error.hpp>
 
@@ -24,7 +24,8 @@ void kreuz_matrix(detail::kreuz_pairs_kernel kernel,
     std::vector<detail::knots_pair> pairs;
     pairs.reserve(n * (n - 1) / 2);
     for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = i + 1; j < n; ++j) pairs.push_back({knotted[i].get(), knotted[j].get()});
+        for (std::size_t j = i + 1; j < n; ++j)
+            pairs.push_back({knotted[i].get(), knotted[j].get()});
     std::vector<double> d(pairs.size());
     constexpr std::size_t group = 32;
     const auto groups = static_cast<long long>((pairs.size() + group - 1) / group);

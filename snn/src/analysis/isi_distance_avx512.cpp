@@ -40,44 +40,6 @@ using namespace avx512_lanes;
 
 constexpr std::size_t groups = 2;
 
-/// One train of eight walks: the interval [kp, kf] around the walk's time.
-struct position {
-    __m512i at;    // byte offset of steps[k] from the origin
-    __m512i end;   // that of steps[m-2], the last interval with an event ahead
-    __m512d kp;    // K[k] [ms]
-    __m512d kf;    // K[k+1] [ms]
-    __m512d isi;   // K[k+1] - K[k] [ms]
-    __m512d next;  // K[k+1] while that is an event, else +inf [ms]
-};
-
-inline position start(const lane_trains& own, const char* origin) {
-    alignas(64) std::int64_t at[lanes], end[lanes];
-    alignas(64) double kp[lanes], kf[lanes], isi[lanes], next[lanes];
-    for (std::size_t l = 0; l < lanes; ++l) {
-        const kreuz_knots& t = *own[l];
-        at[l] = offset(t.steps.data(), origin);
-        end[l] = offset(t.steps.data() + (t.steps.size() - 1), origin);
-        kp[l] = t.knot[0];
-        kf[l] = t.knot[1];
-        isi[l] = t.isi[0];
-        next[l] = t.next[0];
-    }
-    return {_mm512_load_si512(at), _mm512_load_si512(end), _mm512_load_pd(kp),
-            _mm512_load_pd(kf),    _mm512_load_pd(isi),    _mm512_load_pd(next)};
-}
-
-/// Moves the lanes in `fired` into their train's next interval.
-inline void advance(position& s, __mmask8 fired, const char* origin) {
-    constexpr auto step_bytes = static_cast<long long>(sizeof(kreuz_knots::step));
-    s.at = _mm512_mask_add_epi64(s.at, fired, s.at, _mm512_set1_epi64(step_bytes));
-    s.kp = _mm512_mask_mov_pd(s.kp, fired, s.kf);
-    s.kf = _mm512_mask_i64gather_pd(s.kf, fired, s.at,
-                                    origin + offsetof(kreuz_knots::step, knot), 1);
-    s.isi = _mm512_mask_sub_pd(s.isi, fired, s.kf, s.kp);
-    s.next = _mm512_mask_mov_pd(_mm512_set1_pd(std::numeric_limits<double>::infinity()),
-                                _mm512_cmplt_epi64_mask(s.at, s.end), s.kf);
-}
-
 /// |nu1 - nu2| / max(mrts, max(nu1, nu2)) (the value lambda of isi_distance_unchecked).
 inline __m512d value(const position& s1, const position& s2, __m512d mrts) {
     return _mm512_div_pd(_mm512_abs_pd(_mm512_sub_pd(s1.isi, s2.isi)),
@@ -93,8 +55,8 @@ void walk_sixteen(const std::array<lane_trains, groups>& a,
     position s1[groups], s2[groups];
     __m512d last[groups], sum[groups];
     for (std::size_t g = 0; g < groups; ++g) {
-        s1[g] = start(a[g], origin);
-        s2[g] = start(b[g], origin);
+        s1[g] = start_position(a[g], origin);
+        s2[g] = start_position(b[g], origin);
         last[g] = _mm512_set1_pd(o.window.start_ms);
         sum[g] = _mm512_setzero_pd();
     }
@@ -152,15 +114,4 @@ void isi_distance_pairs_avx512(std::span<const knots_pair> pairs, const kreuz_op
 
 #pragma GCC pop_options
 
-#else
-
-namespace volley::snn::analysis::detail {
-
-void isi_distance_pairs_avx512(std::span<const knots_pair> pairs, const kreuz_options& options,
-                               double* out) {
-    isi_distance_pairs_portable(pairs, options, out);
-}
-
-}  // namespace volley::snn::analysis::detail
-
-#endif
+#endif  // the portable fallback is in kreuz_pairs.cpp

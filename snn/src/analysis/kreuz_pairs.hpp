@@ -19,8 +19,8 @@ struct knots_pair {
 };
 
 /// Writes the distance of pairs[p] to out[p].
-using kreuz_pairs_kernel = void (*)(std::span<const knots_pair> pairs,
-                                    const kreuz_options& options, double* out);
+using kreuz_pairs_kernel = void (*)(std::span<const knots_pair> pairs, const kreuz_options& options,
+                                    double* out);
 
 /// One pair after another, isi_distance_unchecked.
 void isi_distance_pairs_portable(std::span<const knots_pair> pairs, const kreuz_options& options,
@@ -31,8 +31,8 @@ void isi_distance_pairs_avx512(std::span<const knots_pair> pairs, const kreuz_op
                                double* out);
 
 /// One pair after another, spike_distance_unchecked.
-void spike_distance_pairs_portable(std::span<const knots_pair> pairs,
-                                   const kreuz_options& options, double* out);
+void spike_distance_pairs_portable(std::span<const knots_pair> pairs, const kreuz_options& options,
+                                   double* out);
 /// Eight pairs at a time in AVX-512 lanes; only where cpu_isa_level() is avx512.
 void spike_distance_pairs_avx512(std::span<const knots_pair> pairs, const kreuz_options& options,
                                  double* out);

@@ -39,36 +39,23 @@ namespace {
 
 using namespace avx512_lanes;
 
-/// One train's side of eight walks (spike_side in kreuz_distances.cpp) and its position: the
-/// interval [kp, kf] of the train around the walk's time.
+/// One train's side of eight walks (spike_side in kreuz_distances.cpp) and its position.
 struct side {
-    __m512i at;                       // byte offset of steps[k] from the origin
-    __m512i end;                      // that of steps[m-2], the last interval with an event ahead
-    __m512d kp, kf;                   // K[k], K[k+1] [ms]
-    __m512d isi, inv;                 // K[k+1] - K[k] [ms], its inverse [1/ms]
-    __m512d next;                     // K[k+1] while that is an event, else +inf [ms]
+    position pos;
+    __m512d inv;                       // 1 / pos.isi [1/ms]
     __m512d dist_prev, pending, paid;  // as in spike_side
 };
 
 /// The side of `own` against `other` at the walk's start (k = 0), lane by lane.
 inline side start(const lane_trains& own, const lane_trains& other, const char* origin,
                   double t_start) {
-    alignas(64) std::int64_t at[lanes], end[lanes];
-    alignas(64) double kp[lanes], kf[lanes], isi[lanes], inv[lanes], next[lanes], dist[lanes];
+    alignas(64) double inv[lanes], dist[lanes];
     for (std::size_t l = 0; l < lanes; ++l) {
-        const kreuz_knots& t = *own[l];
-        at[l] = offset(t.steps.data(), origin);
-        end[l] = offset(t.steps.data() + (t.steps.size() - 1), origin);
-        kp[l] = t.knot[0];
-        kf[l] = t.knot[1];
-        isi[l] = t.isi[0];
-        inv[l] = t.inv_isi[0];
-        next[l] = t.next[0];
-        dist[l] = spike_start_distance(t, *other[l], t_start);
+        inv[l] = own[l]->inv_isi[0];
+        dist[l] = spike_start_distance(*own[l], *other[l], t_start);
     }
-    return {_mm512_load_si512(at), _mm512_load_si512(end), _mm512_load_pd(kp), _mm512_load_pd(kf),
-            _mm512_load_pd(isi),   _mm512_load_pd(inv),    _mm512_load_pd(next), _mm512_load_pd(dist),
-            _mm512_setzero_pd(),   _mm512_setzero_pd()};
+    return {start_position(own, origin), _mm512_load_pd(inv), _mm512_load_pd(dist),
+            _mm512_setzero_pd(), _mm512_setzero_pd()};
 }
 
 /// Adds the stretch [from, to) of the lanes in `on` to `known` and the sides' pending
@@ -77,37 +64,32 @@ inline void stretch(side& s1, side& s2, __m512d from, __m512d to, __mmask8 on, _
                     __m512d& known) {
     const __m512d half = _mm512_set1_pd(0.5);
     const __m512d mid = _mm512_mul_pd(half, _mm512_add_pd(from, to));
-    const __m512d mean_isi = _mm512_mul_pd(half, _mm512_add_pd(s1.isi, s2.isi));
+    const __m512d mean_isi = _mm512_mul_pd(half, _mm512_add_pd(s1.pos.isi, s2.pos.isi));
     const __m512d w = _mm512_div_pd(_mm512_mul_pd(_mm512_sub_pd(to, from), half),
                                     _mm512_mul_pd(mean_isi, max_pd(mean_isi, mrts)));
-    const __m512d g1 = _mm512_mul_pd(_mm512_mul_pd(w, s2.isi), s1.inv);
-    const __m512d g2 = _mm512_mul_pd(_mm512_mul_pd(w, s1.isi), s2.inv);
+    const __m512d g1 = _mm512_mul_pd(_mm512_mul_pd(w, s2.pos.isi), s1.inv);
+    const __m512d g2 = _mm512_mul_pd(_mm512_mul_pd(w, s1.pos.isi), s2.inv);
     s1.pending = _mm512_mask_add_pd(s1.pending, on, s1.pending,
-                                    _mm512_mul_pd(g1, _mm512_sub_pd(mid, s1.kp)));
+                                    _mm512_mul_pd(g1, _mm512_sub_pd(mid, s1.pos.kp)));
     s2.pending = _mm512_mask_add_pd(s2.pending, on, s2.pending,
-                                    _mm512_mul_pd(g2, _mm512_sub_pd(mid, s2.kp)));
-    const __m512d r1 = _mm512_mul_pd(s1.dist_prev, _mm512_mul_pd(g1, _mm512_sub_pd(s1.kf, mid)));
-    const __m512d r2 = _mm512_mul_pd(s2.dist_prev, _mm512_mul_pd(g2, _mm512_sub_pd(s2.kf, mid)));
+                                    _mm512_mul_pd(g2, _mm512_sub_pd(mid, s2.pos.kp)));
+    const __m512d r1 =
+        _mm512_mul_pd(s1.dist_prev, _mm512_mul_pd(g1, _mm512_sub_pd(s1.pos.kf, mid)));
+    const __m512d r2 =
+        _mm512_mul_pd(s2.dist_prev, _mm512_mul_pd(g2, _mm512_sub_pd(s2.pos.kf, mid)));
     known = _mm512_mask_add_pd(known, on, known, _mm512_add_pd(r1, r2));
 }
 
-/// Moves the lanes in `fired` into their train's next interval.
+/// Moves the lanes in `fired` into their train's next interval, with its 1 / ISI.
 inline void advance(side& s, __mmask8 fired, const char* origin) {
-    constexpr auto step_bytes = static_cast<long long>(sizeof(kreuz_knots::step));
-    s.at = _mm512_mask_add_epi64(s.at, fired, s.at, _mm512_set1_epi64(step_bytes));
-    s.kp = _mm512_mask_mov_pd(s.kp, fired, s.kf);
-    s.kf = _mm512_mask_i64gather_pd(s.kf, fired, s.at,
-                                    origin + offsetof(kreuz_knots::step, knot), 1);
-    s.inv = _mm512_mask_i64gather_pd(s.inv, fired, s.at,
+    advance(s.pos, fired, origin);
+    s.inv = _mm512_mask_i64gather_pd(s.inv, fired, s.pos.at,
                                      origin + offsetof(kreuz_knots::step, inv_isi), 1);
-    s.isi = _mm512_mask_sub_pd(s.isi, fired, s.kf, s.kp);
-    s.next = _mm512_mask_mov_pd(_mm512_set1_pd(std::numeric_limits<double>::infinity()),
-                                _mm512_cmplt_epi64_mask(s.at, s.end), s.kf);
 }
 
 /// The distance from t to the nearer end of the interval of `s` (std::min(t - kp, kf - t)).
 inline __m512d nearest(__m512d t, const side& s) {
-    return min_pd(_mm512_sub_pd(s.kf, t), _mm512_sub_pd(t, s.kp));
+    return min_pd(_mm512_sub_pd(s.pos.kf, t), _mm512_sub_pd(t, s.pos.kp));
 }
 
 /// Pays the knot that the lanes in `fired` reached, at distance `dist` (spike_side::fire).
@@ -126,13 +108,13 @@ void walk_eight(const lane_trains& a, const lane_trains& b, const char* origin,
     const __m512d never = _mm512_set1_pd(std::numeric_limits<double>::infinity());
     __m512d last = _mm512_set1_pd(t_start), known = _mm512_setzero_pd();
     for (;;) {
-        const __m512d t = min_pd(s1.next, s2.next);
+        const __m512d t = min_pd(s1.pos.next, s2.pos.next);
         const __mmask8 on = _mm512_cmp_pd_mask(t, never, _CMP_LT_OQ);
         if (on == 0) break;
         stretch(s1, s2, last, t, on, mrts, known);
         last = _mm512_mask_mov_pd(last, on, t);
-        const __mmask8 fire1 = _mm512_mask_cmp_pd_mask(on, s1.next, s2.next, _CMP_LE_OQ);
-        const __mmask8 fire2 = _mm512_mask_cmp_pd_mask(on, s2.next, s1.next, _CMP_LE_OQ);
+        const __mmask8 fire1 = _mm512_mask_cmp_pd_mask(on, s1.pos.next, s2.pos.next, _CMP_LE_OQ);
+        const __mmask8 fire2 = _mm512_mask_cmp_pd_mask(on, s2.pos.next, s1.pos.next, _CMP_LE_OQ);
         advance(s1, fire1, origin);
         advance(s2, fire2, origin);
         fire(s1, fire1, nearest(t, s2));
@@ -175,15 +157,4 @@ void spike_distance_pairs_avx512(std::span<const knots_pair> pairs, const kreuz_
 
 #pragma GCC pop_options
 
-#else
-
-namespace volley::snn::analysis::detail {
-
-void spike_distance_pairs_avx512(std::span<const knots_pair> pairs, const kreuz_options& options,
-                                 double* out) {
-    spike_distance_pairs_portable(pairs, options, out);
-}
-
-}  // namespace volley::snn::analysis::detail
-
-#endif
+#endif  // the portable fallback is in kreuz_pairs.cpp
