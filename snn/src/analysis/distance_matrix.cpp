@@ -82,9 +82,8 @@ std::vector<double> distance_matrix(std::span<const spike_train> trains, distanc
             case distance_measure::victor_purpura:
                 return detail::victor_purpura_unchecked(trains[i], trains[j], options.cost_per_ms);
             case distance_measure::isi:
-                return detail::isi_distance_unchecked(*knotted[i], *knotted[j], options.kreuz);
             case distance_measure::spike:
-                return detail::spike_distance_unchecked(*knotted[i], *knotted[j], options.kreuz);
+                break;  // kreuz_matrix, below
             case distance_measure::spike_sync:
                 return detail::spike_sync_unchecked(prepared[i]->spikes(), prepared[j]->spikes(),
                                                     options.kreuz);
