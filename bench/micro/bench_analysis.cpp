@@ -2,10 +2,11 @@
 // correlograms and distance matrices on Poisson trains. items_per_second counts spikes (or
 // pairs for the matrices). See micro/README-analysis.md.
 //
-// `bench_analysis_micro --from FILE WORKLOAD THREADS [MATRIX_OUT]` instead times one workload on
-// trains read from FILE (written by bench/peers/analysis_peers.py, so that Volley and the
-// peers see identical trains): it prints `seconds <wall> cpu_seconds <all threads>` of the
-// computation alone and can write the result.
+// `bench_analysis_micro --from FILE WORKLOAD THREADS [MATRIX_OUT [ISA]]` instead times one
+// workload on trains read from FILE (written by bench/peers/analysis_peers.py, so that Volley and
+// the peers see identical trains): it prints `seconds <wall> cpu_seconds <all threads>` of the
+// computation alone and can write the result (MATRIX_OUT "-": not written). ISA (best, avx2,
+// baseline; default best) caps the kernels' instruction set, to time the portable ones.
 
 #include <benchmark/benchmark.h>
 
@@ -137,7 +138,13 @@ std::vector<std::vector<double>> read_trains(const char* path) {
 /// spike, isi, spike_sync (matrices in [0, 10 s), tau 10 ms).
 int time_from_file(int argc, char** argv) {
     if (argc < 5) {
-        std::cerr << "usage: bench_analysis_micro --from FILE WORKLOAD THREADS [MATRIX_OUT]\n";
+        std::cerr
+            << "usage: bench_analysis_micro --from FILE WORKLOAD THREADS [MATRIX_OUT [ISA]]\n";
+        return 2;
+    }
+    const std::string_view isa = argc > 6 ? argv[6] : "best";
+    if (isa != "best" && isa != "avx2" && isa != "baseline") {
+        std::cerr << "bench_analysis_micro: ISA is best, avx2 or baseline, not " << isa << "\n";
         return 2;
     }
     const auto trains = read_trains(argv[2]);
@@ -163,12 +170,15 @@ int time_from_file(int argc, char** argv) {
         }
         va::distance_options o;
         o.kreuz.window = window;
+        o.max_isa = isa == "baseline" ? volley::snn::instruction_set::baseline
+                    : isa == "avx2"   ? volley::snn::instruction_set::avx2
+                                      : volley::snn::instruction_set::best;
         result = va::distance_matrix(spans, static_cast<va::distance_measure>(m), o);
     }
     const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
     const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
     std::printf("seconds %.6f cpu_seconds %.6f\n", dt.count(), cpu);
-    if (argc > 5) {
+    if (argc > 5 && std::string_view(argv[5]) != "-") {
         std::ofstream out(argv[5], std::ios::binary);
         out.write(reinterpret_cast<const char*>(result.data()),
                   static_cast<std::streamsize>(result.size() * sizeof(double)));

@@ -7,7 +7,8 @@ in [0, 10 s), --trains x --spikes for the per-train statistics and --pairs-train
 the compute time it reports itself (file reading excluded), the peers' the wall time of the
 call. Each workload is timed --reps times, peer and Volley (1 and 2 threads) alternated, and
 medians are printed with the ratios; Volley's matrices are checked against the peers' (max
-relative difference). About a minute with the defaults.
+relative difference). `spike/port` and `isi/port` time Volley's portable kernels (as on a CPU
+without AVX-512) against the same PySpike calls. About a minute and a half with the defaults.
 
     python3 bench/peers/analysis_peers.py [--reps 3] [--json]
 """
@@ -27,6 +28,7 @@ import elephant
 import elephant.statistics as es
 import elephant.spike_train_dissimilarity as ed
 import pyspike
+import pyspike.cython.cython_distances  # noqa: F401 -- fail rather than time the pure-Python fallback
 
 warnings.simplefilter("ignore")
 T = 10000.0
@@ -51,10 +53,8 @@ def timed(f):
     return time.perf_counter() - t0, out
 
 
-def volley(binary, trains_file, workload, threads, matrix_out=None):
-    cmd = [binary, "--from", trains_file, workload, str(threads)]
-    if matrix_out:
-        cmd.append(matrix_out)
+def volley(binary, trains_file, workload, threads, matrix_out=None, isa="best"):
+    cmd = [binary, "--from", trains_file, workload, str(threads), matrix_out or "-", isa]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.split()
     return float(out[1]), float(out[3])  # wall, CPU of all threads
 
@@ -93,29 +93,36 @@ def main():
             out.append(float(es.mean_firing_rate(st).rescale(pq.Hz)) + es.cv(isi) + es.cv2(isi) + es.lv(isi))
         return np.array(out)
 
-    workloads = [  # name, peer, peer call, trains
-        ("stats", "Elephant", stats, "big"),
-        ("spike", "PySpike", lambda: pyspike.spike_distance_matrix(ps), "small"),
-        ("isi", "PySpike", lambda: pyspike.isi_distance_matrix(ps), "small"),
-        ("spike_sync", "PySpike", lambda: pyspike.spike_sync_matrix(ps), "small"),
-        ("van_rossum", "Elephant", lambda: ed.van_rossum_distance(neo_small, time_constant=10 * pq.ms), "small"),
+    spike_matrix = lambda: pyspike.spike_distance_matrix(ps)
+    isi_matrix = lambda: pyspike.isi_distance_matrix(ps)
+    workloads = [  # label, Volley's workload, its instruction-set cap, peer, peer call, trains
+        ("stats", "stats", "best", "Elephant", stats, "big"),
+        ("spike", "spike", "best", "PySpike", spike_matrix, "small"),
+        # The portable kernels, as on a CPU without AVX-512.
+        ("spike/port", "spike", "baseline", "PySpike", spike_matrix, "small"),
+        ("isi", "isi", "best", "PySpike", isi_matrix, "small"),
+        ("isi/port", "isi", "baseline", "PySpike", isi_matrix, "small"),
+        ("spike_sync", "spike_sync", "best", "PySpike", lambda: pyspike.spike_sync_matrix(ps), "small"),
+        ("van_rossum", "van_rossum", "best", "Elephant",
+         lambda: ed.van_rossum_distance(neo_small, time_constant=10 * pq.ms), "small"),
     ]
     workloads = [w for w in workloads if w[0] not in a.skip.split(",")]
     results = {}
+    load_start = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         files = {"big": os.path.join(tmp, "big.bin"), "small": os.path.join(tmp, "small.bin")}
         write_trains(files["big"], big)
         write_trains(files["small"], small)
-        for name, peer, call, which in workloads:
+        for name, workload, isa, peer, call, which in workloads:
             times = {"peer": [], "volley_1": [], "volley_2": [], "volley_2_cpu_over_1": []}
-            matrix = os.path.join(tmp, name + ".out")
+            matrix = os.path.join(tmp, workload + ".out")
             for _ in range(a.reps):
                 dt, peer_out = timed(call)
                 times["peer"].append(dt)
-                wall_1, cpu_1 = volley(a.volley, files[which], name, 1, matrix)
+                wall_1, cpu_1 = volley(a.volley, files[which], workload, 1, matrix, isa)
                 times["volley_1"].append(wall_1)
                 if name != "stats":  # a serial loop over trains: no thread count to vary
-                    wall_2, cpu_2 = volley(a.volley, files[which], name, 2)
+                    wall_2, cpu_2 = volley(a.volley, files[which], workload, 2, None, isa)
                     times["volley_2"].append(wall_2)
                     times["volley_2_cpu_over_1"].append(cpu_2 / cpu_1)
             mine = np.fromfile(matrix, dtype="<f8")
@@ -135,10 +142,11 @@ def main():
     load = os.getloadavg()
     if a.json:
         print(json.dumps({"elephant": elephant.__version__, "sizes": vars(a), "load_average": load,
-                          "results": results}, indent=2))
+                          "load_average_at_start": load_start, "results": results}, indent=2))
         return
     print(f"Elephant {elephant.__version__}, PySpike trains identical to Volley's; medians of "
-          f"{a.reps}, peer and Volley alternated; load average {load[0]:.2f} (1 min)")
+          f"{a.reps}, peer and Volley alternated; load average (1 min) {load_start[0]:.2f} at the "
+          f"start, {load[0]:.2f} at the end")
     print(f"{'workload':<11} {'trains':<13} {'peer':<9} {'peer s':>8} {'Volley 1t':>10} {'ratio':>7} "
           f"{'Volley 2t':>10} {'2t speed-up':>12} {'2t/1t CPU':>10} {'max rel diff':>13}")
     for name, r in results.items():

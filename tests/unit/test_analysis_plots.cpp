@@ -1,5 +1,5 @@
-// Analysis SVG plots: well-formed files with one bar per non-empty bin, one cell per matrix
-// entry, labelled axes, and typed errors.
+// Analysis SVG plots: well-formed files with one bar per non-empty bin, one square cell per
+// matrix entry (block means past 200 trains), labelled axes, and typed errors.
 
 #include <volley/error.hpp>
 #include <volley/snn/analysis/plots.hpp>
@@ -57,9 +57,37 @@ TEST_F(analysis_plots, heat_map_has_one_cell_per_entry_and_grey_nan_cells) {
     const std::vector<double> m{0.0, 0.5, std::nan(""), 0.0};
     va::write_heat_map_svg(dir_ / "m.svg", m, "distances", "SPIKE");
     const auto svg = slurp(dir_ / "m.svg");
-    EXPECT_EQ(count(svg, "fill=\"#BBBBBB\""), 1u);
+    EXPECT_EQ(count(svg, "fill=\"#BBBBBB\""), 2u);  // the NaN cell and its legend
+    EXPECT_NE(svg.find(">undefined<"), std::string::npos);
     EXPECT_EQ(count(svg, "fill=\"#440154\""), 2u);  // the minimum, viridis' first colour
     EXPECT_EQ(count(svg, "fill=\"#FDE725\""), 1u);  // the maximum, its last
+    // Square cells: the map is as wide as it is high (406 px, two cells of 203).
+    EXPECT_EQ(count(svg, "width=\"203.00\" height=\"203.00\""), 4u);
+}
+
+TEST_F(analysis_plots, heat_map_of_many_trains_shows_block_means) {
+    // 201 trains: 101 x 101 cells of 2 x 2 entries (the last row and column of cells hold
+    // one). Block (0, 0) holds NaN, 3, 1, 1: mean 5/3 over its finite entries, the only cell
+    // above 1, so the maximum colour; every other cell is 1, the minimum.
+    const std::size_t n = 201;
+    std::vector<double> m(n * n, 1.0);
+    m[0] = std::nan("");
+    m[1] = 3.0;
+    va::write_heat_map_svg(dir_ / "m.svg", m, "many", "d");
+    const auto svg = slurp(dir_ / "m.svg");
+    EXPECT_EQ(count(svg, "fill=\"#FDE725\""), 1u);
+    EXPECT_EQ(count(svg, "fill=\"#440154\""), 101u * 101u - 1u);
+    EXPECT_EQ(count(svg, "fill=\"#BBBBBB\""), 0u);
+    EXPECT_NE(svg.find("each cell: mean of 2 x 2 entries"), std::string::npos);
+}
+
+TEST_F(analysis_plots, a_correlogram_axis_has_at_least_four_ticks) {
+    // Lags +-100 ms: Heckbert's loose ticks alone give only -100, 0, 100.
+    va::correlogram c{5.0, 20, std::vector<double>(41, 1.0)};
+    va::write_correlogram_svg(dir_ / "c.svg", c, "cc");
+    const auto svg = slurp(dir_ / "c.svg");
+    for (const char* label : {">-100<", ">-50<", ">0<", ">50<", ">100<"})
+        EXPECT_NE(svg.find(label), std::string::npos) << label;
 }
 
 TEST_F(analysis_plots, psth_and_correlogram_use_time_and_lag_axes) {

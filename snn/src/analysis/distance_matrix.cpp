@@ -2,6 +2,7 @@
 
 #include <volley/snn/analysis/distances.hpp>
 
+#include "analysis/kreuz_pairs.hpp"
 #include "analysis/pair_terms.hpp"
 
 #include <volley/error.hpp>
@@ -11,6 +12,35 @@
 #include <memory>
 
 namespace volley::snn::analysis {
+
+namespace {
+
+// The ISI- or SPIKE-distance of every pair i < j by `kernel`, in groups of pairs (whole walks
+// of the vector kernels) spread over the threads.
+void kreuz_matrix(detail::kreuz_pairs_kernel kernel,
+                  const std::vector<std::unique_ptr<detail::kreuz_knots>>& knotted,
+                  const distance_options& options, std::vector<double>& out) {
+    const std::size_t n = knotted.size();
+    std::vector<detail::knots_pair> pairs;
+    pairs.reserve(n * (n - 1) / 2);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j)
+            pairs.push_back({knotted[i].get(), knotted[j].get()});
+    std::vector<double> d(pairs.size());
+    constexpr std::size_t group = 32;
+    const auto groups = static_cast<long long>((pairs.size() + group - 1) / group);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long long g = 0; g < groups; ++g) {
+        const std::size_t first = static_cast<std::size_t>(g) * group;
+        kernel(std::span(pairs).subspan(first, std::min(group, pairs.size() - first)),
+               options.kreuz, d.data() + first);
+    }
+    std::size_t p = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j, ++p) out[i * n + j] = out[j * n + i] = d[p];
+}
+
+}  // namespace
 
 std::vector<double> distance_matrix(std::span<const spike_train> trains, distance_measure measure,
                                     const distance_options& options) {
@@ -52,9 +82,8 @@ std::vector<double> distance_matrix(std::span<const spike_train> trains, distanc
             case distance_measure::victor_purpura:
                 return detail::victor_purpura_unchecked(trains[i], trains[j], options.cost_per_ms);
             case distance_measure::isi:
-                return detail::isi_distance_unchecked(*knotted[i], *knotted[j], options.kreuz);
             case distance_measure::spike:
-                return detail::spike_distance_unchecked(*knotted[i], *knotted[j], options.kreuz);
+                break;  // kreuz_matrix, below
             case distance_measure::spike_sync:
                 return detail::spike_sync_unchecked(prepared[i]->spikes(), prepared[j]->spikes(),
                                                     options.kreuz);
@@ -62,6 +91,13 @@ std::vector<double> distance_matrix(std::span<const spike_train> trains, distanc
         return 0.0;
     };
     std::vector<double> out(n * n, measure == distance_measure::spike_sync ? 1.0 : 0.0);
+    if (knots) {  // the strategy the CPU allows, chosen once
+        const auto isa = snn::detail::cpu_isa_level(options.max_isa);
+        kreuz_matrix(measure == distance_measure::isi ? detail::choose_isi_distance_pairs(isa)
+                                                      : detail::choose_spike_distance_pairs(isa),
+                     knotted, options, out);
+        return out;
+    }
     // Rows of the upper triangle differ in length: dynamic scheduling balances them.
     const auto rows = static_cast<long long>(n);
 #pragma omp parallel for schedule(dynamic, 1)

@@ -71,15 +71,22 @@ double nearest_from_start(double t, const kreuz_knots& other) {
     return nearest(t, other, k);
 }
 
+}  // namespace
+
+// An auxiliary first knot takes the distance of the first spike (PySpike's edge rule).
+double spike_start_distance(const kreuz_knots& own, const kreuz_knots& other, double t_start) {
+    return own.first_copies ? nearest_from_start(own.knot[1], other) : nearest(t_start, other, 0);
+}
+
+namespace {
+
 // One train's side of the SPIKE-distance walk. S_i(t) interpolates linearly between the
 // distances (to the other train) of the knots enclosing t, so the integral is linear in those
 // distances. The distance of the next knot is only known once the walk reaches it, so its
 // coefficient is accumulated (`pending`) and paid when the train fires.
 struct spike_side {
-    // An auxiliary first knot takes the distance of the first spike (PySpike's edge rule).
     spike_side(const kreuz_knots& own, const kreuz_knots& other, double t_start)
-        : dist_prev(own.first_copies ? nearest_from_start(own.knot[1], other)
-                                     : nearest(t_start, other, 0)) {}
+        : dist_prev(spike_start_distance(own, other, t_start)) {}
     double dist_prev;    // distance of the knot before t
     double pending = 0;  // accumulated coefficient of the next knot's distance
     double paid = 0;     // sum of pending * distance over the fired knots

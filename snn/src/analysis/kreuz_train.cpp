@@ -40,11 +40,13 @@ kreuz_knots::kreuz_knots(spike_train s, const time_window& window) {
     next.resize(m - 1);
     isi.resize(m - 1);
     inv_isi.resize(m - 1);
+    steps.resize(m - 1);
     for (std::size_t k = 0; k + 1 < m; ++k) {
         // + 0.0 turns a spike at -0.0 into +0.0: the kernels compare `next` as bit patterns.
         next[k] = k + 2 < m ? knot[k + 1] + 0.0 : std::numeric_limits<double>::infinity();
         isi[k] = knot[k + 1] - knot[k];
         inv_isi[k] = 1 / isi[k];
+        steps[k] = {knot[k + 1], inv_isi[k]};
     }
 }
 

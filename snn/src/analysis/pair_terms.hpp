@@ -45,11 +45,17 @@ void check_kreuz_options(const kreuz_options& options);
 /// `start`), and K[m-1] the auxiliary spike one ISI after the last (at least `stop`). Between
 /// two knots the current ISI is their distance; the events of the train are K[1..m-2].
 struct kreuz_knots {
+    /// The end of interval k, packed for the vector kernel's gathers (one address, two loads).
+    struct step {
+        double knot;     ///< K[k+1] [ms]
+        double inv_isi;  ///< 1 / (K[k+1] - K[k]) [1/ms]
+    };
     kreuz_knots(spike_train prepared, const time_window& window);
     std::vector<double> knot;     ///< K, size m [ms]
     std::vector<double> next;     ///< K[k+1] (>= +0) while that is an event, else +inf; m-1 [ms]
     std::vector<double> isi;      ///< K[k+1] - K[k], size m-1 [ms]
     std::vector<double> inv_isi;  ///< 1 / isi [1/ms]
+    std::vector<step> steps;      ///< {K[k+1], 1 / isi[k]}, size m-1
     bool first_copies = false;    ///< S at K[0] is that of K[1] (K[0] is auxiliary)
     bool last_copies = true;      ///< S at K[m-1] is that of K[m-2]; false only for a single
                                   ///< spike on `start` (PySpike then measures at `stop`)
@@ -60,6 +66,9 @@ double isi_distance_unchecked(const kreuz_knots& a, const kreuz_knots& b,
                               const kreuz_options& options);
 double spike_distance_unchecked(const kreuz_knots& a, const kreuz_knots& b,
                                 const kreuz_options& options);
+/// S at the walk's first knot of `own` (PySpike's edge rule): the distance of K[1] to `other`
+/// when K[0] is auxiliary, else that of `t_start` [ms].
+double spike_start_distance(const kreuz_knots& own, const kreuz_knots& other, double t_start);
 double spike_sync_unchecked(spike_train a, spike_train b, const kreuz_options& options);
 
 }  // namespace volley::snn::analysis::detail

@@ -16,7 +16,9 @@ namespace {
 // Page layout [SVG px], as the raster plot's.
 constexpr double page_width = 900, page_height = 560;
 constexpr double left = 90, right = 800, top = 64, bottom = 470;
-constexpr const char* bar_colour = "#0072B2";  // Okabe & Ito blue
+constexpr const char* bar_colour = "#0072B2";        // Okabe & Ito blue
+constexpr const char* undefined_colour = "#BBBBBB";  // NaN cells of a heat map
+constexpr std::size_t max_cells = 200;               // heat map cells per side, at most
 
 std::string xml_escape(const std::string& s) {
     std::string out;
@@ -59,13 +61,15 @@ void rect(std::string& out, double x, double y, double w, double h, const std::s
            num(h) + "\" fill=\"" + fill + "\"/>\n";
 }
 
-std::string page_start(const std::string& title) {
+// The page, its background and the title centred over the panel [left, panel_right].
+std::string page_start(const std::string& title, double width = page_width,
+                       double panel_right = right) {
     std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(page_width) + "\" height=\"" +
-           num(page_height) + "\" viewBox=\"0 0 " + num(page_width) + " " + num(page_height) +
+    out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(width) + "\" height=\"" +
+           num(page_height) + "\" viewBox=\"0 0 " + num(width) + " " + num(page_height) +
            "\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n";
     out += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    text(out, (left + right) / 2, 32, title,
+    text(out, (left + panel_right) / 2, 32, title,
          "text-anchor=\"middle\" font-size=\"18\" font-weight=\"bold\"");
     return out;
 }
@@ -78,25 +82,37 @@ void save(const std::filesystem::path& file, const std::string& svg) {
     if (!out) throw io_error(file.string(), "cannot write the plot file");
 }
 
+// About `target` nice ticks on [lo, hi], at least four: Heckbert's loose rounding can leave
+// three (e.g. -100, 0, 100 on [-102.5, 102.5]), too few to read a scale from.
+snn::detail::axis_ticks ticks_on(double lo, double hi, int target) {
+    if (!(hi > lo)) return {1, {lo}, 0};  // one cell
+    auto t = snn::detail::nice_ticks(lo, hi, target);
+    if (t.values.size() < 4) t = snn::detail::nice_ticks(lo, hi, 2 * target);
+    return t;
+}
+
 // Frame, ticks and labels of a panel mapping [x_lo, x_hi] x [y_lo, y_hi] onto the page (y_lo at
-// the bottom; y_lo > y_hi turns the y axis downwards).
+// the bottom; y_lo > y_hi turns the y axis downwards). With `cells`, the axes count cells of
+// width 1 and a tick marks the middle of its cell.
 void axes(std::string& out, double x_lo, double x_hi, double y_lo, double y_hi,
-          const std::string& x_label, const std::string& y_label, double x_right = right) {
+          const std::string& x_label, const std::string& y_label, double x_right = right,
+          bool cells = false) {
     out += "<rect x=\"" + num(left) + "\" y=\"" + num(top) + "\" width=\"" + num(x_right - left) +
            "\" height=\"" + num(bottom - top) +
            "\" fill=\"none\" stroke=\"#333\" stroke-width=\"1\"/>\n";
-    const auto xt = snn::detail::nice_ticks(x_lo, x_hi, 8);
+    const double shift = cells ? 0.5 : 0;
+    const auto xt = ticks_on(x_lo, x_hi - 2 * shift, 8);
     for (double v : xt.values) {
-        const double x = left + (v - x_lo) / (x_hi - x_lo) * (x_right - left);
+        const double x = left + (v + shift - x_lo) / (x_hi - x_lo) * (x_right - left);
         line(out, x, bottom, x, bottom + 5);
         text(out, x, bottom + 18, snn::detail::format_tick(v, xt.decimals),
              "text-anchor=\"middle\" font-size=\"12\"");
     }
     text(out, (left + x_right) / 2, bottom + 38, x_label,
          "text-anchor=\"middle\" font-size=\"13\"");
-    const auto yt = snn::detail::nice_ticks(std::min(y_lo, y_hi), std::max(y_lo, y_hi), 6);
+    const auto yt = ticks_on(std::min(y_lo, y_hi), std::max(y_lo, y_hi) - 2 * shift, 6);
     for (double v : yt.values) {
-        const double y = bottom - (v - y_lo) / (y_hi - y_lo) * (bottom - top);
+        const double y = bottom - (v + shift - y_lo) / (y_hi - y_lo) * (bottom - top);
         line(out, left - 5, y, left, y);
         text(out, left - 8, y + 4, snn::detail::format_tick(v, yt.decimals),
              "text-anchor=\"end\" font-size=\"12\"");
@@ -106,12 +122,13 @@ void axes(std::string& out, double x_lo, double x_hi, double y_lo, double y_hi,
          "text-anchor=\"middle\" font-size=\"13\" transform=\"rotate(-90 26 " + num(mid) + ")\"");
 }
 
-// A round upper (or lower, for negative data) limit a little beyond `v`.
+// A round upper (or lower, for negative data) limit a little beyond `v`: the next multiple of
+// a nice fifth of it (197 -> 250, not 300).
 double nice_limit(double v) {
     if (v == 0) return 0;
     const double headroom = std::abs(v) * 1.05;
-    const auto ticks = snn::detail::nice_ticks(0, headroom, 5);
-    return std::copysign(std::ceil(headroom / ticks.step - 1e-9) * ticks.step, v);
+    const double step = snn::detail::nice_number(headroom / 5, true);
+    return std::copysign(std::ceil(headroom / step - 1e-9) * step, v);
 }
 
 // Viridis, sampled at 0, 0.25, 0.5, 0.75, 1 and interpolated linearly.
@@ -200,40 +217,70 @@ void write_heat_map_svg(const std::filesystem::path& file, std::span<const doubl
     if (n == 0 || n * n != matrix.size())
         throw invalid_parameter("heat map '" + title + "'", "matrix.size()",
                                 std::to_string(matrix.size()), "must be n * n with n >= 1");
+    // Past max_cells rows, a cell shows the mean of a block x block square of entries (the
+    // finite ones; grey if none), so that the file stays small (a cell per entry of 3,200
+    // trains would be 10 million rectangles).
+    const std::size_t block = (n + max_cells - 1) / max_cells, cells = (n + block - 1) / block;
+    std::vector<double> shown(cells * cells);
+    for (std::size_t bi = 0; bi < cells; ++bi)
+        for (std::size_t bj = 0; bj < cells; ++bj) {
+            double sum = 0;
+            std::size_t finite = 0;
+            for (std::size_t i = bi * block; i < std::min(n, (bi + 1) * block); ++i)
+                for (std::size_t j = bj * block; j < std::min(n, (bj + 1) * block); ++j)
+                    if (std::isfinite(matrix[i * n + j])) {
+                        sum += matrix[i * n + j];
+                        ++finite;
+                    }
+            shown[bi * cells + bj] = finite > 0 ? sum / static_cast<double>(finite) : NAN;
+        }
     double lo = INFINITY, hi = -INFINITY;
-    for (double v : matrix)
+    bool undefined = false;
+    for (double v : shown) {
+        undefined = undefined || !std::isfinite(v);
         if (std::isfinite(v)) {
             lo = std::min(lo, v);
             hi = std::max(hi, v);
         }
+    }
     if (!(lo <= hi)) lo = 0, hi = 1;
     if (hi == lo) hi = lo + 1;
-    const double map_right = 700, cell_w = (map_right - left) / static_cast<double>(n),
-                 cell_h = (bottom - top) / static_cast<double>(n);
-    std::string out = page_start(title);
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < n; ++j) {
-            const double v = matrix[i * n + j];
-            rect(out, left + static_cast<double>(j) * cell_w, top + static_cast<double>(i) * cell_h,
-                 cell_w + 0.05, cell_h + 0.05,
-                 std::isfinite(v) ? viridis((v - lo) / (hi - lo)) : "#BBBBBB");
+    // A square map (the matrix is square), the colour bar to its right.
+    const double side = bottom - top, map_right = left + side, unit = side / static_cast<double>(n);
+    const double bar_x = map_right + 40, bar_w = 20, width = bar_x + bar_w + 110;
+    std::string out = page_start(title, width, map_right);
+    // crispEdges: no anti-aliased seams between abutting cells.
+    out += "<g shape-rendering=\"crispEdges\">\n";
+    for (std::size_t bi = 0; bi < cells; ++bi)
+        for (std::size_t bj = 0; bj < cells; ++bj) {
+            const double v = shown[bi * cells + bj];
+            const auto i0 = static_cast<double>(bi * block), j0 = static_cast<double>(bj * block);
+            const auto h = static_cast<double>(std::min(n, (bi + 1) * block) - bi * block),
+                       w = static_cast<double>(std::min(n, (bj + 1) * block) - bj * block);
+            rect(out, left + j0 * unit, top + i0 * unit, w * unit, h * unit,
+                 std::isfinite(v) ? viridis((v - lo) / (hi - lo)) : undefined_colour);
         }
+    const double bar_h = side / 64.0;
+    for (int k = 0; k < 64; ++k)
+        rect(out, bar_x, bottom - (k + 1) * bar_h, bar_w, bar_h, viridis((k + 0.5) / 64.0));
+    if (undefined) rect(out, bar_x, bottom + 22, bar_w, 12, undefined_colour);
+    out += "</g>\n";
     axes(out, 0, static_cast<double>(n), static_cast<double>(n), 0, "train index", "train index",
-         map_right);
-    // Colour bar.
-    const double bar_x = 740, bar_w = 20;
-    for (int k = 0; k < 64; ++k) {
-        const double y = bottom - (k + 1) * (bottom - top) / 64.0;
-        rect(out, bar_x, y, bar_w, (bottom - top) / 64.0 + 0.05, viridis((k + 0.5) / 64.0));
-    }
-    const auto ticks = snn::detail::nice_ticks(lo, hi, 5);
+         map_right, true);
+    const auto ticks = ticks_on(lo, hi, 5);
     for (double v : ticks.values) {
-        const double y = bottom - (v - lo) / (hi - lo) * (bottom - top);
+        const double y = bottom - (v - lo) / (hi - lo) * side;
         line(out, bar_x + bar_w, y, bar_x + bar_w + 5, y);
         text(out, bar_x + bar_w + 8, y + 4, snn::detail::format_tick(v, ticks.decimals),
              "font-size=\"12\"");
     }
     text(out, bar_x + bar_w / 2, top - 10, value_label, "text-anchor=\"middle\" font-size=\"13\"");
+    if (undefined) text(out, bar_x + bar_w + 8, bottom + 32, "undefined", "font-size=\"12\"");
+    if (block > 1)
+        text(out, (left + map_right) / 2, bottom + 56,
+             "each cell: mean of " + std::to_string(block) + " x " + std::to_string(block) +
+                 " entries",
+             "text-anchor=\"middle\" font-size=\"12\"");
     out += "</svg>\n";
     save(file, out);
 }

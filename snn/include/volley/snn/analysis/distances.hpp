@@ -6,6 +6,7 @@
 // "spike train <index>" and the value; `index_a`/`index_b` are only used in those messages.
 
 #include <volley/snn/analysis/spike_train.hpp>
+#include <volley/snn/simulation.hpp>  // instruction_set
 
 #include <cstddef>
 #include <vector>
@@ -63,6 +64,10 @@ struct distance_options {
     double tau_ms = 10;        ///< van_rossum: the kernel's time constant [ms]
     double cost_per_ms = 0.1;  ///< victor_purpura: the shift cost [1/ms]
     kreuz_options kreuz;       ///< isi, spike, spike_sync
+    /// The widest vector instruction set the kernels may use (isi and spike: many pairs at
+    /// once with AVX-512). Every such kernel gives the doubles of its portable twin; a cap is
+    /// for comparing them.
+    instruction_set max_isa = instruction_set::best;
 };
 
 /// The n x n matrix (row-major) of `measure` between every pair of `trains`; the diagonal is
