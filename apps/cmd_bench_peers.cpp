@@ -10,6 +10,8 @@
 
 #include "cli_common.hpp"
 
+#include <volley/snn/standard_networks.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -308,6 +310,13 @@ void print_peer_row(const char* tool, const nlohmann::json& p, double build_s) {
                 p["mean_rate_hz"].get<double>(), p["peak_rss_bytes_median"].get<double>() / (1 << 20), ratio);
 }
 
+/// The default scheme of a conductance network's neurons (their model's), which Brian2 is then
+/// told to use too.
+std::string default_scheme(const std::string& network) {
+    const auto net = network == "coba" ? snn::coba_network(10, 0.1) : snn::cobahh_network(10, 0.1);
+    return snn::scheme_name(snn::model_integrator(net.populations().front().model)->scheme);
+}
+
 /// The speed targets of the issues that asked for the comparison: 4x Brian2 on CUBA (#6), 2x
 /// Brian2 with the same scheme on COBA and COBAHH (#28).
 double brian_speed_target(const std::string& network) { return network == "cuba" ? 4.0 : 2.0; }
@@ -387,7 +396,7 @@ void register_bench_peers(CLI::App& bench, command_context& ctx) {
         if (o->network == "cuba" && !o->integrator.empty())
             throw invalid_parameter("--integrator", "value", o->integrator,
                                     "applies to --network coba and cobahh only (CUBA is integrated exactly by every tool)");
-        if (o->integrator.empty() && o->network != "cuba") o->integrator = o->network == "coba" ? "rk4" : "exponential_euler";
+        if (o->integrator.empty() && o->network != "cuba") o->integrator = default_scheme(o->network);
         const std::string peers_dir = VOLLEY_SOURCE_DIR "/bench/peers/";
         if (o->script.empty()) o->script = peers_dir + "brian2_" + o->network + ".py";
         if (o->nest_script.empty()) o->nest_script = peers_dir + "nest_" + o->network + ".py";

@@ -115,7 +115,7 @@ void discrete_population::update_ahead(std::vector<std::uint32_t>& spikes) {
         ahead_bits_.resize(ahead_steps * bytes);
         ahead_spikes_.resize(ahead_steps * (std::size_t{n_} + 16));
         const ahead_pass a{v_.data(), i_bias_.data(), ahead_v_.data(), ahead_bits_.data(), n_, ahead_steps,
-                           v_threshold_[0], v_reset_[0], subtract_};
+                           v_threshold_[0], v_reset_[0], subtracts()};
 #if defined(__GNUC__) && defined(__x86_64__)
         const bool wide = wide_;
         if (wide) pass_avx512(a);
@@ -141,7 +141,7 @@ void discrete_population::update_ahead(std::vector<std::uint32_t>& spikes) {
 
 void discrete_population::replay(std::uint32_t steps, std::vector<double>& out) const {
     out = v_;
-    const ahead_pass a{nullptr, nullptr, nullptr, nullptr, n_, steps, v_threshold_[0], v_reset_[0], subtract_};
+    const ahead_pass a{nullptr, nullptr, nullptr, nullptr, n_, steps, v_threshold_[0], v_reset_[0], subtracts()};
     for (std::uint32_t i = 0; i < n_; ++i) {
         const double u = 0.0 + i_bias_[i];
         for (std::uint32_t k = 0; k < steps; ++k) step_one(out[i], u, a);

@@ -205,7 +205,7 @@ void discrete_population::update_plain_if(std::uint32_t begin, std::uint32_t end
     alignas(64) std::uint8_t flag[block];
     alignas(64) std::uint32_t fired[block + 8];
     const if_columns c{in.cells, in.scale_e, in.scale_i, v_.data(), r_.data(), w_in_.data(), i_bias_.data(),
-                       v_threshold_.data(), v_reset_.data(), subtract_, unit_if_,
+                       v_threshold_.data(), v_reset_.data(), subtracts(), unit_if_,
                        in.sums ? 3 : !in.fed ? 0 : in.inhibitory ? 2 : 1, in.sums, in.sums_shift};
 #if defined(__GNUC__) && defined(__x86_64__)
     if (wide_ && c.unit) {

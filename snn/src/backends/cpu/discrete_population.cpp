@@ -46,7 +46,6 @@ discrete_population::discrete_population(const network& net, population_index po
     n_ = p.size;
     name_ = p.name;
     reset_ = model.reset;
-    subtract_ = reset_ == discrete_neuron::reset_mode::subtract;
     const bool exact = model.method == discrete_neuron::integration::exact;
     const std::string object = "population '" + p.name + "'";
 

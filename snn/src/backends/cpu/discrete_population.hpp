@@ -116,7 +116,8 @@ private:
     std::uint32_t n_ = 0;
     std::string name_;
     discrete_neuron::reset_mode reset_ = discrete_neuron::reset_mode::to_v_reset;
-    bool subtract_ = false;  ///< reset_ is subtract (the plain IF step's flag)
+    /// The plain IF step's choice between its two resets (it runs for to_v_reset and subtract).
+    bool subtracts() const noexcept { return reset_ == discrete_neuron::reset_mode::subtract; }
     // State.
     std::vector<double> v_, i_syn_;
     std::vector<double> v_initial_, i_syn_initial_;
