@@ -26,6 +26,7 @@ network_file_kind detect_hdf5(const std::string& path) {
     std::string format;
     {
         using snn::detail::has_link;
+        snn::detail::preflight_hdf5_file(path);  // a file that crashes libhdf5 is refused here
         const snn::detail::hdf5_id file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
         if (!file.valid()) throw file_format_error(path, "", "has the HDF5 signature but HDF5 cannot open it (truncated or corrupt?)");
         const snn::detail::hdf5_id root(H5Gopen2(file.get(), "/", H5P_DEFAULT), H5Gclose);

@@ -22,6 +22,7 @@ struct run_options {
     int threads = 0;
     std::string out, plot, checkpoint, resume;
     std::optional<double> checkpoint_every_ms;
+    std::optional<double> flush_every_s;
     std::vector<std::string> states;
     std::string integrator;
     bool json = false, quiet = false;
@@ -36,9 +37,9 @@ void check_options_apply(const CLI::App& cmd, const std::string& file, network_f
     std::string usage;
     switch (kind) {
         case network_file_kind::volley_json:
-            allowed.insert(allowed.end(), {"--duration", "--dt", "--seed", "--out", "--plot", "--state", "--checkpoint",
-                                           "--checkpoint-every", "--resume", "--cpu-isa", "--step-pairs", "--integrator"});
-            usage = "a network JSON file takes --duration, --dt, --seed, --out, --plot, --state, --checkpoint, "
+            allowed.insert(allowed.end(), {"--duration", "--dt", "--seed", "--out", "--flush-every", "--plot", "--state",
+                                           "--checkpoint", "--checkpoint-every", "--resume", "--cpu-isa", "--step-pairs", "--integrator"});
+            usage = "a network JSON file takes --duration, --dt, --seed, --out, --flush-every, --plot, --state, --checkpoint, "
                     "--checkpoint-every, --resume, --cpu-isa, --step-pairs, --integrator";
             break;
         case network_file_kind::nir:
@@ -86,6 +87,9 @@ void register_run(CLI::App& app, command_context& ctx) {
     cmd->add_option("--threads", o->threads, "OpenMP threads (0: OMP_NUM_THREADS or all cores)")->check(CLI::NonNegativeNumber);
     cmd->add_option("--seed", o->seed, "Seed of every random stream (default: the file's run.seed)");
     cmd->add_option("--out", o->out, "Write spikes to FILE.h5 (SONATA layout) or FILE.csv");
+    cmd->add_option("--flush-every", o->flush_every_s,
+                    "Flush the .h5 output at least every S seconds of wall-clock time (default 1; 0: at every "
+                    "progress step): a killed run leaves a valid file up to the last flush");
     cmd->add_option("--plot", o->plot, "Write a raster plot with population rates to FILE.svg");
     cmd->add_option("--state", o->states, "Record POP:VAR[:INTERVAL_MS] into the .h5 output (repeatable)");
     cmd->add_option("--checkpoint", o->checkpoint,
@@ -143,6 +147,15 @@ void register_run(CLI::App& app, command_context& ctx) {
         for (const auto& s : o->states) req.states.push_back(parse_state_request(s));
         if (!o->checkpoint.empty()) req.checkpoint = o->checkpoint;
         if (!o->resume.empty()) req.resume = o->resume;
+        if (o->flush_every_s) {
+            if (!(*o->flush_every_s >= 0) || !std::isfinite(*o->flush_every_s))
+                throw invalid_parameter("--flush-every", "interval_s", std::to_string(*o->flush_every_s),
+                                        "must be finite and >= 0");
+            if (!req.out || req.out->extension() == ".csv")
+                throw invalid_parameter("--flush-every", "output", req.out ? req.out->string() : "(none)",
+                                        "only an .h5 output (--out FILE.h5) is flushed during the run");
+            req.flush_every_s = *o->flush_every_s;
+        }
         if (o->checkpoint_every_ms) {
             if (!o->checkpoint_every_ms.has_value() || !(*o->checkpoint_every_ms > 0) ||
                 !std::isfinite(*o->checkpoint_every_ms))

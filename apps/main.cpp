@@ -6,6 +6,7 @@
 
 #include <volley/error.hpp>
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
 
@@ -19,6 +20,9 @@ bool is_input_error(const volley::error& e) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // A file-size limit (ulimit -f) makes a write fail with EFBIG, which the writers report as an
+    // error naming the file, instead of killing the process with SIGXFSZ mid-write.
+    std::signal(SIGXFSZ, SIG_IGN);
     try {
         volley::cli::start_mpi_if_launched(argc, argv);
     } catch (const std::exception& e) {

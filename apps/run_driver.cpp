@@ -51,6 +51,7 @@ public:
         : file_(file), spikes_(spikes), states_(states), writer_(file) {
         for (const auto& r : spikes_) writer_.add_population(r.data().population);
         written_.assign(spikes_.size(), 0);
+        writer_.flush();  // the layout is on disk before the first step: a killed run leaves a valid file
     }
 
     void append_new() {
@@ -252,7 +253,7 @@ run_outcome execute_run(const run_request& req) {
         [&](std::int64_t, std::int64_t) {
             bar.update(static_cast<double>(sim.current_step().value - start_step) * req.settings.dt_ms);
             const auto now = std::chrono::steady_clock::now();
-            if (stream && now - last_flush > std::chrono::seconds(1)) {
+            if (stream && now - last_flush >= std::chrono::duration<double>(req.flush_every_s)) {
                 stream->append_new();
                 last_flush = now;
             }

@@ -35,6 +35,10 @@ struct run_request {
     /// memory of a peer that only counts, as Brian2's SpikeMonitor(record=False).
     bool count_only = false;
     std::string title{};  ///< used in the plot
+    /// The .h5 output is flushed (valid and complete up to there, docs/recording-format.md) when
+    /// it is opened, and then at the first progress step after each flush_every_s of wall-clock
+    /// time [s] (0: at every progress step, 1/200 of the run).
+    double flush_every_s = 1.0;
     /// Written at the end of the run, when interrupted, and every checkpoint_every_ms (when > 0).
     std::optional<std::filesystem::path> checkpoint{};
     double checkpoint_every_ms = 0;

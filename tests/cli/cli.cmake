@@ -13,3 +13,6 @@ add_dependencies(test_checkpoint_cli volley)
 # `volley run --integrator` (docs/integrators.md).
 volley_test(test_integrator_cli cli/test_integrator_cli.cpp LIBS volley::snn nlohmann_json::nlohmann_json)
 add_dependencies(test_integrator_cli volley)
+# Faults during `volley run`: a full disk, SIGKILL, resuming after a kill, hostile HDF5 input.
+volley_test(test_run_faults_cli cli/test_run_faults_cli.cpp LIBS volley::snn nlohmann_json::nlohmann_json)
+add_dependencies(test_run_faults_cli volley)

@@ -2,6 +2,12 @@
 
 #include <volley/error.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <system_error>
 
 namespace volley::snn::detail {
@@ -39,6 +45,46 @@ void check_hdf5(herr_t status, const std::string& file, const std::string& what)
     if (status < 0) throw io_error(file, "HDF5 failed to " + what);
 }
 
+namespace {
+
+/// The file descriptor under an HDF5 file opened with the default (sec2) driver; -1 otherwise.
+int file_descriptor(hid_t file) {
+    hdf5_quiet quiet;
+    void* handle = nullptr;
+    hdf5_id fapl(H5Fget_access_plist(file), H5Pclose);
+    if (!fapl.valid() || H5Pget_driver(fapl.get()) != H5FD_SEC2) return -1;
+    if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) < 0 || handle == nullptr) return -1;
+    return *static_cast<int*>(handle);
+}
+
+}  // namespace
+
+void reserve_file_space(hid_t file, std::uint64_t bytes, const std::string& name) {
+    const int fd = file_descriptor(file);
+    haddr_t eoa = 0;
+    {
+        hdf5_quiet quiet;
+        if (fd < 0 || H5Fget_eoa(file, &eoa) < 0) return;  // another driver: nothing to reserve on
+    }
+    const int err = ::posix_fallocate(fd, static_cast<off_t>(eoa), static_cast<off_t>(bytes));
+    if (err == 0 || err == EINVAL || err == EOPNOTSUPP) return;
+    throw io_error(name, "cannot reserve " + std::to_string(bytes) + " bytes for the next write (" +
+                             std::strerror(err) + "); the file holds what was flushed before");
+}
+
+void release_reserved_space(hid_t file, const std::string& name) {
+    const int fd = file_descriptor(file);
+    haddr_t eoa = 0;
+    {
+        hdf5_quiet quiet;
+        if (fd < 0 || H5Fget_eoa(file, &eoa) < 0) return;
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || static_cast<std::uint64_t>(st.st_size) <= eoa) return;
+    if (::ftruncate(fd, static_cast<off_t>(eoa)) != 0)
+        throw io_error(name, std::string("cannot give back reserved space: ") + std::strerror(errno));
+}
+
 void check_link_name(const std::string& object, const std::string& parameter,
                      const std::string& name) {
     if (name.empty()) throw invalid_parameter(object, parameter, "''", "must not be empty");
@@ -67,6 +113,7 @@ hdf5_id open_hdf5_file(const std::filesystem::path& file, bool writable) {
     if (!std::filesystem::exists(file, ec)) throw io_error(file.string(), "no such file");
     if (std::filesystem::is_directory(file, ec))
         throw io_error(file.string(), "is a directory, not a file");
+    if (!writable) preflight_hdf5_file(file);  // before the first HDF5 call that reads the file
     htri_t is_hdf5 = H5Fis_hdf5(file.c_str());
     if (is_hdf5 < 0) throw io_error(file.string(), "cannot read file");
     if (is_hdf5 == 0) throw file_format_error(file.string(), "", "not an HDF5 file");

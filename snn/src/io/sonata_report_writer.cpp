@@ -42,13 +42,34 @@ struct sonata_report_writer::impl {
     hdf5_id h5file, report_group;
     std::vector<report> reports;
 
+    // A bound on the file space HDF5 may allocate until the next flush [bytes] (whole chunks,
+    // and the metadata of what was added), reserved on disk before each write: see the spike
+    // writer (sonata_spike_writer.cpp) and detail::reserve_file_space.
+    std::uint64_t unflushed_bytes = 0;
+
     void require_open() const {
         if (!h5file.valid()) throw io_error(file, "the report writer is closed");
+    }
+
+    void reserve(std::uint64_t more) {
+        unflushed_bytes += more;
+        detail::reserve_file_space(h5file.get(), unflushed_bytes + (64u << 10), file);
+    }
+
+    void write_all_and_flush() {
+        for (auto& r : reports) write_pending(r);
+        reserve(0);
+        detail::hdf5_quiet quiet;
+        detail::check_hdf5(H5Fflush(h5file.get(), H5F_SCOPE_GLOBAL), file, "flush the file");
+        detail::release_reserved_space(h5file.get(), file);
+        unflushed_bytes = 0;
     }
 
     void write_pending(report& r) {
         const std::size_t rows = r.pending.size() / r.n_nodes;
         if (rows == 0) return;
+        const std::uint64_t chunks = (r.samples_written % r.rows_per_chunk + rows + r.rows_per_chunk - 1) / r.rows_per_chunk;
+        reserve(chunks * (r.rows_per_chunk * r.n_nodes * sizeof(double) + (2u << 10)));
         detail::append_rows(r.data.get(), H5T_NATIVE_DOUBLE, r.pending.data(), rows, r.n_nodes,
                             file, r.group_path + "/data");
         r.samples_written += rows;
@@ -85,6 +106,7 @@ sonata_report_writer::sonata_report_writer(const std::filesystem::path& file)
     impl_->path = file;
     impl_->file = file.string();
     impl_->h5file = detail::create_hdf5_file(file);
+    impl_->reserve(16u << 10);
     impl_->open_report_group();
 }
 
@@ -93,6 +115,7 @@ sonata_report_writer sonata_report_writer::append_to(const std::filesystem::path
     state->path = file;
     state->file = file.string();
     state->h5file = detail::open_hdf5_file(file, true);
+    state->reserve(16u << 10);
     state->open_report_group();
     return sonata_report_writer(std::move(state));
 }
@@ -146,6 +169,7 @@ std::size_t sonata_report_writer::add_report(const std::string& population,
         name = suffixed;
     }
 
+    impl_->reserve((32u << 10) + node_ids.size() * 24);  // groups, attributes, mapping
     impl::report r;
     r.group_path = "/report/" + name;
     r.n_nodes = node_ids.size();
@@ -196,17 +220,14 @@ void sonata_report_writer::append(std::size_t report, std::span<const double> va
 void sonata_report_writer::flush() {
     if (!impl_) throw io_error("", "the report writer was moved from");
     impl_->require_open();
-    for (auto& r : impl_->reports) impl_->write_pending(r);
-    detail::hdf5_quiet quiet;
-    detail::check_hdf5(H5Fflush(impl_->h5file.get(), H5F_SCOPE_GLOBAL), impl_->file,
-                       "flush the file");
+    impl_->write_all_and_flush();
 }
 
 void sonata_report_writer::close() {
     if (!impl_ || !impl_->h5file.valid()) return;
     std::string failure;
     try {
-        for (auto& r : impl_->reports) impl_->write_pending(r);
+        impl_->write_all_and_flush();
     } catch (const io_error& e) {
         failure = e.what();
     }

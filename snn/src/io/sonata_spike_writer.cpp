@@ -46,6 +46,7 @@ struct sonata_spike_writer::impl {
         std::vector<std::uint64_t> pending_ids;
         std::vector<double> pending_times_ms;
         std::uint64_t count = 0;
+        std::uint64_t written = 0;  // spikes already handed to HDF5
         double last_time_ms = -std::numeric_limits<double>::infinity();
         bool time_ordered = true;
     };
@@ -54,15 +55,43 @@ struct sonata_spike_writer::impl {
     std::string file;  // path as text, for error messages
     hdf5_id h5file, spikes_group;
     std::vector<population> populations;
+    // A bound on the file space HDF5 may allocate until the next flush [bytes]: the chunks the
+    // writes since the last flush touch, and the metadata of the groups added since then.
+    std::uint64_t unflushed_bytes = 0;
+
+    // Before every write: room on disk for what HDF5 may allocate until the next flush, plus
+    // 64 KiB, so that a full disk is an error here and never a half-written file
+    // (reserve_file_space). Each chunk is counted whole, with 1 KiB for its entry in the chunk
+    // index (a v1 B-tree node of 64 entries takes about 2 KiB).
+    void reserve() {
+        detail::reserve_file_space(h5file.get(), unflushed_bytes + (64u << 10), file);
+    }
 
     void write_pending(population& pop) {
+        if (pop.pending_ids.empty()) return;
         const std::string object = "/spikes/" + pop.name;
+        const std::uint64_t c = detail::spike_chunk_size;
+        const std::uint64_t chunks = (pop.written % c + pop.pending_ids.size() + c - 1) / c;
+        unflushed_bytes += chunks * (c * (sizeof(std::uint64_t) + sizeof(double)) + (2u << 10));
+        reserve();
         detail::append_rows(pop.node_ids.get(), H5T_NATIVE_UINT64, pop.pending_ids.data(),
                             pop.pending_ids.size(), 0, file, object + "/node_ids");
         detail::append_rows(pop.timestamps.get(), H5T_NATIVE_DOUBLE, pop.pending_times_ms.data(),
                             pop.pending_times_ms.size(), 0, file, object + "/timestamps");
+        pop.written += pop.pending_ids.size();
         pop.pending_ids.clear();
         pop.pending_times_ms.clear();
+    }
+
+    /// Writes every buffer and flushes the file, within reserved space; then gives the rest of
+    /// the reservation back.
+    void write_all_and_flush() {
+        for (auto& pop : populations) write_pending(pop);
+        reserve();
+        detail::hdf5_quiet quiet;
+        detail::check_hdf5(H5Fflush(h5file.get(), H5F_SCOPE_GLOBAL), file, "flush the file");
+        detail::release_reserved_space(h5file.get(), file);
+        unflushed_bytes = 0;
     }
 
     void require_open() const {
@@ -75,6 +104,8 @@ sonata_spike_writer::sonata_spike_writer(const std::filesystem::path& file)
     impl_->path = file;
     impl_->file = file.string();
     impl_->h5file = detail::create_hdf5_file(file);
+    impl_->unflushed_bytes = 16u << 10;
+    impl_->reserve();
     impl_->spikes_group = detail::create_group(impl_->h5file.get(), "spikes", impl_->file);
     const std::uint32_t magic = detail::sonata_magic;
     detail::write_u32_attribute(impl_->spikes_group.get(), "magic", {&magic, 1}, impl_->file);
@@ -111,6 +142,8 @@ std::size_t sonata_spike_writer::add_population(const std::string& name) {
         if (pop.name == name)
             throw invalid_parameter("spike file '" + file + "'", "population", "'" + name + "'",
                                     "already added to this file");
+    impl_->unflushed_bytes += 16u << 10;  // a group, two datasets and three attributes
+    impl_->reserve();
     impl::population pop;
     pop.name = name;
     pop.group = detail::create_group(impl_->spikes_group.get(), name, file);
@@ -148,6 +181,8 @@ void sonata_spike_writer::append(std::size_t population, std::span<const std::ui
     for (double t : timestamps_ms) {
         if (t < pop.last_time_ms && pop.time_ordered) {
             pop.time_ordered = false;
+            impl_->unflushed_bytes += 4u << 10;
+            impl_->reserve();
             write_sorting_attribute(pop.group.get(), detail::spike_sorting::none, file);
         }
         pop.last_time_ms = t;
@@ -162,17 +197,14 @@ void sonata_spike_writer::append(std::size_t population, std::span<const std::ui
 void sonata_spike_writer::flush() {
     if (!impl_) throw io_error("", "the spike writer was moved from");
     impl_->require_open();
-    for (auto& pop : impl_->populations) impl_->write_pending(pop);
-    detail::hdf5_quiet quiet;
-    detail::check_hdf5(H5Fflush(impl_->h5file.get(), H5F_SCOPE_GLOBAL), impl_->file,
-                       "flush the file");
+    impl_->write_all_and_flush();
 }
 
 void sonata_spike_writer::close() {
     if (!impl_ || !impl_->h5file.valid()) return;
     std::string failure;
     try {
-        for (auto& pop : impl_->populations) impl_->write_pending(pop);
+        impl_->write_all_and_flush();
     } catch (const io_error& e) {
         failure = e.what();
     }

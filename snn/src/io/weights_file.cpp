@@ -6,6 +6,8 @@
 #include <volley/snn/hdf5_dataset.hpp>
 #include <volley/snn/hdf5_file.hpp>
 
+#include <algorithm>
+
 namespace volley::snn {
 
 namespace {
@@ -74,6 +76,16 @@ void write_weights(const std::filesystem::path& file, const std::vector<projecti
     detail::hdf5_quiet quiet;
     const std::string name = file.string();
     hdf5_id h5 = std::filesystem::exists(file) ? detail::open_hdf5_file(file, true) : detail::create_hdf5_file(file);
+    // Room on disk for everything this call writes, before HDF5 writes any of it, so that a full
+    // disk leaves the file as it was (detail::reserve_file_space): the values, whole chunks of
+    // history, and 32 KiB of groups and attributes per projection.
+    std::uint64_t bytes = 64u << 10;
+    for (const auto& r : records) {
+        const std::uint64_t n = std::max<std::size_t>(r.weights.size(), 1);
+        const std::uint64_t rows = std::max<std::uint64_t>(1, 131072 / n);
+        bytes += (32u << 10) + n * 24 + r.history_time_ms.size() * 8 + (r.history_time_ms.size() + rows) * n * 8;
+    }
+    detail::reserve_file_space(h5.get(), bytes, name);
     hdf5_id root = detail::open_group_if_present(h5.get(), "weights");
     if (!root.valid()) {
         if (detail::has_link(h5.get(), "weights")) throw file_format_error(name, "/weights", "exists but is not a group");
@@ -82,6 +94,7 @@ void write_weights(const std::filesystem::path& file, const std::vector<projecti
     for (const auto& r : records) write_record(root.get(), r, name);
     root.reset();
     detail::check_hdf5(H5Fflush(h5.get(), H5F_SCOPE_GLOBAL), name, "flush");
+    detail::release_reserved_space(h5.get(), name);
 }
 
 std::vector<projection_weight_record> read_weights(const std::filesystem::path& file) {

@@ -61,8 +61,17 @@ class hdf5_quiet {
 /// Creates (truncates) an HDF5 file; io_error naming the file if that fails.
 hdf5_id create_hdf5_file(const std::filesystem::path& file);
 
+/// Reads all of `file` (every object, link index, attribute and dataset) in a forked child
+/// process, so that a damaged or hostile file that crashes libhdf5 kills the child, not this
+/// process: then file_format_error naming the file. A file that passed is not read again in this
+/// process (it is known by device, inode, size and mtime). Does nothing when the environment
+/// variable VOLLEY_HDF5_PREFLIGHT is "0" (to debug a reader in place). open_hdf5_file calls it
+/// for every read-only open (docs/errors.md, "Damaged and hostile HDF5 files").
+void preflight_hdf5_file(const std::filesystem::path& file);
+
 /// Opens an existing HDF5 file, read-only or read-write. io_error if it is missing or cannot be
-/// opened; file_format_error if it exists but is not an HDF5 file.
+/// opened; file_format_error if it exists but is not an HDF5 file, or if reading it crashes
+/// libhdf5 (preflight_hdf5_file, for read-only opens).
 hdf5_id open_hdf5_file(const std::filesystem::path& file, bool writable);
 
 /// Creates a group that tracks the creation order of its links (so readers list children in
@@ -97,6 +106,19 @@ void write_u32_attribute(hid_t object, const std::string& name,
 /// name: non-empty, no '/', not "." or "..".
 void check_link_name(const std::string& object, const std::string& parameter,
                      const std::string& name);
+
+/// Makes sure that the next `bytes` bytes past the space HDF5 has allocated in `file` (its end of
+/// allocation) can be written, by allocating them on disk now (posix_fallocate). A writer calls it
+/// before it lets HDF5 write, with a bound on what HDF5 may allocate until the next flush: a full
+/// disk or a file-size limit then fails here, as an io_error naming the file, before HDF5 has
+/// written anything, instead of inside HDF5 half-way through updating the file's metadata (which
+/// leaves a file that cannot be opened, and a library that crashes when it closes it). The space
+/// stays part of the file until release_reserved_space().
+void reserve_file_space(hid_t file, std::uint64_t bytes, const std::string& name);
+
+/// Cuts the file back to HDF5's end of allocation, giving back what reserve_file_space() allocated
+/// and HDF5 did not use. Call right after a successful H5Fflush.
+void release_reserved_space(hid_t file, const std::string& name);
 
 /// Throws io_error naming `file` and `what` when an HDF5 call returned a negative status.
 void check_hdf5(herr_t status, const std::string& file, const std::string& what);

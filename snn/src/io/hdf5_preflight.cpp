@@ -1,0 +1,159 @@
+// Reading an untrusted HDF5 file in a child process first (hdf5_file.hpp, preflight_hdf5_file;
+// docs/errors.md, "Damaged and hostile HDF5 files").
+//
+// Why a child process: libhdf5 (1.10 and later) trusts the addresses and sizes it finds in a
+// file. A damaged or hostile file makes it read through a bad global-heap address (H5HG_read,
+// reached from any variable-length string), free a pointer it decoded from the file (dense link
+// storage), or index past a buffer: the process dies with SIGSEGV or SIGABRT, and no check a
+// reader can make through the public API first (the heap ids and B-tree nodes are not visible
+// through it) rules that out. So before the first read-only open of a file, a forked child walks
+// the whole file, doing what any reader may do: every object reached by name, both link indexes
+// of every group, every attribute read with its own type (variable-length strings included),
+// every dataset read in full (in slabs of at most 16 MiB). If the child dies of a signal, the
+// file is refused with a file_format_error naming it, and the process that asked lives on; if the
+// child finishes (whatever HDF5 errors it met), the caller's own reader runs and reports what is
+// wrong with its typed errors. A file that passed is remembered (device, inode, size, mtime) and
+// not walked again in this process.
+
+#include <volley/error.hpp>
+#include <volley/snn/hdf5_file.hpp>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <tuple>
+#include <vector>
+
+namespace volley::snn::detail {
+
+namespace {
+
+constexpr std::size_t max_slab_bytes = std::size_t{16} << 20;
+
+void read_attribute(hid_t object, const char* name) {
+    hdf5_id attr(H5Aopen(object, name, H5P_DEFAULT), H5Aclose);
+    if (!attr.valid()) return;
+    hdf5_id type(H5Aget_type(attr.get()), H5Tclose);
+    hdf5_id space(H5Aget_space(attr.get()), H5Sclose);
+    if (!type.valid() || !space.valid()) return;
+    hdf5_id mem(H5Tget_native_type(type.get(), H5T_DIR_DEFAULT), H5Tclose);
+    const hssize_t n = H5Sget_simple_extent_npoints(space.get());
+    const std::size_t size = mem.valid() ? H5Tget_size(mem.get()) : 0;
+    if (n < 0 || size == 0 || static_cast<std::size_t>(n) > max_slab_bytes / size) return;
+    std::vector<unsigned char> buffer(static_cast<std::size_t>(n) * size + 1);
+    H5Aread(attr.get(), mem.get(), buffer.data());  // variable-length data is left to _exit
+}
+
+herr_t on_attribute(hid_t object, const char* name, const H5A_info_t*, void*) {
+    read_attribute(object, name);
+    return 0;
+}
+
+herr_t on_link(hid_t group, const char* name, const H5L_info_t*, void*) {
+    H5Lexists(group, name, H5P_DEFAULT);  // the lookup by name, as a reader's open does
+    return 0;
+}
+
+void read_dataset(hid_t dataset) {
+    hdf5_id type(H5Dget_type(dataset), H5Tclose);
+    hdf5_id space(H5Dget_space(dataset), H5Sclose);
+    if (!type.valid() || !space.valid()) return;
+    hdf5_id mem(H5Tget_native_type(type.get(), H5T_DIR_DEFAULT), H5Tclose);
+    const std::size_t size = mem.valid() ? H5Tget_size(mem.get()) : 0;
+    const int rank = H5Sget_simple_extent_ndims(space.get());
+    if (size == 0 || rank < 0 || rank > 32) return;
+    if (rank == 0) {
+        std::vector<unsigned char> buffer(size);
+        H5Dread(dataset, mem.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data());
+        return;
+    }
+    std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+    H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+    std::size_t row = size;  // bytes of one index of the first dimension
+    for (int d = 1; d < rank; ++d) {
+        if (dims[d] != 0 && row > max_slab_bytes / dims[d]) return;  // a row larger than a slab
+        row *= dims[d];
+    }
+    if (row == 0 || dims[0] == 0) return;
+    const hsize_t rows_per_slab = std::max<hsize_t>(1, max_slab_bytes / row);
+    std::vector<unsigned char> buffer(static_cast<std::size_t>(std::min(rows_per_slab, dims[0]) * row));
+    for (hsize_t first = 0; first < dims[0]; first += rows_per_slab) {
+        std::vector<hsize_t> start(dims.size(), 0), count = dims;
+        start[0] = first;
+        count[0] = std::min(rows_per_slab, dims[0] - first);
+        if (H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr) < 0) return;
+        hdf5_id mem_space(H5Screate_simple(rank, count.data(), nullptr), H5Sclose);
+        if (H5Dread(dataset, mem.get(), mem_space.get(), space.get(), H5P_DEFAULT, buffer.data()) < 0) return;
+    }
+}
+
+herr_t on_object(hid_t parent, const char* name, const H5O_info_t* info, void*) {
+    hdf5_id object(H5Oopen(parent, name, H5P_DEFAULT), H5Oclose);
+    if (!object.valid()) return 0;
+    hsize_t position = 0;
+    H5Aiterate2(object.get(), H5_INDEX_NAME, H5_ITER_INC, &position, on_attribute, nullptr);
+    position = 0;
+    H5Aiterate2(object.get(), H5_INDEX_CRT_ORDER, H5_ITER_INC, &position, on_attribute, nullptr);
+    if (info->type == H5O_TYPE_GROUP) {
+        position = 0;
+        H5Literate(object.get(), H5_INDEX_NAME, H5_ITER_INC, &position, on_link, nullptr);
+        position = 0;
+        H5Literate(object.get(), H5_INDEX_CRT_ORDER, H5_ITER_INC, &position, on_link, nullptr);
+    } else if (info->type == H5O_TYPE_DATASET) {
+        read_dataset(object.get());
+    }
+    return 0;
+}
+
+/// What the child does: open and walk the file, then _exit without running any exit handler
+/// (which would close and flush the parent's open HDF5 files).
+[[noreturn]] void walk_and_exit(const std::filesystem::path& file) {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    const hid_t h5 = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (h5 >= 0) H5Ovisit2(h5, H5_INDEX_NAME, H5_ITER_INC, on_object, nullptr, H5O_INFO_BASIC);
+    ::_exit(0);
+}
+
+using file_identity = std::tuple<dev_t, ino_t, off_t, std::int64_t, std::int64_t>;
+
+std::mutex passed_mutex;
+std::set<file_identity> passed;  // files that were walked without a crash in this process
+
+}  // namespace
+
+void preflight_hdf5_file(const std::filesystem::path& file) {
+    if (const char* v = std::getenv("VOLLEY_HDF5_PREFLIGHT"); v != nullptr && std::strcmp(v, "0") == 0) return;
+    struct stat st {};
+    if (::stat(file.c_str(), &st) != 0) return;  // the open that follows reports it
+    const file_identity id{st.st_dev, st.st_ino, st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec};
+    {
+        std::lock_guard lock(passed_mutex);
+        if (passed.contains(id)) return;
+    }
+    const pid_t child = ::fork();
+    if (child < 0) return;  // no process to spare: read in this one, unprotected
+    if (child == 0) walk_and_exit(file);
+    int status = 0;
+    while (::waitpid(child, &status, 0) < 0)
+        if (errno != EINTR) return;
+    if (WIFSIGNALED(status)) {
+        const int sig = WTERMSIG(status);
+        const char* name = sigabbrev_np(sig);
+        throw file_format_error(file.string(), "",
+                                std::string("damaged or hostile HDF5 file: reading it crashed libhdf5 (SIG") +
+                                    (name ? name : std::to_string(sig).c_str()) +
+                                    ", in a child process that read it first); nothing was read from it");
+    }
+    std::lock_guard lock(passed_mutex);
+    passed.insert(id);
+}
+
+}  // namespace volley::snn::detail

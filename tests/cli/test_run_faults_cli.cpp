@@ -1,0 +1,176 @@
+// Faults during `volley run` (docs/recording-format.md, "Crash safety"; docs/engine.md,
+// "Checkpoints"): a full disk (a file-size limit) stops the run with an error naming the file and
+// leaves a valid SONATA file holding a prefix of the uninterrupted run's spikes; a run killed with
+// SIGKILL leaves a valid file up to its last flush; a run killed mid-way resumes from its last
+// periodic checkpoint and gives the spikes of the uninterrupted run.
+
+#include "../support/cli_runner.hpp"
+
+#include <volley/error.hpp>
+#include <volley/snn/network_json.hpp>
+#include <volley/snn/sonata_spikes.hpp>
+#include <volley/snn/spike_csv.hpp>
+
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+#include <tuple>
+
+namespace {
+
+namespace vs = volley::snn;
+using volley::testing::run_volley_in;
+
+std::filesystem::path work_dir(const std::string& name) {
+    const auto d = std::filesystem::temp_directory_path() / ("volley_run_faults_" + std::to_string(::getpid())) / name;
+    std::filesystem::remove_all(d);
+    std::filesystem::create_directories(d);
+    return d;
+}
+
+/// Poisson input into LIF neurons: steady spikes in both populations from the first ms.
+void write_network(const std::filesystem::path& file, int inputs = 2000) {
+    vs::network net;
+    const auto in = net.add_population("in", inputs, vs::poisson_source{{.rate_hz = 50}});
+    const auto exc = net.add_population("exc", 500, vs::lif_exp{});
+    net.initialise(exc, "v_mv", vs::uniform{-60, -50});
+    net.connect(in, exc, vs::fixed_probability{0.05}, {.weight = 1.0, .delay_ms = 1.0});
+    vs::save_network_json(net, file, {.dt_ms = 0.1, .duration_ms = 100, .seed = 3});
+}
+
+bool have_program(const std::string& name) {
+    return std::system(("command -v " + name + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+/// Every population of `got` is a prefix of the same population in `whole` (same order, same
+/// ids, same times); returns the number of spikes in `got`.
+std::size_t expect_prefix(const std::vector<vs::population_spikes>& got, const std::vector<vs::population_spikes>& whole) {
+    std::size_t n = 0;
+    EXPECT_EQ(got.size(), whole.size());
+    for (std::size_t p = 0; p < std::min(got.size(), whole.size()); ++p) {
+        EXPECT_EQ(got[p].population, whole[p].population);
+        const std::size_t k = got[p].node_ids.size();
+        EXPECT_LE(k, whole[p].node_ids.size()) << got[p].population;
+        if (k > whole[p].node_ids.size()) continue;
+        EXPECT_TRUE(std::equal(got[p].node_ids.begin(), got[p].node_ids.end(), whole[p].node_ids.begin()))
+            << got[p].population << ": node ids differ from the uninterrupted run's first " << k;
+        EXPECT_TRUE(std::equal(got[p].timestamps_ms.begin(), got[p].timestamps_ms.end(), whole[p].timestamps_ms.begin()))
+            << got[p].population << ": times differ from the uninterrupted run's first " << k;
+        n += k;
+    }
+    return n;
+}
+
+TEST(RunFaultsCli, AFullDiskStopsTheRunNamingTheFileAndKeepsWhatWasFlushed) {
+    if (!have_program("prlimit")) GTEST_SKIP() << "prlimit (util-linux) is not installed";
+    const auto dir = work_dir("full_disk");
+    write_network(dir / "net.json");
+    auto whole = run_volley_in(dir, "run net.json --duration 1000 --threads 1 --quiet --out whole.h5");
+    ASSERT_EQ(whole.code, 0) << whole.err;
+    const auto expected = vs::read_sonata_spikes(dir / "whole.h5");
+    const auto whole_size = std::filesystem::file_size(dir / "whole.h5");
+    // Limits from "not even the layout fits" to "most of the run fits".
+    for (const std::uintmax_t limit : {std::uintmax_t{4096}, whole_size / 4, whole_size * 3 / 4}) {
+        const std::string out = "cut_" + std::to_string(limit) + ".h5";
+        // The limit binds the run only; SIGXFSZ keeps its default action (kill), so the run
+        // survives only because `volley` ignores it and turns EFBIG into an error.
+        const std::string cmd = "cd '" + dir.string() + "' && prlimit --fsize=" + std::to_string(limit) + " '" VOLLEY_CLI
+                                "' run net.json --duration 1000 --threads 1 --quiet --flush-every 0 --out " + out +
+                                " >stdout.txt 2>stderr.txt </dev/null";
+        const int status = std::system(cmd.c_str());
+        ASSERT_TRUE(WIFEXITED(status)) << "limit " << limit << ": the run died instead of failing";
+        EXPECT_NE(WEXITSTATUS(status), 0) << "limit " << limit;
+        const auto err = volley::testing::read_text_file(dir / "stderr.txt");
+        EXPECT_NE(err.find(out), std::string::npos) << err;
+        EXPECT_LE(std::filesystem::file_size(dir / out), limit);
+        if (limit < 16384) continue;  // nothing but the superblock fits; the file may hold no layout
+        std::vector<vs::population_spikes> got;
+        ASSERT_NO_THROW(got = vs::read_sonata_spikes(dir / out)) << "limit " << limit;
+        const std::size_t n = expect_prefix(got, expected);
+        EXPECT_GT(n, 0u) << "limit " << limit << ": some flushes must have fitted";
+        if (have_program("h5dump")) {
+            EXPECT_EQ(std::system(("h5dump -H '" + (dir / out).string() + "' >/dev/null 2>&1").c_str()), 0);
+        }
+    }
+}
+
+/// Starts `volley ARGS...` in `dir` as a child process; returns its pid.
+pid_t spawn_volley(const std::filesystem::path& dir, std::vector<std::string> args) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        if (::chdir(dir.c_str()) != 0) ::_exit(127);
+        std::vector<char*> argv{const_cast<char*>(VOLLEY_CLI)};
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        std::freopen("/dev/null", "w", stdout);
+        ::execv(VOLLEY_CLI, argv.data());
+        ::_exit(127);
+    }
+    return pid;
+}
+
+/// Waits until `file` exists (at most 20 s), then `then_ms` more, and kills `pid` with SIGKILL.
+void kill_when_written(pid_t pid, const std::filesystem::path& file, int then_ms) {
+    for (int i = 0; i < 2000 && !std::filesystem::exists(file); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(then_ms));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "the run ended before it was killed";
+}
+
+TEST(RunFaultsCli, AKilledRunLeavesAReadableFileUpToItsLastFlush) {
+    const auto dir = work_dir("killed");
+    write_network(dir / "net.json", 500);
+    const pid_t pid = spawn_volley(dir, {"run", "net.json", "--duration", "1e7", "--threads", "1", "--quiet",
+                                         "--flush-every", "0.05", "--out", "killed.h5"});
+    kill_when_written(pid, dir / "killed.h5", 700);
+    std::vector<vs::population_spikes> got;
+    ASSERT_NO_THROW(got = vs::read_sonata_spikes(dir / "killed.h5"));
+    ASSERT_EQ(got.size(), 2u);
+    double last_ms = 0;
+    for (const auto& p : got)
+        if (!p.timestamps_ms.empty()) last_ms = std::max(last_ms, p.timestamps_ms.back());
+    ASSERT_GT(last_ms, 0) << "no flush in 0.7 s at --flush-every 0.05";
+    auto whole = run_volley_in(dir, "run net.json --threads 1 --quiet --out whole.h5 --duration " + std::to_string(last_ms + 1));
+    ASSERT_EQ(whole.code, 0) << whole.err;
+    EXPECT_GT(expect_prefix(got, vs::read_sonata_spikes(dir / "whole.h5")), 100u);
+}
+
+/// (population, node, time) of every spike after `after_ms`, sorted.
+std::vector<std::tuple<std::string, std::uint64_t, double>> spikes_after(const std::filesystem::path& csv, double after_ms) {
+    std::vector<std::tuple<std::string, std::uint64_t, double>> out;
+    for (const auto& p : vs::read_spike_csv(csv))
+        for (std::size_t i = 0; i < p.node_ids.size(); ++i)
+            if (p.timestamps_ms[i] > after_ms + 1e-9) out.emplace_back(p.population, p.node_ids[i], p.timestamps_ms[i]);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+TEST(RunFaultsCli, AKilledRunResumesFromItsLastPeriodicCheckpoint) {
+    const auto dir = work_dir("resume");
+    write_network(dir / "net.json", 500);
+    const pid_t pid = spawn_volley(dir, {"run", "net.json", "--duration", "1e7", "--threads", "1", "--quiet",
+                                         "--checkpoint", "state.h5", "--checkpoint-every", "20"});
+    kill_when_written(pid, dir / "state.h5", 300);
+    auto rest = run_volley_in(dir, "run net.json --resume state.h5 --duration 50 --threads 1 --quiet --json --out rest.csv");
+    ASSERT_EQ(rest.code, 0) << rest.err;
+    const double start_ms = rest.json()["start_ms"].get<double>();
+    EXPECT_GT(start_ms, 0);
+    auto whole = run_volley_in(dir, "run net.json --threads 1 --quiet --out whole.csv --duration " + std::to_string(start_ms + 50));
+    ASSERT_EQ(whole.code, 0) << whole.err;
+    const auto expected = spikes_after(dir / "whole.csv", start_ms);
+    ASSERT_GT(expected.size(), 100u);
+    EXPECT_EQ(spikes_after(dir / "rest.csv", 0), expected);
+}
+
+}  // namespace
