@@ -16,3 +16,6 @@ add_dependencies(test_integrator_cli volley)
 # Faults during `volley run`: a full disk, SIGKILL, resuming after a kill, hostile HDF5 input.
 volley_test(test_run_faults_cli cli/test_run_faults_cli.cpp LIBS volley::snn nlohmann_json::nlohmann_json)
 add_dependencies(test_run_faults_cli volley)
+# Damaged and hostile HDF5 input: a typed error, never a dead process (docs/errors.md).
+volley_test(test_hostile_hdf5_cli cli/test_hostile_hdf5_cli.cpp LIBS volley::snn nlohmann_json::nlohmann_json)
+add_dependencies(test_hostile_hdf5_cli volley)

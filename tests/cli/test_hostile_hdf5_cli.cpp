@@ -1,0 +1,69 @@
+// Damaged and hostile HDF5 input (docs/errors.md, "Damaged and hostile HDF5 files"): NIR files
+// that crash libhdf5 when read (tests/data/nir/damaged) are refused with a file_format_error
+// naming the file, by the library's reader and by `volley nir info` and `volley run`, and the
+// process that asked lives on; intact files still load.
+
+#include "../support/cli_runner.hpp"
+
+#include <volley/error.hpp>
+#include <volley/snn/hdf5_file.hpp>
+#include <volley/snn/nir_file.hpp>
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace vs = volley::snn;
+using volley::testing::run_volley_in;
+
+const std::filesystem::path data_dir = std::filesystem::path(VOLLEY_TEST_DATA_DIR) / "nir";
+
+std::vector<std::filesystem::path> damaged_files() {
+    std::vector<std::filesystem::path> out;
+    for (const auto& e : std::filesystem::directory_iterator(data_dir / "damaged"))
+        if (e.path().extension() == ".nir") out.push_back(e.path());
+    return out;
+}
+
+std::filesystem::path work_dir() {
+    const auto d = std::filesystem::temp_directory_path() / ("volley_hostile_hdf5_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(d);
+    return d;
+}
+
+TEST(HostileHdf5, AFileThatCrashesLibhdf5IsAFileFormatErrorNamingIt) {
+    const auto files = damaged_files();
+    ASSERT_GE(files.size(), 2u);
+    for (const auto& f : files) {
+        try {
+            (void)vs::read_nir(f);
+            ADD_FAILURE() << f << " was read";
+        } catch (const volley::file_format_error& e) {
+            EXPECT_EQ(e.file(), f.string());
+            EXPECT_NE(std::string(e.what()).find("crashed libhdf5 (SIGSEGV"), std::string::npos) << e.what();
+        }
+    }
+    // The intact file they were made from passes and loads (LIF -> Linear -> LIF, with input and output).
+    EXPECT_NO_THROW(vs::detail::preflight_hdf5_file(data_dir / "two_lif_neurons.nir"));
+    EXPECT_GE(vs::read_nir(data_dir / "two_lif_neurons.nir").nodes.size(), 3u);
+}
+
+TEST(HostileHdf5, TheCommandLineReportsItAndExitsWithAnInputError) {
+    const auto dir = work_dir();
+    for (const auto& f : damaged_files()) {
+        for (const std::string cmd : {"nir info ", "run "}) {
+            const auto r = run_volley_in(dir, cmd + "'" + f.string() + "'");
+            EXPECT_EQ(r.code, 2) << cmd << f << ": " << r.err;
+            EXPECT_NE(r.err.find(f.string()), std::string::npos) << r.err;
+            EXPECT_NE(r.err.find("damaged or hostile HDF5 file"), std::string::npos) << r.err;
+        }
+    }
+}
+
+}  // namespace

@@ -1,0 +1,15 @@
+"""Writes the damaged NIR files of this folder: ../two_lif_neurons.nir with one byte inverted.
+
+Each offset was found by inverting every byte of a sample of offsets, one at a time, and running
+`volley nir info` on the result with VOLLEY_HDF5_PREFLIGHT=0: these crash libhdf5 1.10.8 with
+SIGSEGV inside H5HG_read (a variable-length string whose global-heap id is damaged, read by
+H5Dread from the reader's read_whole_dataset). Run: python3 make_damaged.py
+"""
+import pathlib
+
+here = pathlib.Path(__file__).parent
+source = (here.parent / "two_lif_neurons.nir").read_bytes()
+for offset in (2113, 2284):
+    data = bytearray(source)
+    data[offset] ^= 0xFF
+    (here / f"two_lif_neurons_flip{offset}.nir").write_bytes(bytes(data))
