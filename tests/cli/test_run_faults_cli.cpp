@@ -102,6 +102,17 @@ TEST(RunFaultsCli, AFullDiskStopsTheRunNamingTheFileAndKeepsWhatWasFlushed) {
     }
 }
 
+TEST(RunFaultsCli, BadFlushIntervalsAreErrorsNamingTheOption) {
+    const auto dir = work_dir("flush_option");
+    write_network(dir / "net.json", 10);
+    for (const std::string args : {"--flush-every -1 --out a.h5", "--flush-every nan --out a.h5", "--flush-every 1",
+                                   "--flush-every 1 --out a.csv"}) {
+        const auto r = run_volley_in(dir, "run net.json --duration 1 --quiet " + args);
+        EXPECT_EQ(r.code, 2) << args;
+        EXPECT_NE(r.err.find("--flush-every"), std::string::npos) << args << ": " << r.err;
+    }
+}
+
 /// Starts `volley ARGS...` in `dir` as a child process; returns its pid.
 pid_t spawn_volley(const std::filesystem::path& dir, std::vector<std::string> args) {
     const pid_t pid = ::fork();
