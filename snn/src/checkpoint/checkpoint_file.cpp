@@ -118,7 +118,15 @@ state_archive::records read_checkpoint(const std::filesystem::path& file, checkp
     const std::string name = file.string();
     hdf5_quiet quiet;
     auto h5 = open_hdf5_file(file, false);
-    if (read_fixed_string_attribute(h5.get(), "format", name).value_or("") != format_name)
+    std::optional<std::string> format;
+    try {
+        format = read_fixed_string_attribute(h5.get(), "format", name);
+    } catch (const file_format_error&) {
+        throw file_format_error(name, "/@format",
+                                "not a Volley checkpoint of version 2 (a version 1 checkpoint, which this build no longer "
+                                "reads, or another file)");
+    }
+    if (format.value_or("") != format_name)
         throw file_format_error(name, "/", "not a Volley checkpoint (no format attribute \"volley-checkpoint\")");
     const auto version = read_fixed_string_attribute(h5.get(), "version", name).value_or("?");
     if (version != format_version)
