@@ -1,6 +1,6 @@
 // Damaged and hostile HDF5 input (docs/errors.md, "Damaged and hostile HDF5 files"): NIR files
-// that crash libhdf5 when read (tests/data/nir/damaged) are refused with a file_format_error
-// naming the file, by the library's reader and by `volley nir info` and `volley run`, and the
+// that crash libhdf5 when read, or make it run forever (tests/data/nir/damaged), are refused with
+// a file_format_error naming the file, by the library's reader and by `volley nir info` and `volley run`, and the
 // process that asked lives on; intact files still load.
 
 #include "../support/cli_runner.hpp"
@@ -13,6 +13,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -24,10 +26,13 @@ using volley::testing::run_volley_in;
 
 const std::filesystem::path data_dir = std::filesystem::path(VOLLEY_TEST_DATA_DIR) / "nir";
 
-std::vector<std::filesystem::path> damaged_files() {
+/// The damaged files whose name starts with `kind`: "two_lif_neurons_flip" crash libhdf5,
+/// "two_lif_neurons_loop" make it run forever.
+std::vector<std::filesystem::path> damaged_files(const std::string& kind) {
     std::vector<std::filesystem::path> out;
     for (const auto& e : std::filesystem::directory_iterator(data_dir / "damaged"))
-        if (e.path().extension() == ".nir") out.push_back(e.path());
+        if (e.path().extension() == ".nir" && e.path().filename().string().starts_with(kind)) out.push_back(e.path());
+    std::sort(out.begin(), out.end());
     return out;
 }
 
@@ -38,8 +43,8 @@ std::filesystem::path work_dir() {
 }
 
 TEST(HostileHdf5, AFileThatCrashesLibhdf5IsAFileFormatErrorNamingIt) {
-    const auto files = damaged_files();
-    ASSERT_GE(files.size(), 2u);
+    const auto files = damaged_files("two_lif_neurons_flip");
+    ASSERT_EQ(files.size(), 2u);
     for (const auto& f : files) {
         try {
             (void)vs::read_nir(f);
@@ -54,9 +59,28 @@ TEST(HostileHdf5, AFileThatCrashesLibhdf5IsAFileFormatErrorNamingIt) {
     EXPECT_GE(vs::read_nir(data_dir / "two_lif_neurons.nir").nodes.size(), 3u);
 }
 
+// The time limit of the child is 10 s for files this small; the tests shorten it to 1 s.
+TEST(HostileHdf5, AFileThatMakesLibhdf5RunForeverIsRefusedAfterTheTimeLimit) {
+    ::setenv("VOLLEY_HDF5_PREFLIGHT_SECONDS", "1", 1);
+    const auto files = damaged_files("two_lif_neurons_loop");
+    ASSERT_EQ(files.size(), 2u);
+    try {
+        (void)vs::read_nir(files[0]);
+        ADD_FAILURE() << files[0] << " was read";
+    } catch (const volley::file_format_error& e) {
+        EXPECT_EQ(e.file(), files[0].string());
+        EXPECT_NE(std::string(e.what()).find("kept libhdf5 busy for more than 1 s"), std::string::npos) << e.what();
+    }
+    const auto r = run_volley_in(work_dir(), "nir info '" + files[1].string() + "'");
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find(files[1].string()), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("kept libhdf5 busy"), std::string::npos) << r.err;
+    ::unsetenv("VOLLEY_HDF5_PREFLIGHT_SECONDS");
+}
+
 TEST(HostileHdf5, TheCommandLineReportsItAndExitsWithAnInputError) {
     const auto dir = work_dir();
-    for (const auto& f : damaged_files()) {
+    for (const auto& f : damaged_files("two_lif_neurons_flip")) {
         for (const std::string cmd : {"nir info ", "run "}) {
             const auto r = run_volley_in(dir, cmd + "'" + f.string() + "'");
             EXPECT_EQ(r.code, 2) << cmd << f << ": " << r.err;

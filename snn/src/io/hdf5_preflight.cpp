@@ -9,8 +9,9 @@
 // through it) rules that out. So before the first read-only open of a file, a forked child walks
 // the whole file, doing what any reader may do: every object reached by name, both link indexes
 // of every group, every attribute read with its own type (variable-length strings included),
-// every dataset read in full (in slabs of at most 16 MiB). If the child dies of a signal, the
-// file is refused with a file_format_error naming it, and the process that asked lives on; if the
+// every dataset read in full (in slabs of at most 16 MiB). If the child dies of a signal, or is
+// still at it after a time limit (then it is killed), the file is refused with a
+// file_format_error naming it, and the process that asked lives on; if the
 // child finishes (whatever HDF5 errors it met), the caller's own reader runs and reports what is
 // wrong with its typed errors. A file that passed is remembered (device, inode, size, mtime) and
 // not walked again in this process.
@@ -18,11 +19,15 @@
 #include <volley/error.hpp>
 #include <volley/snn/hdf5_file.hpp>
 
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -122,6 +127,18 @@ herr_t on_object(hid_t parent, const char* name, const H5O_info_t* info, void*) 
     ::_exit(0);
 }
 
+/// How long the child may take: 10 s, and 1 s more per 8 MiB of file. The walk reads about
+/// 1 MiB per ms from the page cache, so this is a hundred times that on a loaded machine; a
+/// damaged file can make libhdf5 loop (a global heap whose object sizes chain back on
+/// themselves), and would otherwise hang the caller.
+/// VOLLEY_HDF5_PREFLIGHT_SECONDS, when set to a positive integer, replaces the limit (the tests
+/// use 1 s).
+std::chrono::seconds preflight_time_limit(std::uint64_t file_bytes) {
+    if (const char* v = std::getenv("VOLLEY_HDF5_PREFLIGHT_SECONDS"); v != nullptr && std::atoi(v) > 0)
+        return std::chrono::seconds(std::atoi(v));
+    return std::chrono::seconds(10 + static_cast<std::int64_t>(file_bytes >> 23));
+}
+
 using file_identity = std::tuple<dev_t, ino_t, off_t, std::int64_t, std::int64_t>;
 
 std::mutex passed_mutex;
@@ -138,12 +155,49 @@ void preflight_hdf5_file(const std::filesystem::path& file) {
         std::lock_guard lock(passed_mutex);
         if (passed.contains(id)) return;
     }
+    // The child holds the write end of a pipe until it exits: the parent's poll() wakes at once
+    // when it does, or at the time limit.
+    int done[2];
+    if (::pipe2(done, O_CLOEXEC) != 0) return;  // no descriptors to spare: read unprotected
+    const pid_t parent = ::getpid();
     const pid_t child = ::fork();
-    if (child < 0) return;  // no process to spare: read in this one, unprotected
-    if (child == 0) walk_and_exit(file);
+    if (child < 0) {  // no process to spare: read in this one, unprotected
+        ::close(done[0]);
+        ::close(done[1]);
+        return;
+    }
+    if (child == 0) {
+        ::close(done[0]);
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // a parent killed while it waits takes the child along
+        if (::getppid() != parent) ::_exit(0);
+        walk_and_exit(file);
+    }
+    ::close(done[1]);
+    const auto limit = preflight_time_limit(static_cast<std::uint64_t>(st.st_size));
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    bool finished = false;
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) break;
+        pollfd p{done[0], POLLIN, 0};
+        const int r = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left.count(), 1000)));
+        if (r > 0) {
+            finished = true;
+            break;
+        }
+        if (r < 0 && errno != EINTR) break;
+    }
+    ::close(done[0]);
+    if (!finished) ::kill(child, SIGKILL);
     int status = 0;
     while (::waitpid(child, &status, 0) < 0)
         if (errno != EINTR) return;
+    if (!finished && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+        throw file_format_error(file.string(), "",
+                                "damaged or hostile HDF5 file: reading it kept libhdf5 busy for more than " +
+                                    std::to_string(limit.count()) +
+                                    " s in a child process that read it first (a loop or a runaway "
+                                    "allocation); nothing was read from it");
     if (WIFSIGNALED(status)) {
         const int sig = WTERMSIG(status);
         const char* name = sigabbrev_np(sig);

@@ -63,7 +63,9 @@ hdf5_id create_hdf5_file(const std::filesystem::path& file);
 
 /// Reads all of `file` (every object, link index, attribute and dataset) in a forked child
 /// process, so that a damaged or hostile file that crashes libhdf5 kills the child, not this
-/// process: then file_format_error naming the file. A file that passed is not read again in this
+/// process: then file_format_error naming the file. The same when the child is still reading after
+/// 10 s plus 1 s per 8 MiB of file (VOLLEY_HDF5_PREFLIGHT_SECONDS overrides that): then it is
+/// killed, as libhdf5 can loop on a damaged file. A file that passed is not read again in this
 /// process (it is known by device, inode, size and mtime). Does nothing when the environment
 /// variable VOLLEY_HDF5_PREFLIGHT is "0" (to debug a reader in place). open_hdf5_file calls it
 /// for every read-only open (docs/errors.md, "Damaged and hostile HDF5 files").
