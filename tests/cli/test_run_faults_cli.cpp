@@ -1,6 +1,6 @@
 // Faults during `volley run` (docs/recording-format.md, "Crash safety"; docs/engine.md,
 // "Checkpoints"): a full disk (a file-size limit) stops the run with an error naming the file and
-// leaves a valid SONATA file holding a prefix of the uninterrupted run's spikes; a run killed with
+// leaves a valid SONATA file holding a prefix of the uninterrupted run's spikes (and reports); a run killed with
 // SIGKILL leaves a valid file up to its last flush; a run killed mid-way resumes from its last
 // periodic checkpoint and gives the spikes of the uninterrupted run.
 
@@ -8,6 +8,7 @@
 
 #include <volley/error.hpp>
 #include <volley/snn/network_json.hpp>
+#include <volley/snn/sonata_report.hpp>
 #include <volley/snn/sonata_spikes.hpp>
 #include <volley/snn/spike_csv.hpp>
 
@@ -101,6 +102,38 @@ TEST(RunFaultsCli, AFullDiskStopsTheRunNamingTheFileAndKeepsWhatWasFlushed) {
             EXPECT_EQ(std::system(("h5dump -H '" + (dir / out).string() + "' >/dev/null 2>&1").c_str()), 0);
         }
     }
+}
+
+// The state reports are added to the closed spike file at the end of the run: a disk that fills
+// then stops the reports, and leaves every spike and the rows written so far.
+TEST(RunFaultsCli, AFullDiskWhileAddingStateReportsKeepsEverySpike) {
+    if (!have_program("prlimit")) GTEST_SKIP() << "prlimit (util-linux) is not installed";
+    const auto dir = work_dir("full_disk_reports");
+    write_network(dir / "net.json");
+    const std::string run = "run net.json --duration 1000 --threads 1 --quiet --out ";
+    ASSERT_EQ(run_volley_in(dir, run + "spikes.h5").code, 0);
+    ASSERT_EQ(run_volley_in(dir, run + "whole.h5 --state exc:v_mv:1").code, 0);
+    const auto limit = (std::filesystem::file_size(dir / "spikes.h5") + std::filesystem::file_size(dir / "whole.h5")) / 2;
+    const std::string cmd = "cd '" + dir.string() + "' && prlimit --fsize=" + std::to_string(limit) + " '" VOLLEY_CLI "' " +
+                            run + "cut.h5 --state exc:v_mv:1 >stdout.txt 2>stderr.txt </dev/null";
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 2);
+    EXPECT_NE(volley::testing::read_text_file(dir / "stderr.txt").find("cut.h5"), std::string::npos);
+    const auto whole = vs::read_sonata_spikes(dir / "whole.h5");
+    std::vector<vs::population_spikes> got;
+    ASSERT_NO_THROW(got = vs::read_sonata_spikes(dir / "cut.h5"));
+    ASSERT_EQ(got.size(), whole.size());
+    for (std::size_t p = 0; p < got.size(); ++p) {
+        EXPECT_EQ(got[p].node_ids, whole[p].node_ids) << got[p].population;
+        EXPECT_EQ(got[p].timestamps_ms, whole[p].timestamps_ms) << got[p].population;
+    }
+    std::vector<vs::population_report> reports, all = vs::read_sonata_report(dir / "whole.h5");
+    ASSERT_NO_THROW(reports = vs::read_sonata_report(dir / "cut.h5"));
+    ASSERT_EQ(reports.size(), 1u);
+    EXPECT_GT(reports[0].data.size(), 0u);
+    EXPECT_LT(reports[0].data.size(), all[0].data.size());
+    EXPECT_TRUE(std::equal(reports[0].data.begin(), reports[0].data.end(), all[0].data.begin()));
 }
 
 TEST(RunFaultsCli, BadFlushIntervalsAreErrorsNamingTheOption) {
