@@ -1,7 +1,7 @@
 // Damaged and hostile HDF5 input (docs/errors.md, "Damaged and hostile HDF5 files"): NIR files
 // that crash libhdf5 when read, or make it run forever (tests/data/nir/damaged), are refused with
-// a file_format_error naming the file, by the library's reader and by `volley nir info` and `volley run`, and the
-// process that asked lives on; intact files still load.
+// a file_format_error naming the file, by the library's reader and by `volley nir info` and `volley
+// run`, and the process that asked lives on; intact files still load.
 
 #include "../support/cli_runner.hpp"
 
@@ -31,13 +31,15 @@ const std::filesystem::path data_dir = std::filesystem::path(VOLLEY_TEST_DATA_DI
 std::vector<std::filesystem::path> damaged_files(const std::string& kind) {
     std::vector<std::filesystem::path> out;
     for (const auto& e : std::filesystem::directory_iterator(data_dir / "damaged"))
-        if (e.path().extension() == ".nir" && e.path().filename().string().starts_with(kind)) out.push_back(e.path());
+        if (e.path().extension() == ".nir" && e.path().filename().string().starts_with(kind))
+            out.push_back(e.path());
     std::sort(out.begin(), out.end());
     return out;
 }
 
 std::filesystem::path work_dir() {
-    const auto d = std::filesystem::temp_directory_path() / ("volley_hostile_hdf5_" + std::to_string(::getpid()));
+    const auto d = std::filesystem::temp_directory_path() /
+                   ("volley_hostile_hdf5_" + std::to_string(::getpid()));
     std::filesystem::create_directories(d);
     return d;
 }
@@ -51,10 +53,12 @@ TEST(HostileHdf5, AFileThatCrashesLibhdf5IsAFileFormatErrorNamingIt) {
             ADD_FAILURE() << f << " was read";
         } catch (const volley::file_format_error& e) {
             EXPECT_EQ(e.file(), f.string());
-            EXPECT_NE(std::string(e.what()).find("crashed libhdf5 (SIGSEGV"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("crashed libhdf5 (SIGSEGV"), std::string::npos)
+                << e.what();
         }
     }
-    // The intact file they were made from passes and loads (LIF -> Linear -> LIF, with input and output).
+    // The intact file they were made from passes and loads (LIF -> Linear -> LIF, with input and
+    // output).
     EXPECT_NO_THROW(vs::detail::preflight_hdf5_file(data_dir / "two_lif_neurons.nir"));
     EXPECT_GE(vs::read_nir(data_dir / "two_lif_neurons.nir").nodes.size(), 3u);
 }
@@ -69,7 +73,9 @@ TEST(HostileHdf5, AFileThatMakesLibhdf5RunForeverIsRefusedAfterTheTimeLimit) {
         ADD_FAILURE() << files[0] << " was read";
     } catch (const volley::file_format_error& e) {
         EXPECT_EQ(e.file(), files[0].string());
-        EXPECT_NE(std::string(e.what()).find("kept libhdf5 busy for more than 1 s"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("kept libhdf5 busy for more than 1 s"),
+                  std::string::npos)
+            << e.what();
     }
     const auto r = run_volley_in(work_dir(), "nir info '" + files[1].string() + "'");
     EXPECT_EQ(r.code, 2) << r.err;

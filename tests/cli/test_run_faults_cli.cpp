@@ -1,8 +1,8 @@
 // Faults during `volley run` (docs/recording-format.md, "Crash safety"; docs/engine.md,
 // "Checkpoints"): a full disk (a file-size limit) stops the run with an error naming the file and
-// leaves a valid SONATA file holding a prefix of the uninterrupted run's spikes (and reports); a run killed with
-// SIGKILL leaves a valid file up to its last flush; a run killed mid-way resumes from its last
-// periodic checkpoint and gives the spikes of the uninterrupted run.
+// leaves a valid SONATA file holding a prefix of the uninterrupted run's spikes (and reports); a
+// run killed with SIGKILL leaves a valid file up to its last flush; a run killed mid-way resumes
+// from its last periodic checkpoint and gives the spikes of the uninterrupted run.
 
 #include "../support/cli_runner.hpp"
 
@@ -32,7 +32,8 @@ namespace vs = volley::snn;
 using volley::testing::run_volley_in;
 
 std::filesystem::path work_dir(const std::string& name) {
-    const auto d = std::filesystem::temp_directory_path() / ("volley_run_faults_" + std::to_string(::getpid())) / name;
+    const auto d = std::filesystem::temp_directory_path() /
+                   ("volley_run_faults_" + std::to_string(::getpid())) / name;
     std::filesystem::remove_all(d);
     std::filesystem::create_directories(d);
     return d;
@@ -54,7 +55,8 @@ bool have_program(const std::string& name) {
 
 /// Every population of `got` is a prefix of the same population in `whole` (same order, same
 /// ids, same times); returns the number of spikes in `got`.
-std::size_t expect_prefix(const std::vector<vs::population_spikes>& got, const std::vector<vs::population_spikes>& whole) {
+std::size_t expect_prefix(const std::vector<vs::population_spikes>& got,
+                          const std::vector<vs::population_spikes>& whole) {
     std::size_t n = 0;
     EXPECT_EQ(got.size(), whole.size());
     for (std::size_t p = 0; p < std::min(got.size(), whole.size()); ++p) {
@@ -62,9 +64,11 @@ std::size_t expect_prefix(const std::vector<vs::population_spikes>& got, const s
         const std::size_t k = got[p].node_ids.size();
         EXPECT_LE(k, whole[p].node_ids.size()) << got[p].population;
         if (k > whole[p].node_ids.size()) continue;
-        EXPECT_TRUE(std::equal(got[p].node_ids.begin(), got[p].node_ids.end(), whole[p].node_ids.begin()))
+        EXPECT_TRUE(
+            std::equal(got[p].node_ids.begin(), got[p].node_ids.end(), whole[p].node_ids.begin()))
             << got[p].population << ": node ids differ from the uninterrupted run's first " << k;
-        EXPECT_TRUE(std::equal(got[p].timestamps_ms.begin(), got[p].timestamps_ms.end(), whole[p].timestamps_ms.begin()))
+        EXPECT_TRUE(std::equal(got[p].timestamps_ms.begin(), got[p].timestamps_ms.end(),
+                               whole[p].timestamps_ms.begin()))
             << got[p].population << ": times differ from the uninterrupted run's first " << k;
         n += k;
     }
@@ -75,7 +79,8 @@ TEST(RunFaultsCli, AFullDiskStopsTheRunNamingTheFileAndKeepsWhatWasFlushed) {
     if (!have_program("prlimit")) GTEST_SKIP() << "prlimit (util-linux) is not installed";
     const auto dir = work_dir("full_disk");
     write_network(dir / "net.json");
-    auto whole = run_volley_in(dir, "run net.json --duration 1000 --threads 1 --quiet --out whole.h5");
+    auto whole =
+        run_volley_in(dir, "run net.json --duration 1000 --threads 1 --quiet --out whole.h5");
     ASSERT_EQ(whole.code, 0) << whole.err;
     const auto expected = vs::read_sonata_spikes(dir / "whole.h5");
     const auto whole_size = std::filesystem::file_size(dir / "whole.h5");
@@ -84,22 +89,27 @@ TEST(RunFaultsCli, AFullDiskStopsTheRunNamingTheFileAndKeepsWhatWasFlushed) {
         const std::string out = "cut_" + std::to_string(limit) + ".h5";
         // The limit binds the run only; SIGXFSZ keeps its default action (kill), so the run
         // survives only because `volley` ignores it and turns EFBIG into an error.
-        const std::string cmd = "cd '" + dir.string() + "' && prlimit --fsize=" + std::to_string(limit) + " '" VOLLEY_CLI
-                                "' run net.json --duration 1000 --threads 1 --quiet --flush-every 0 --out " + out +
-                                " >stdout.txt 2>stderr.txt </dev/null";
+        const std::string cmd =
+            "cd '" + dir.string() + "' && prlimit --fsize=" + std::to_string(limit) +
+            " '" VOLLEY_CLI
+            "' run net.json --duration 1000 --threads 1 --quiet --flush-every 0 --out " +
+            out + " >stdout.txt 2>stderr.txt </dev/null";
         const int status = std::system(cmd.c_str());
         ASSERT_TRUE(WIFEXITED(status)) << "limit " << limit << ": the run died instead of failing";
         EXPECT_NE(WEXITSTATUS(status), 0) << "limit " << limit;
         const auto err = volley::testing::read_text_file(dir / "stderr.txt");
         EXPECT_NE(err.find(out), std::string::npos) << err;
         EXPECT_LE(std::filesystem::file_size(dir / out), limit);
-        if (limit < 16384) continue;  // nothing but the superblock fits; the file may hold no layout
+        if (limit < 16384)
+            continue;  // nothing but the superblock fits; the file may hold no layout
         std::vector<vs::population_spikes> got;
         ASSERT_NO_THROW(got = vs::read_sonata_spikes(dir / out)) << "limit " << limit;
         const std::size_t n = expect_prefix(got, expected);
         EXPECT_GT(n, 0u) << "limit " << limit << ": some flushes must have fitted";
         if (have_program("h5dump")) {
-            EXPECT_EQ(std::system(("h5dump -H '" + (dir / out).string() + "' >/dev/null 2>&1").c_str()), 0);
+            EXPECT_EQ(
+                std::system(("h5dump -H '" + (dir / out).string() + "' >/dev/null 2>&1").c_str()),
+                0);
         }
     }
 }
@@ -113,13 +123,17 @@ TEST(RunFaultsCli, AFullDiskWhileAddingStateReportsKeepsEverySpike) {
     const std::string run = "run net.json --duration 1000 --threads 1 --quiet --out ";
     ASSERT_EQ(run_volley_in(dir, run + "spikes.h5").code, 0);
     ASSERT_EQ(run_volley_in(dir, run + "whole.h5 --state exc:v_mv:1").code, 0);
-    const auto limit = (std::filesystem::file_size(dir / "spikes.h5") + std::filesystem::file_size(dir / "whole.h5")) / 2;
-    const std::string cmd = "cd '" + dir.string() + "' && prlimit --fsize=" + std::to_string(limit) + " '" VOLLEY_CLI "' " +
+    const auto limit = (std::filesystem::file_size(dir / "spikes.h5") +
+                        std::filesystem::file_size(dir / "whole.h5")) /
+                       2;
+    const std::string cmd = "cd '" + dir.string() +
+                            "' && prlimit --fsize=" + std::to_string(limit) + " '" VOLLEY_CLI "' " +
                             run + "cut.h5 --state exc:v_mv:1 >stdout.txt 2>stderr.txt </dev/null";
     const int status = std::system(cmd.c_str());
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 2);
-    EXPECT_NE(volley::testing::read_text_file(dir / "stderr.txt").find("cut.h5"), std::string::npos);
+    EXPECT_NE(volley::testing::read_text_file(dir / "stderr.txt").find("cut.h5"),
+              std::string::npos);
     const auto whole = vs::read_sonata_spikes(dir / "whole.h5");
     std::vector<vs::population_spikes> got;
     ASSERT_NO_THROW(got = vs::read_sonata_spikes(dir / "cut.h5"));
@@ -139,8 +153,8 @@ TEST(RunFaultsCli, AFullDiskWhileAddingStateReportsKeepsEverySpike) {
 TEST(RunFaultsCli, BadFlushIntervalsAreErrorsNamingTheOption) {
     const auto dir = work_dir("flush_option");
     write_network(dir / "net.json", 10);
-    for (const std::string args : {"--flush-every -1 --out a.h5", "--flush-every nan --out a.h5", "--flush-every 1",
-                                   "--flush-every 1 --out a.csv"}) {
+    for (const std::string args : {"--flush-every -1 --out a.h5", "--flush-every nan --out a.h5",
+                                   "--flush-every 1", "--flush-every 1 --out a.csv"}) {
         const auto r = run_volley_in(dir, "run net.json --duration 1 --quiet " + args);
         EXPECT_EQ(r.code, 2) << args;
         EXPECT_NE(r.err.find("--flush-every"), std::string::npos) << args << ": " << r.err;
@@ -164,7 +178,8 @@ pid_t spawn_volley(const std::filesystem::path& dir, std::vector<std::string> ar
 
 /// Waits until `file` holds at least `bytes` (at most 30 s), then `then_ms` more, and kills
 /// `pid` with SIGKILL.
-void kill_when_written(pid_t pid, const std::filesystem::path& file, std::uintmax_t bytes, int then_ms) {
+void kill_when_written(pid_t pid, const std::filesystem::path& file, std::uintmax_t bytes,
+                       int then_ms) {
     std::error_code ec;
     for (int i = 0; i < 3000; ++i) {
         const auto size = std::filesystem::file_size(file, ec);
@@ -175,14 +190,15 @@ void kill_when_written(pid_t pid, const std::filesystem::path& file, std::uintma
     ::kill(pid, SIGKILL);
     int status = 0;
     ::waitpid(pid, &status, 0);
-    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "the run ended before it was killed";
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+        << "the run ended before it was killed";
 }
 
 TEST(RunFaultsCli, AKilledRunLeavesAReadableFileUpToItsLastFlush) {
     const auto dir = work_dir("killed");
     write_network(dir / "net.json", 500);
-    const pid_t pid = spawn_volley(dir, {"run", "net.json", "--duration", "1e7", "--threads", "1", "--quiet",
-                                         "--flush-every", "0.05", "--out", "killed.h5"});
+    const pid_t pid = spawn_volley(dir, {"run", "net.json", "--duration", "1e7", "--threads", "1",
+                                         "--quiet", "--flush-every", "0.05", "--out", "killed.h5"});
     // 1 MiB: well past the layout and the space reserved with it, so flushes with spikes
     // have happened (one every 50 ms of wall-clock time).
     kill_when_written(pid, dir / "killed.h5", 1u << 20, 200);
@@ -193,17 +209,20 @@ TEST(RunFaultsCli, AKilledRunLeavesAReadableFileUpToItsLastFlush) {
     for (const auto& p : got)
         if (!p.timestamps_ms.empty()) last_ms = std::max(last_ms, p.timestamps_ms.back());
     ASSERT_GT(last_ms, 0) << "no spikes flushed";
-    auto whole = run_volley_in(dir, "run net.json --threads 1 --quiet --out whole.h5 --duration " + std::to_string(last_ms + 1));
+    auto whole = run_volley_in(dir, "run net.json --threads 1 --quiet --out whole.h5 --duration " +
+                                        std::to_string(last_ms + 1));
     ASSERT_EQ(whole.code, 0) << whole.err;
     EXPECT_GT(expect_prefix(got, vs::read_sonata_spikes(dir / "whole.h5")), 100u);
 }
 
 /// (population, node, time) of every spike after `after_ms`, sorted.
-std::vector<std::tuple<std::string, std::uint64_t, double>> spikes_after(const std::filesystem::path& csv, double after_ms) {
+std::vector<std::tuple<std::string, std::uint64_t, double>> spikes_after(
+    const std::filesystem::path& csv, double after_ms) {
     std::vector<std::tuple<std::string, std::uint64_t, double>> out;
     for (const auto& p : vs::read_spike_csv(csv))
         for (std::size_t i = 0; i < p.node_ids.size(); ++i)
-            if (p.timestamps_ms[i] > after_ms + 1e-9) out.emplace_back(p.population, p.node_ids[i], p.timestamps_ms[i]);
+            if (p.timestamps_ms[i] > after_ms + 1e-9)
+                out.emplace_back(p.population, p.node_ids[i], p.timestamps_ms[i]);
     std::sort(out.begin(), out.end());
     return out;
 }
@@ -211,14 +230,18 @@ std::vector<std::tuple<std::string, std::uint64_t, double>> spikes_after(const s
 TEST(RunFaultsCli, AKilledRunResumesFromItsLastPeriodicCheckpoint) {
     const auto dir = work_dir("resume");
     write_network(dir / "net.json", 500);
-    const pid_t pid = spawn_volley(dir, {"run", "net.json", "--duration", "1e7", "--threads", "1", "--quiet",
-                                         "--checkpoint", "state.h5", "--checkpoint-every", "20"});
+    const pid_t pid =
+        spawn_volley(dir, {"run", "net.json", "--duration", "1e7", "--threads", "1", "--quiet",
+                           "--checkpoint", "state.h5", "--checkpoint-every", "20"});
     kill_when_written(pid, dir / "state.h5", 1, 300);  // a first checkpoint is complete, then more
-    auto rest = run_volley_in(dir, "run net.json --resume state.h5 --duration 50 --threads 1 --quiet --json --out rest.csv");
+    auto rest = run_volley_in(
+        dir,
+        "run net.json --resume state.h5 --duration 50 --threads 1 --quiet --json --out rest.csv");
     ASSERT_EQ(rest.code, 0) << rest.err;
     const double start_ms = rest.json()["start_ms"].get<double>();
     EXPECT_GT(start_ms, 0);
-    auto whole = run_volley_in(dir, "run net.json --threads 1 --quiet --out whole.csv --duration " + std::to_string(start_ms + 50));
+    auto whole = run_volley_in(dir, "run net.json --threads 1 --quiet --out whole.csv --duration " +
+                                        std::to_string(start_ms + 50));
     ASSERT_EQ(whole.code, 0) << whole.err;
     const auto expected = spikes_after(dir / "whole.csv", start_ms);
     ASSERT_GT(expected.size(), 100u);

@@ -25,33 +25,42 @@ void write_fixed_string_attribute(hid_t object, const std::string& name, const s
                                   const std::string& file) {
     hdf5_id type(H5Tcopy(H5T_C_S1), H5Tclose);
     check_hdf5(type.valid() ? 0 : -1, file, "create a string type");
-    check_hdf5(H5Tset_size(type.get(), std::max<std::size_t>(value.size(), 1)), file, "create a string type");
+    check_hdf5(H5Tset_size(type.get(), std::max<std::size_t>(value.size(), 1)), file,
+               "create a string type");
     check_hdf5(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), file, "create a string type");
     hdf5_id space(H5Screate(H5S_SCALAR), H5Sclose);
-    hdf5_id attr(H5Acreate2(object, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+    hdf5_id attr(
+        H5Acreate2(object, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+        H5Aclose);
     if (!attr.valid()) throw io_error(file, "HDF5 failed to create attribute '" + name + "'");
     std::string padded = value;
     padded.resize(std::max<std::size_t>(value.size(), 1), '\0');
-    check_hdf5(H5Awrite(attr.get(), type.get(), padded.data()), file, "write attribute '" + name + "'");
+    check_hdf5(H5Awrite(attr.get(), type.get(), padded.data()), file,
+               "write attribute '" + name + "'");
 }
 
 /// A scalar fixed-length string attribute of at most max_attribute_bytes; nullopt when absent,
 /// file_format_error when it is of another kind.
-std::optional<std::string> read_fixed_string_attribute(hid_t object, const std::string& name, const std::string& file) {
+std::optional<std::string> read_fixed_string_attribute(hid_t object, const std::string& name,
+                                                       const std::string& file) {
     if (H5Aexists(object, name.c_str()) <= 0) return std::nullopt;
     const std::string where = "/@" + name;
     hdf5_id attr(H5Aopen(object, name.c_str(), H5P_DEFAULT), H5Aclose);
     hdf5_id type(attr.valid() ? H5Aget_type(attr.get()) : H5I_INVALID_HID, H5Tclose);
     hdf5_id space(attr.valid() ? H5Aget_space(attr.get()) : H5I_INVALID_HID, H5Sclose);
-    if (!type.valid() || !space.valid()) throw file_format_error(file, where, "cannot read the attribute");
+    if (!type.valid() || !space.valid())
+        throw file_format_error(file, where, "cannot read the attribute");
     const std::size_t size = H5Tget_size(type.get());
-    if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) != 0 || size == 0 ||
-        size > max_attribute_bytes || H5Sget_simple_extent_type(space.get()) != H5S_SCALAR)
-        throw file_format_error(file, where, "not a scalar fixed-length string of at most " +
-                                                 std::to_string(max_attribute_bytes) + " bytes");
+    if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) != 0 ||
+        size == 0 || size > max_attribute_bytes ||
+        H5Sget_simple_extent_type(space.get()) != H5S_SCALAR)
+        throw file_format_error(file, where,
+                                "not a scalar fixed-length string of at most " +
+                                    std::to_string(max_attribute_bytes) + " bytes");
     hdf5_id mem(H5Tcopy(H5T_C_S1), H5Tclose);
     std::vector<char> buffer(size + 1, '\0');
-    if (!mem.valid() || H5Tset_size(mem.get(), size) < 0 || H5Tset_strpad(mem.get(), H5T_STR_NULLPAD) < 0 ||
+    if (!mem.valid() || H5Tset_size(mem.get(), size) < 0 ||
+        H5Tset_strpad(mem.get(), H5T_STR_NULLPAD) < 0 ||
         H5Aread(attr.get(), mem.get(), buffer.data()) < 0)
         throw file_format_error(file, where, "cannot read the attribute");
     return std::string(buffer.data());
@@ -60,10 +69,12 @@ std::optional<std::string> read_fixed_string_attribute(hid_t object, const std::
 /// SHA-256 over the header and every record (name, length, bytes), in the records' order: what
 /// the `sha256` attribute holds, so that a damaged byte anywhere is refused before anything is
 /// restored.
-std::string checkpoint_digest(const checkpoint_header& header, const state_archive::records& records) {
+std::string checkpoint_digest(const checkpoint_header& header,
+                              const state_archive::records& records) {
     sha256 h;
-    h.update(std::string(format_name) + '\n' + format_version + '\n' + header.network_sha256 + '\n' + header.backend +
-             '\n' + std::to_string(header.threads) + '\n' + std::to_string(header.step) + '\n');
+    h.update(std::string(format_name) + '\n' + format_version + '\n' + header.network_sha256 +
+             '\n' + header.backend + '\n' + std::to_string(header.threads) + '\n' +
+             std::to_string(header.step) + '\n');
     for (const auto& [key, bytes] : records) {
         h.update(key + '\n' + std::to_string(bytes.size()) + '\n');
         h.update(std::span<const std::byte>(bytes));
@@ -101,8 +112,8 @@ void write_checkpoint(const std::filesystem::path& file, const checkpoint_header
         write_fixed_string_attribute(h5.get(), "sha256", checkpoint_digest(header, records), name);
         auto state = create_group(h5.get(), "state", name);
         for (const auto& [key, bytes] : records)
-            write_fixed_dataset(state.get(), dataset_name(key), H5T_STD_U8LE, H5T_NATIVE_UINT8, bytes.data(),
-                                bytes.size(), name);
+            write_fixed_dataset(state.get(), dataset_name(key), H5T_STD_U8LE, H5T_NATIVE_UINT8,
+                                bytes.data(), bytes.size(), name);
         state.reset();
         if (!h5.reset()) throw io_error(name, "HDF5 failed to close the checkpoint");
     }
@@ -114,7 +125,8 @@ void write_checkpoint(const std::filesystem::path& file, const checkpoint_header
     }
 }
 
-state_archive::records read_checkpoint(const std::filesystem::path& file, checkpoint_header& header) {
+state_archive::records read_checkpoint(const std::filesystem::path& file,
+                                       checkpoint_header& header) {
     const std::string name = file.string();
     hdf5_quiet quiet;
     auto h5 = open_hdf5_file(file, false);
@@ -123,15 +135,18 @@ state_archive::records read_checkpoint(const std::filesystem::path& file, checkp
         format = read_fixed_string_attribute(h5.get(), "format", name);
     } catch (const file_format_error&) {
         throw file_format_error(name, "/@format",
-                                "not a Volley checkpoint of version 2 (a version 1 checkpoint, which this build no longer "
+                                "not a Volley checkpoint of version 2 (a version 1 checkpoint, "
+                                "which this build no longer "
                                 "reads, or another file)");
     }
     if (format.value_or("") != format_name)
-        throw file_format_error(name, "/", "not a Volley checkpoint (no format attribute \"volley-checkpoint\")");
+        throw file_format_error(
+            name, "/", "not a Volley checkpoint (no format attribute \"volley-checkpoint\")");
     const auto version = read_fixed_string_attribute(h5.get(), "version", name).value_or("?");
     if (version != format_version)
-        throw file_format_error(name, "/", "checkpoint version " + version + " (this build reads " +
-                                               format_version + ")");
+        throw file_format_error(
+            name, "/",
+            "checkpoint version " + version + " (this build reads " + format_version + ")");
     auto text = [&](const char* key) {
         auto v = read_fixed_string_attribute(h5.get(), key, name);
         if (!v) throw file_format_error(name, std::string("/@") + key, "missing attribute");
@@ -169,14 +184,18 @@ state_archive::records read_checkpoint(const std::filesystem::path& file, checkp
         // is refused here rather than allocated.
         total += shape[0];
         if (total > file_size)
-            throw file_format_error(name, object, std::to_string(shape[0]) + " bytes: more than the file holds (" +
-                                                      std::to_string(file_size) + ")");
+            throw file_format_error(name, object,
+                                    std::to_string(shape[0]) +
+                                        " bytes: more than the file holds (" +
+                                        std::to_string(file_size) + ")");
         bytes.resize(static_cast<std::size_t>(shape[0]));
-        if (!bytes.empty()) read_whole_dataset(ds.get(), H5T_NATIVE_UINT8, bytes.data(), name, object);
+        if (!bytes.empty())
+            read_whole_dataset(ds.get(), H5T_NATIVE_UINT8, bytes.data(), name, object);
     }
     if (checkpoint_digest(header, out) != digest)
-        throw file_format_error(name, "/@sha256",
-                                "the checkpoint is damaged: its contents do not match their SHA-256 " + digest);
+        throw file_format_error(
+            name, "/@sha256",
+            "the checkpoint is damaged: its contents do not match their SHA-256 " + digest);
     return out;
 }
 

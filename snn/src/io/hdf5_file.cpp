@@ -82,7 +82,8 @@ void release_reserved_space(hid_t file, const std::string& name) {
     struct stat st {};
     if (::fstat(fd, &st) != 0 || static_cast<std::uint64_t>(st.st_size) <= eoa) return;
     if (::ftruncate(fd, static_cast<off_t>(eoa)) != 0)
-        throw io_error(name, std::string("cannot give back reserved space: ") + std::strerror(errno));
+        throw io_error(name,
+                       std::string("cannot give back reserved space: ") + std::strerror(errno));
 }
 
 void check_link_name(const std::string& object, const std::string& parameter,

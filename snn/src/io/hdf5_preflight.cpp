@@ -27,8 +27,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -89,14 +89,19 @@ void read_dataset(hid_t dataset) {
     }
     if (row == 0 || dims[0] == 0) return;
     const hsize_t rows_per_slab = std::max<hsize_t>(1, max_slab_bytes / row);
-    std::vector<unsigned char> buffer(static_cast<std::size_t>(std::min(rows_per_slab, dims[0]) * row));
+    std::vector<unsigned char> buffer(
+        static_cast<std::size_t>(std::min(rows_per_slab, dims[0]) * row));
     for (hsize_t first = 0; first < dims[0]; first += rows_per_slab) {
         std::vector<hsize_t> start(dims.size(), 0), count = dims;
         start[0] = first;
         count[0] = std::min(rows_per_slab, dims[0] - first);
-        if (H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr) < 0) return;
+        if (H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
+                                nullptr) < 0)
+            return;
         hdf5_id mem_space(H5Screate_simple(rank, count.data(), nullptr), H5Sclose);
-        if (H5Dread(dataset, mem.get(), mem_space.get(), space.get(), H5P_DEFAULT, buffer.data()) < 0) return;
+        if (H5Dread(dataset, mem.get(), mem_space.get(), space.get(), H5P_DEFAULT, buffer.data()) <
+            0)
+            return;
     }
 }
 
@@ -134,7 +139,8 @@ herr_t on_object(hid_t parent, const char* name, const H5O_info_t* info, void*) 
 /// VOLLEY_HDF5_PREFLIGHT_SECONDS, when set to a positive integer, replaces the limit (the tests
 /// use 1 s).
 std::chrono::seconds preflight_time_limit(std::uint64_t file_bytes) {
-    if (const char* v = std::getenv("VOLLEY_HDF5_PREFLIGHT_SECONDS"); v != nullptr && std::atoi(v) > 0)
+    if (const char* v = std::getenv("VOLLEY_HDF5_PREFLIGHT_SECONDS");
+        v != nullptr && std::atoi(v) > 0)
         return std::chrono::seconds(std::atoi(v));
     return std::chrono::seconds(10 + static_cast<std::int64_t>(file_bytes >> 23));
 }
@@ -147,7 +153,9 @@ std::set<file_identity> passed;  // files that were walked without a crash in th
 }  // namespace
 
 void preflight_hdf5_file(const std::filesystem::path& file) {
-    if (const char* v = std::getenv("VOLLEY_HDF5_PREFLIGHT"); v != nullptr && std::strcmp(v, "0") == 0) return;
+    if (const char* v = std::getenv("VOLLEY_HDF5_PREFLIGHT");
+        v != nullptr && std::strcmp(v, "0") == 0)
+        return;
     struct stat st {};
     if (::stat(file.c_str(), &st) != 0) return;  // the open that follows reports it
     const file_identity id{st.st_dev, st.st_ino, st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec};
@@ -177,7 +185,8 @@ void preflight_hdf5_file(const std::filesystem::path& file) {
     const auto deadline = std::chrono::steady_clock::now() + limit;
     bool finished = false;
     for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) break;
         pollfd p{done[0], POLLIN, 0};
         const int r = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left.count(), 1000)));
@@ -193,18 +202,20 @@ void preflight_hdf5_file(const std::filesystem::path& file) {
     while (::waitpid(child, &status, 0) < 0)
         if (errno != EINTR) return;
     if (!finished && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
-        throw file_format_error(file.string(), "",
-                                "damaged or hostile HDF5 file: reading it kept libhdf5 busy for more than " +
-                                    std::to_string(limit.count()) +
-                                    " s in a child process that read it first (a loop or a runaway "
-                                    "allocation); nothing was read from it");
+        throw file_format_error(
+            file.string(), "",
+            "damaged or hostile HDF5 file: reading it kept libhdf5 busy for more than " +
+                std::to_string(limit.count()) +
+                " s in a child process that read it first (a loop or a runaway "
+                "allocation); nothing was read from it");
     if (WIFSIGNALED(status)) {
         const int sig = WTERMSIG(status);
         const char* name = sigabbrev_np(sig);
-        throw file_format_error(file.string(), "",
-                                std::string("damaged or hostile HDF5 file: reading it crashed libhdf5 (SIG") +
-                                    (name ? name : std::to_string(sig).c_str()) +
-                                    ", in a child process that read it first); nothing was read from it");
+        throw file_format_error(
+            file.string(), "",
+            std::string("damaged or hostile HDF5 file: reading it crashed libhdf5 (SIG") +
+                (name ? name : std::to_string(sig).c_str()) +
+                ", in a child process that read it first); nothing was read from it");
     }
     std::lock_guard lock(passed_mutex);
     passed.insert(id);

@@ -68,7 +68,8 @@ struct sonata_report_writer::impl {
     void write_pending(report& r) {
         const std::size_t rows = r.pending.size() / r.n_nodes;
         if (rows == 0) return;
-        const std::uint64_t chunks = (r.samples_written % r.rows_per_chunk + rows + r.rows_per_chunk - 1) / r.rows_per_chunk;
+        const std::uint64_t chunks =
+            (r.samples_written % r.rows_per_chunk + rows + r.rows_per_chunk - 1) / r.rows_per_chunk;
         reserve(chunks * (r.rows_per_chunk * r.n_nodes * sizeof(double) + (2u << 10)));
         detail::append_rows(r.data.get(), H5T_NATIVE_DOUBLE, r.pending.data(), rows, r.n_nodes,
                             file, r.group_path + "/data");
