@@ -105,13 +105,16 @@ void run_evolve(const evolve_cli_options& o) {
     enc.mode = temporal::parse_encoding_mode(o.encoding);
     enc.cycles_per_frame = o.cycles_per_frame;
     enc.validate();
-    temporal::decoding_options dec;
-    dec.answer_latency = temporal::hand_built_change_latency;
-    dec.validate();
     temporal::processor_spec proc;
     proc.kind = o.processor;
     proc.proc_params = temporal::temporal_risp_params(enc);
     proc.make();  // unknown_name for a processor kind that does not exist, before any work
+    // The hand-built network's delays: on danna2 and the grid, ones the grid can route, so that
+    // the best network evolved from it can be placed there too.
+    temporal::processor_spec grid = proc;
+    grid.kind = "danna";
+    const auto timing = o.processor == "risp" ? temporal::motif_timing{} : temporal::hand_built_timing(task, enc, grid);
+    const auto dec = temporal::hand_built_decoding(timing);
     if (o.generations < 0)
         throw invalid_parameter("--generations", "generations", std::to_string(o.generations), "must be >= 0");
     if (o.train_sequences < 2 || o.test_sequences < 2)
@@ -134,7 +137,7 @@ void run_evolve(const evolve_cli_options& o) {
     problem->sequences = temporal::encode_sequences(train_seqs, train_features, enc);
     const auto fitness = temporal::make_fitness(problem);
     const auto shape = temporal::make_network_template(task, proc);
-    const auto hand = temporal::hand_built_network(task, enc, proc);
+    const auto hand = temporal::hand_built_network(task, enc, proc, timing);
 
     eons::evolution_state state;
     if (!o.resume.empty()) {
@@ -218,8 +221,6 @@ void run_evolve(const evolve_cli_options& o) {
     f["history"] = nlohmann::json::array();
     for (const auto& r : state.history) f["history"].push_back({{"generation", r.generation}, {"best", r.best}, {"mean", r.mean}});
     if (o.processor == "danna2") {  // the same network placed and routed on the grid, run there
-        temporal::processor_spec grid = proc;
-        grid.kind = "danna";
         try {
             const auto on_d2 = answers_on(proc, best, task, enc, dec, test_enc);
             const auto on_grid = answers_on(grid, best, task, enc, dec, test_enc);
