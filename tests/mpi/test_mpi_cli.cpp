@@ -1,11 +1,14 @@
-// `mpirun -np N volley bench cuba` and `volley run NET.json` on N ranks (docs/mpi.md): the
-// figures and the SONATA file written by rank 0 equal those of one process (spike checksum,
-// counts, every spike of the file); an option that several ranks cannot honour yet, or a bad
-// file, ends every rank with the error instead of a hang.
+// `mpirun -np N volley bench cuba`, `volley run NET.json` and `volley evolve` on N ranks
+// (docs/mpi.md): the figures and the SONATA file written by rank 0 equal those of one process
+// (spike checksum, counts, every spike of the file; the evolved population); an option that
+// several ranks cannot honour yet, or a bad file, ends every rank with the error instead of a
+// hang.
 
 #include "../support/cli_runner.hpp"
 
 #include <volley/snn/network_json.hpp>
+
+#include <nlohmann/json.hpp>
 #include <volley/snn/sonata_spikes.hpp>
 #include <volley/snn/standard_networks.hpp>
 
@@ -16,6 +19,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <tuple>
+#include <utility>
 
 namespace {
 
@@ -75,6 +79,38 @@ TEST(mpi_cli, run_of_a_network_file_with_two_threads_per_rank_matches_one_proces
     ASSERT_EQ(many.code, 0) << many.err;
     EXPECT_EQ(one.json()["spike_checksum"], many.json()["spike_checksum"]);
     EXPECT_EQ(read_text_file(dir / "one.csv"), read_text_file(dir / "many.csv"));
+}
+
+// `mpirun -np N volley evolve`: the ranks share each generation's evaluations; the evolved
+// population, its fitness and the best network equal one process's, for 2 and 3 ranks and with
+// 2 threads per rank.
+TEST(mpi_cli, evolve_on_ranks_gives_the_population_of_one_process) {
+    const auto dir = work_dir("evolve");
+    const std::string args = "evolve --task order --generations 3 --population 24 --train-sequences 60 "
+                             "--test-sequences 40 --quiet --json --checkpoint ";
+    const auto one = volley::testing::run_volley_in(dir, args + "one_pop.json --out one.json --threads 1");
+    ASSERT_EQ(one.code, 0) << one.err;
+    auto state = [&](const std::string& file) {
+        auto j = nlohmann::json::parse(read_text_file(dir / file));
+        j.erase("history");  // it holds the wall-clock seconds of each generation
+        return j;
+    };
+    const auto reference = state("one_pop.json");
+    ASSERT_EQ(reference["population"].size(), 24u);
+    for (const auto& [ranks, threads] : {std::pair{2, 1}, std::pair{3, 1}, std::pair{2, 2}}) {
+        const auto tag = std::to_string(ranks) + "x" + std::to_string(threads);
+        const auto many = mpirun(ranks, dir, args + tag + "_pop.json --out " + tag + ".json --threads " +
+                                                 std::to_string(threads));
+        ASSERT_EQ(many.code, 0) << many.err;
+        EXPECT_EQ(many.json()["ranks"], ranks);
+        auto scored = [](nlohmann::json j) {
+            j.erase("sequences_per_s");  // a speed
+            return j;
+        };
+        EXPECT_EQ(scored(many.json()["evolved"]), scored(one.json()["evolved"])) << tag;
+        EXPECT_TRUE(state(tag + "_pop.json") == reference) << tag << ": the population differs";
+        EXPECT_EQ(read_text_file(dir / (tag + ".json")), read_text_file(dir / "one.json")) << tag;
+    }
 }
 
 TEST(mpi_cli, what_ranks_cannot_do_yet_and_bad_input_end_every_rank_with_the_error) {
