@@ -6,6 +6,7 @@
 
 #include "../support/cli_runner.hpp"
 
+#include <volley/convert/cnn_readers.hpp>
 #include <volley/snn/network_json.hpp>
 
 #include <nlohmann/json.hpp>
@@ -110,6 +111,39 @@ TEST(mpi_cli, evolve_on_ranks_gives_the_population_of_one_process) {
         EXPECT_EQ(scored(many.json()["evolved"]), scored(one.json()["evolved"])) << tag;
         EXPECT_TRUE(state(tag + "_pop.json") == reference) << tag << ": the population differs";
         EXPECT_EQ(read_text_file(dir / (tag + ".json")), read_text_file(dir / "one.json")) << tag;
+    }
+}
+
+// `mpirun -np N volley train --slices 4`: the ranks compute blocks of each batch's slices and
+// exchange their gradients; the trained model (reference: BatchNorm, Dropout; LARS) and the
+// figures equal one process's for 2 and 4 ranks.
+TEST(mpi_cli, train_on_ranks_gives_the_weights_of_one_process) {
+    const auto dir = work_dir("train");
+    const std::string args = "train --model reference --optimizer lars --batch 128 --epochs 1 --train-images 512 "
+                             "--slices 4 --format volley --json --quiet --warmup-epochs 0.5 --out ";
+    const auto one = volley::testing::run_volley_in(dir, args + "one.h5 --threads 1");
+    ASSERT_EQ(one.code, 0) << one.err;
+    // Every kernel and bias as the file stores them (BatchNorm folded into the convolutions).
+    const auto weights = [&](const std::string& file) {
+        std::vector<float> all;
+        for (const auto& n : volley::convert::read_volley_h5(dir / file).nodes)
+            for (const auto* v : {&n.conv.kernel, &n.conv.bias, &n.dense.kernel, &n.dense.bias})
+                all.insert(all.end(), v->begin(), v->end());
+        return all;
+    };
+    const auto reference = weights("one.h5");
+    ASSERT_GT(reference.size(), 100000u);
+    for (const int ranks : {2, 4}) {
+        const auto tag = std::to_string(ranks);
+        const auto many = mpirun(ranks, dir, args + tag + ".h5 --threads 1");
+        ASSERT_EQ(many.code, 0) << many.err;
+        const auto a = one.json(), b = many.json();
+        EXPECT_EQ(b["ranks"], ranks);
+        EXPECT_EQ(b["slices"], 4);
+        EXPECT_EQ(a["epochs"][0]["train_loss"], b["epochs"][0]["train_loss"]) << ranks << " ranks";
+        EXPECT_EQ(a["test_accuracy"], b["test_accuracy"]) << ranks << " ranks";
+        EXPECT_GT(b["exchange_s"].get<double>(), 0.0);
+        EXPECT_TRUE(weights(tag + ".h5") == reference) << ranks << " ranks: the weights differ";
     }
 }
 

@@ -119,7 +119,7 @@ struct evaluation_share {
 struct evolve_options {
     int generations = 50;
     int threads = 1;  ///< OpenMP threads evaluating networks (in each process)
-    evaluation_share share;  ///< processes sharing the evaluations (default: this one alone)
+    evaluation_share share{};  ///< processes sharing the evaluations (default: this one alone)
     /// Stop once the best fitness reaches this (never by default).
     double stop_at = std::numeric_limits<double>::infinity();
     /// Called after each generation; return false to stop (the state stays resumable).
