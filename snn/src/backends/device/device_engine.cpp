@@ -1,0 +1,122 @@
+// The device backends' engine (see device_engine.hpp).
+
+#include "backends/device/device_engine.hpp"
+
+#include <volley/error.hpp>
+
+#include <chrono>
+
+#include "backends/device/device_network_build.hpp"
+
+namespace volley::snn::detail {
+
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+device_engine::device_engine(const network& net, const simulation_options& options, std::string backend,
+                             core_maker make, int threads)
+    : options_(options), backend_(std::move(backend)), make_(std::move(make)), threads_(threads) {
+    build(net);
+}
+
+void device_engine::build(const network& net) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const device_network d = describe_for_device(net, options_, backend_);
+    core_ = make_(d);
+    first_.assign(1, 0);
+    sizes_.clear();
+    for (const auto& p : d.populations) {
+        sizes_.push_back(p.n);
+        first_.push_back(first_.back() + p.n);
+    }
+    synapses_ = d.synapses;
+    population_spikes_.assign(d.populations.size(), 0);
+    spikes_ = 0;
+    step_ = 0;
+    build_s_ = seconds_since(t0);
+}
+
+void device_engine::add_spike_recorder(std::shared_ptr<spike_data> data, std::vector<std::uint8_t> mask) {
+    data->first_neuron = first_[data->pop.value];
+    sinks_.push_back({std::move(data), std::move(mask)});
+}
+
+void device_engine::add_state_recorder(std::shared_ptr<state_data> data, population_index) {
+    throw unsupported_model(data->variable, "state recording (population '" + data->population + "') on the " +
+                                                backend_ + " backend is not implemented yet; use the cpu backend");
+}
+
+std::int64_t device_engine::run(std::int64_t steps, const progress_callback& progress, std::int64_t interval) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::int64_t chunk = progress && interval > 0 ? interval : std::max<std::int64_t>(steps, 1);
+    std::int64_t done = 0;
+    device_spike_log log;
+    while (done < steps) {
+        const std::int64_t n = std::min(chunk, steps - done);
+        log.steps.clear();
+        log.ids.clear();
+        core_->run(step_, n, log);
+        step_ += n;
+        done += n;
+        for (std::size_t p = 0; p < log.ids.size(); ++p) {
+            spikes_ += log.ids[p].size();
+            population_spikes_[p] += log.ids[p].size();
+        }
+        for (auto& sink : sinks_) {
+            auto& d = *sink.data;
+            const auto& ids = log.ids[d.pop.value];
+            const auto& st = log.steps[d.pop.value];
+            for (std::size_t k = 0; k < ids.size(); ++k) {
+                if (!sink.mask.empty() && !sink.mask[ids[k]]) continue;
+                d.node_ids.push_back(ids[k]);
+                d.steps.push_back(st[k]);
+            }
+        }
+        if (progress && interval > 0 && done % interval == 0 && !progress(done, steps)) break;
+    }
+    for (auto& sink : sinks_) sink.data->steps_recorded += done;
+    sim_s_ += seconds_since(t0);
+    return done;
+}
+
+void device_engine::reset(const network& net) {
+    build(net);
+    for (auto& sink : sinks_) {
+        sink.data->node_ids.clear();
+        sink.data->steps.clear();
+        sink.data->steps_recorded = 0;
+    }
+}
+
+void device_engine::set_input(population_index pop, const population_input&) {
+    throw unsupported_model("population input", "set_input (population " + std::to_string(pop.value) + ") on the " +
+                                                    backend_ + " backend is not implemented yet; use the cpu backend");
+}
+
+simulation_stats device_engine::stats() const {
+    simulation_stats st;
+    st.neurons = first_.back();
+    st.synapses = synapses_;
+    st.spikes = spikes_;
+    st.population_spikes = population_spikes_;
+    st.synaptic_events = core_->synaptic_events();
+    st.steps = step_;
+    st.build_s = build_s_;
+    st.sim_s = sim_s_;
+    st.threads = threads_;
+    return st;
+}
+
+projection_weights device_engine::weights(std::size_t projection) const {
+    throw invalid_parameter("projection " + std::to_string(projection), "plasticity", "none",
+                            "the " + backend_ + " backend runs static synapses only");
+}
+
+void device_engine::visit_state(state_archive&) {
+    throw unsupported_model("checkpoint", "the " + backend_ + " backend does not save its state yet; use the cpu backend");
+}
+
+}  // namespace volley::snn::detail
