@@ -146,7 +146,7 @@ private:
         }
         if (p.model == device_model::spike_array) {
             d.spike_begin = upload(p.spike_begin), d.spike_steps = upload(p.spike_steps);
-            d.cursor = device_vector_t<std::uint32_t>(n, 0u);
+            d.cursor = upload(std::vector<std::uint32_t>(p.spike_begin.begin(), p.spike_begin.end() - 1));
             return d;
         }
         d.scaled = p.scaled;
