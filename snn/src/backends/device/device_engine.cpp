@@ -33,6 +33,7 @@ void device_engine::build(const network& net) {
         first_.push_back(first_.back() + p.n);
     }
     synapses_ = d.synapses;
+    table_bytes_ = d.table_bytes;
     population_spikes_.assign(d.populations.size(), 0);
     spikes_ = 0;
     step_ = 0;
@@ -100,6 +101,7 @@ simulation_stats device_engine::stats() const {
     simulation_stats st;
     st.neurons = first_.back();
     st.synapses = synapses_;
+    st.synapse_table_bytes = table_bytes_;
     st.spikes = spikes_;
     st.population_spikes = population_spikes_;
     st.synaptic_events = core_->synaptic_events();

@@ -48,7 +48,7 @@ private:
     std::vector<std::uint32_t> first_, sizes_;
     std::vector<spike_sink> sinks_;
     std::int64_t step_ = 0;
-    std::uint64_t synapses_ = 0, spikes_ = 0;
+    std::uint64_t synapses_ = 0, table_bytes_ = 0, spikes_ = 0;
     std::vector<std::uint64_t> population_spikes_;
     double build_s_ = 0, sim_s_ = 0;
 };

@@ -67,6 +67,7 @@ struct device_network {
     std::vector<device_projection> projections;
     std::uint32_t max_delay = 1;  ///< the event queues and input rings hold max_delay + 1 slots
     std::uint64_t synapses = 0;
+    std::uint64_t table_bytes = 0;  ///< rows, targets, weights and delays in device memory
 };
 
 }  // namespace volley::snn::detail

@@ -184,6 +184,7 @@ device_network describe_for_device(const network& net, const simulation_options&
         }
         if (dq.direct && !w.empty()) dq.direct_weight = w[0];
         d.synapses += src.size();
+        d.table_bytes += 4 * dq.row_begin.size() + 10 * src.size();
         d.projections.push_back(std::move(dq));
     }
     return d;
