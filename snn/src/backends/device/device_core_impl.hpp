@@ -11,8 +11,10 @@
 //   2. an inclusive scan of the counts and a scatter list the step's spikes, ascending, into
 //      the population's event queue slot s mod (max_delay + 1) (GeNN's layout: a count and an
 //      id array per delay slot);
-// then for each projection, one thread per spike of its source adds the row's fixed-point
-// weights into the target's ring slots s + d with integer atomics (the presynaptic strategy).
+// then each projection is delivered by its strategy (propagation_strategy.hpp): one thread per
+// spike of its source adds the row's fixed-point weights into the target's ring slots s + d
+// with integer atomics (presynaptic), or one thread per target adds count · weight for the
+// sources that fired into its own cells (postsynaptic).
 // The queues hold max_delay + 1 steps of spikes, so spikes are copied back once per epoch of
 // that many steps, into the recorders the CPU engine writes.
 
@@ -79,9 +81,10 @@ struct device_population_state {
 struct device_projection_state {
     std::uint32_t source = 0, target = 0, receptor = 0;
     bool direct = false;
-    device_vector_t<std::uint32_t> row_begin, targets;
-    device_vector_t<std::int32_t> weights;
-    device_vector_t<std::uint16_t> delays;
+    device_propagation strategy = device_propagation::presynaptic;
+    device_vector_t<std::uint32_t> row_begin, targets, col_begin, col_sources;
+    device_vector_t<std::int32_t> weights, col_weights;
+    device_vector_t<std::uint16_t> delays, col_delays;
 };
 
 class core final : public device_core {
@@ -93,6 +96,11 @@ public:
             d.source = q.source, d.target = q.target, d.receptor = q.receptor, d.direct = q.direct;
             d.row_begin = upload(q.row_begin), d.targets = upload(q.targets);
             d.weights = upload(q.weights), d.delays = upload(q.delays);
+            d.strategy = q.strategy;
+            if (q.strategy == device_propagation::postsynaptic) {
+                d.col_begin = upload(q.col_begin), d.col_sources = upload(q.col_sources);
+                d.col_weights = upload(q.col_weights), d.col_delays = upload(q.col_delays);
+            }
             if (q.direct) {
                 auto& t = pops_[q.target];
                 if (t.direct.empty()) t.direct = device_vector_t<std::uint32_t>(2 * std::size_t{t.n}, 0u);
@@ -242,6 +250,14 @@ private:
         const std::size_t slot = static_cast<std::size_t>(s % static_cast<std::int64_t>(slots_));
         const std::uint32_t count = src.queue_count[slot];
         if (count == 0) return;
+        if (q.strategy == device_propagation::postsynaptic) {
+            for_each_index(tgt.n, device_kernels::deliver_postsynaptic{
+                                      raw(src.fired), raw(q.col_begin), raw(q.col_sources), raw(q.col_weights),
+                                      raw(q.col_delays), raw(tgt.cells), raw(tgt.touched),
+                                      q.direct ? raw(tgt.direct) : nullptr, raw(events_), s,
+                                      static_cast<std::uint32_t>(slots_), tgt.n, q.receptor});
+            return;
+        }
         device_kernels::deliver_presynaptic f{raw(src.queue[slot]), raw(q.row_begin), raw(q.targets), raw(q.weights),
                                               raw(q.delays), raw(tgt.cells), raw(tgt.touched),
                                               q.direct ? raw(tgt.direct) : nullptr, raw(events_), s,

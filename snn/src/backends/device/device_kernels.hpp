@@ -202,4 +202,39 @@ struct deliver_presynaptic {
     }
 };
 
+/// The postsynaptic strategy: one thread per target reads its column and the step's spike
+/// counts of the sources, and adds count · weight into its own ring cells (or direct counts):
+/// each cell has one writer, so no atomics; the sums are the presynaptic strategy's integers.
+struct deliver_postsynaptic {
+    const std::uint32_t* source_fired;  ///< [source neuron]: spikes in step s
+    const std::uint32_t* col_begin;
+    const std::uint32_t* sources;
+    const std::int32_t* weights;
+    const std::uint16_t* delays;
+    std::int64_t* cells;
+    std::uint32_t* touched;
+    std::uint32_t* direct;
+    unsigned long long* events;
+    std::int64_t s;
+    std::uint32_t slots, n_target, receptor;
+
+    VOLLEY_HD void operator()(std::uint32_t t) const {
+        unsigned long long hits = 0;
+        for (std::uint32_t j = col_begin[t]; j < col_begin[t + 1]; ++j) {
+            const std::uint32_t c = source_fired[sources[j]];
+            if (c == 0) continue;
+            hits += c;
+            if (direct) {
+                direct[2 * t + receptor] += c;
+                continue;
+            }
+            const auto slot = static_cast<std::uint64_t>((s + delays[j]) % slots);
+            const std::uint64_t at = slot * n_target + t;
+            cells[2 * at + receptor] += static_cast<std::int64_t>(weights[j]) * c;
+            touched[at] = 1;
+        }
+        if (hits > 0) atomic_add<unsigned long long>(events, hits);
+    }
+};
+
 }  // namespace volley::snn::detail::device_kernels

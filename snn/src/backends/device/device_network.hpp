@@ -46,7 +46,14 @@ struct device_population {
     double scale_e = 0, scale_i = 0;  ///< fixed point -> mV per receptor (the lowering's)
 };
 
-/// One static projection as CSR by source neuron, in fixed point.
+/// How a projection's spikes reach its targets (propagation_strategy.hpp).
+enum class device_propagation : std::uint8_t {
+    presynaptic,   ///< one thread per spike walks its row (CSR by source), integer atomics
+    postsynaptic,  ///< one thread per target reads its column (CSC by target) and the sources' counts, no atomics
+};
+
+/// One static projection as CSR by source neuron (and, for the postsynaptic strategy, CSC by
+/// target neuron), in fixed point.
 struct device_projection {
     std::uint32_t source = 0, target = 0;
     std::uint32_t receptor = 0;  ///< 0 excitatory, 1 inhibitory
@@ -59,6 +66,12 @@ struct device_projection {
     std::vector<std::uint32_t> targets;
     std::vector<std::int32_t> weights;  ///< fixed point
     std::vector<std::uint16_t> delays;  ///< [steps] >= 1
+    device_propagation strategy = device_propagation::presynaptic;
+    /// Postsynaptic only: the same synapses by target.
+    std::vector<std::uint32_t> col_begin;  ///< [target + 1]
+    std::vector<std::uint32_t> col_sources;
+    std::vector<std::int32_t> col_weights;
+    std::vector<std::uint16_t> col_delays;
 };
 
 struct device_network {

@@ -14,6 +14,7 @@
 #include "backends/cpu/current_schedule.hpp"
 #include "backends/cpu/lif_population.hpp"
 #include "backends/cpu/thread_team.hpp"
+#include "backends/device/propagation_strategy.hpp"
 #include "build/connectivity.hpp"
 #include "lowering/fixed_point.hpp"
 #include "lowering/lowered_network.hpp"
@@ -83,6 +84,24 @@ device_population describe_lif(const network& net, std::uint32_t p, const simula
 }
 
 }  // namespace
+
+void use_postsynaptic(device_projection& q, std::uint32_t targets) {
+    q.strategy = device_propagation::postsynaptic;
+    q.col_begin.assign(targets + 1, 0);
+    for (const std::uint32_t t : q.targets) ++q.col_begin[t + 1];
+    for (std::uint32_t t = 0; t < targets; ++t) q.col_begin[t + 1] += q.col_begin[t];
+    std::vector<std::uint32_t> cursor(q.col_begin.begin(), q.col_begin.end() - 1);
+    const std::size_t n = q.targets.size();
+    q.col_sources.resize(n);
+    q.col_weights.resize(n);
+    q.col_delays.resize(n);
+    const auto sources = static_cast<std::uint32_t>(q.row_begin.size() - 1);
+    for (std::uint32_t src = 0; src < sources; ++src)
+        for (std::uint32_t k = q.row_begin[src]; k < q.row_begin[src + 1]; ++k) {
+            const std::uint32_t at = cursor[q.targets[k]]++;
+            q.col_sources[at] = src, q.col_weights[at] = q.weights[k], q.col_delays[at] = q.delays[k];
+        }
+}
 
 device_network describe_for_device(const network& net, const simulation_options& options, const std::string& backend) {
     if (!(options.dt_ms > 0) || !std::isfinite(options.dt_ms))
@@ -183,6 +202,10 @@ device_network describe_for_device(const network& net, const simulation_options&
             dq.targets[at] = tgt[k], dq.weights[at] = w[k], dq.delays[at] = del[k];
         }
         if (dq.direct && !w.empty()) dq.direct_weight = w[0];
+        propagation_case pc{.synapses = src.size(), .sources = ns, .targets = pops[tp].size};
+        if (const auto* ps = std::get_if<poisson_source>(&pops[sp].model))
+            pc.spike_probability = ps->p.rate_hz * options.dt_ms / 1000.0;
+        if (choose_propagation(pc).kind == device_propagation::postsynaptic) use_postsynaptic(dq, pops[tp].size);
         d.synapses += src.size();
         d.table_bytes += 4 * dq.row_begin.size() + 10 * src.size();
         d.projections.push_back(std::move(dq));

@@ -16,4 +16,9 @@ namespace volley::snn::detail {
 /// poisson_source and spike_source; zero-delay, plastic and structured projections.
 device_network describe_for_device(const network& net, const simulation_options& options, const std::string& backend);
 
+/// Switches projection `q` (onto `targets` neurons) to the postsynaptic strategy, adding its
+/// synapses by target (what describe_for_device does where that strategy is cheaper; tests
+/// force it to compare both).
+void use_postsynaptic(device_projection& q, std::uint32_t targets);
+
 }  // namespace volley::snn::detail
