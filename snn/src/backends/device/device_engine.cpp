@@ -6,6 +6,8 @@
 
 #include <chrono>
 
+#include <omp.h>
+
 #include "backends/device/device_network_build.hpp"
 
 namespace volley::snn::detail {
@@ -55,6 +57,18 @@ std::int64_t device_engine::run(std::int64_t steps, const progress_callback& pro
     const std::int64_t chunk = progress && interval > 0 ? interval : std::max<std::int64_t>(steps, 1);
     std::int64_t done = 0;
     device_spike_log log;
+    // The portable core's parallel regions take this thread's OpenMP setting: the context's,
+    // for the length of the run.
+    struct omp_threads_guard {
+        int saved = omp_get_max_threads();
+        bool active;
+        omp_threads_guard(bool on, int n) : active(on) {
+            if (active) omp_set_num_threads(n);
+        }
+        ~omp_threads_guard() {
+            if (active) omp_set_num_threads(saved);
+        }
+    } guard(backend_ == "portable", threads_);
     while (done < steps) {
         const std::int64_t n = std::min(chunk, steps - done);
         log.steps.clear();
