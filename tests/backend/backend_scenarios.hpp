@@ -7,6 +7,7 @@
 #include <volley/snn.hpp>
 
 #include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct backend_case {
     context ctx;
 };
 
+/// gtest prints a parameter by its name.
+inline void PrintTo(const backend_case& b, std::ostream* os) { *os << b.name; }
+
 /// A scenario: its network, how long it runs, and at least how many spikes it must give (so
 /// that a silent network cannot pass).
 struct scenario {
@@ -31,6 +35,8 @@ struct scenario {
     double duration_ms = 100;
     std::size_t min_spikes = 100;
 };
+
+inline void PrintTo(const scenario& s, std::ostream* os) { *os << s.name; }
 
 /// Runs `net` on `ctx` for `duration_ms` (in two runs, so the state carries across run() calls)
 /// and returns every population's raster.

@@ -9,7 +9,7 @@
 namespace volley::snn::detail {
 namespace {
 
-TEST(philox_stream, draws_the_words_and_intervals_of_counter_rng) {
+TEST(backend_philox_stream, draws_the_words_and_intervals_of_counter_rng) {
     for (const std::uint64_t seed : {std::uint64_t{0}, std::uint64_t{42}, std::uint64_t{0x123456789abcdefULL}})
         for (const std::uint32_t a : {0u, 3u})
             for (const std::uint32_t b : {0u, 1u, 4095u}) {

@@ -36,7 +36,7 @@ std::vector<raster_event> postsynaptic_raster(const network& net, std::int64_t s
     return out;
 }
 
-TEST(propagation_strategies, postsynaptic_gives_the_cpu_engines_raster) {
+TEST(backend_propagation_strategies, postsynaptic_gives_the_cpu_engines_raster) {
     if (!VOLLEY_HAVE_PORTABLE) GTEST_SKIP() << "this build has no portable backend";
     for (const auto& sc : scenarios()) {
         const network net = sc.build();
@@ -46,7 +46,7 @@ TEST(propagation_strategies, postsynaptic_gives_the_cpu_engines_raster) {
     }
 }
 
-TEST(propagation_strategies, dense_spikes_go_postsynaptic_and_sparse_ones_presynaptic) {
+TEST(backend_propagation_strategies, dense_spikes_go_postsynaptic_and_sparse_ones_presynaptic) {
     const detail::propagation_case dense{.synapses = 100000, .sources = 1000, .targets = 1000, .spike_probability = 0.5};
     const detail::propagation_case sparse{.synapses = 100000, .sources = 1000, .targets = 1000, .spike_probability = 0.001};
     EXPECT_EQ(detail::choose_propagation(dense).kind, device_propagation::postsynaptic);
