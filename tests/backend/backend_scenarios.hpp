@@ -3,7 +3,6 @@
 // raster; test_backend_rasters.cpp instantiates every scenario for every backend built (cpu,
 // portable, cuda) and compares with the CPU engine's raster, which must match bit for bit.
 
-#include <volley/config.hpp>
 #include <volley/snn.hpp>
 
 #include <functional>

@@ -19,12 +19,9 @@ std::vector<backend_case> backends() {
 
 /// Why `b` cannot run here, or "" when it can.
 std::string unavailable(const backend_case& b) {
-    if (b.name == "portable" && !VOLLEY_HAVE_PORTABLE) return "this build has no portable backend (no Thrust headers)";
-    if (b.name == "cuda") {
-        if (!VOLLEY_HAVE_CUDA) return "this build has no CUDA backend (nvcc was not found)";
-        const auto f = features();
-        if (f.cuda_devices.empty()) return "no CUDA device: " + f.cuda_note;
-    }
+    const auto f = features();
+    if (b.name == "portable" && !f.portable) return "this build has no portable backend (no Thrust headers)";
+    if (b.name == "cuda" && f.cuda_devices.empty()) return f.cuda ? "no CUDA device: " + f.cuda_note : f.cuda_note;
     return "";
 }
 
@@ -64,14 +61,14 @@ bool refuses_naming(F&& f, std::initializer_list<const char*> words) {
 }
 
 TEST(device_backends, refuse_a_model_they_do_not_run_naming_the_population_and_the_model) {
-    if (!VOLLEY_HAVE_PORTABLE) GTEST_SKIP() << "this build has no portable backend";
+    if (!features().portable) GTEST_SKIP() << "this build has no portable backend";
     const network coba = coba_network(100, 0.1);
     const context ctx{.threads = 1, .backend = backend_kind::portable};
     EXPECT_TRUE(refuses_naming([&] { simulation sim(coba, ctx, {.dt_ms = 0.1}); }, {"lif_cond_exp", "exc", "portable"}));
 }
 
 TEST(device_backends, refuse_zero_delay_and_plastic_projections_naming_them) {
-    if (!VOLLEY_HAVE_PORTABLE) GTEST_SKIP() << "this build has no portable backend";
+    if (!features().portable) GTEST_SKIP() << "this build has no portable backend";
     network net;
     const auto in = net.add_population("in", 10, poisson_source{{.rate_hz = 10}});
     const auto out = net.add_population("out", 10, lif_exp{});

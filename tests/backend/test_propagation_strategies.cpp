@@ -1,7 +1,8 @@
 // The device engine's propagation strategies (backends/device/propagation_strategy.hpp) add
 // the same integers: forcing every projection onto the postsynaptic strategy gives the CPU
 // engine's raster, as the presynaptic one does (test_backend_rasters.cpp); and the registry
-// picks the postsynaptic one where spikes are dense.
+// picks the postsynaptic one where spikes are dense. Built only with the portable backend,
+// whose core it drives directly (tests/backend/backend.cmake).
 
 #include "backend_scenarios.hpp"
 
@@ -37,7 +38,6 @@ std::vector<raster_event> postsynaptic_raster(const network& net, std::int64_t s
 }
 
 TEST(backend_propagation_strategies, postsynaptic_gives_the_cpu_engines_raster) {
-    if (!VOLLEY_HAVE_PORTABLE) GTEST_SKIP() << "this build has no portable backend";
     for (const auto& sc : scenarios()) {
         const network net = sc.build();
         const auto reference = run_raster(net, context{.threads = 1, .backend = backend_kind::cpu}, sc.duration_ms);
