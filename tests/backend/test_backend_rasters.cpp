@@ -43,6 +43,44 @@ INSTANTIATE_TEST_SUITE_P(all, backend_raster, ::testing::Combine(::testing::Valu
                              return std::get<0>(info.param).name + "_on_" + std::get<1>(info.param).name;
                          });
 
+/// The state samples of (population, variable) pairs of `net` on `ctx` over `duration_ms`.
+std::vector<std::vector<double>> sampled_state(const network& net, const context& ctx,
+                                               const std::vector<std::pair<const char*, const char*>>& what,
+                                               double duration_ms) {
+    simulation sim(net, ctx, {.dt_ms = 0.1, .seed = 42});
+    std::vector<state_recorder> recs;
+    for (const auto& [pop, var] : what) recs.push_back(sim.record_state(net.find(pop), var, 0.7, {0, 3, 17}));
+    sim.run(duration_ms / 2);
+    sim.run(duration_ms / 2);
+    std::vector<std::vector<double>> out;
+    for (const auto& r : recs) {
+        out.push_back(r.data().values);
+        EXPECT_EQ(r.data().sample_steps.size() * 3, r.data().values.size());
+    }
+    return out;
+}
+
+TEST(device_backends, record_the_cpu_engines_state_bit_for_bit) {
+    if (!features().portable) GTEST_SKIP() << "this build has no portable backend";
+    const context cpu{.threads = 1, .backend = backend_kind::cpu}, portable{.threads = 2, .backend = backend_kind::portable};
+    // CUBA's scaled currents over a rescaling (every 102.4 ms here), and the unscaled, alpha and
+    // delta kernels of the heterogeneous network.
+    const std::vector<std::pair<const char*, const char*>> cuba{{"exc", "v_mv"}, {"exc", "i_syn_e_mv"}, {"inh", "i_syn_i_mv"}};
+    EXPECT_TRUE(sampled_state(cuba_scenario(), portable, cuba, 150) == sampled_state(cuba_scenario(), cpu, cuba, 150));
+    const std::vector<std::pair<const char*, const char*>> mixed{
+        {"exc", "v_mv"}, {"exc", "i_syn_i_mv"}, {"inh", "i_syn_e_mv"}, {"out", "v_mv"}};
+    const network net = heterogeneous_delay_scenario();
+    EXPECT_TRUE(sampled_state(net, portable, mixed, 100) == sampled_state(net, cpu, mixed, 100));
+}
+
+TEST(device_backends, refuse_state_a_model_does_not_have) {
+    if (!features().portable) GTEST_SKIP() << "this build has no portable backend";
+    const network net = heterogeneous_delay_scenario();
+    simulation sim(net, context{.threads = 1, .backend = backend_kind::portable}, {.dt_ms = 0.1});
+    EXPECT_THROW(sim.record_state(net.find("out"), "i_syn_e_mv", 1.0), unknown_name);
+    EXPECT_THROW(sim.record_state(net.find("noise"), "v_mv", 1.0), unknown_name);
+}
+
 /// Whether `f` throws unsupported_model with every one of `words` in its message.
 template <class F>
 bool refuses_naming(F&& f, std::initializer_list<const char*> words) {

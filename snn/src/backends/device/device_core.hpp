@@ -28,6 +28,9 @@ public:
     virtual void run(std::int64_t s0, std::int64_t n, device_spike_log& log) = 0;
     /// Synaptic events delivered so far.
     virtual std::uint64_t synaptic_events() const = 0;
+    /// Copies a LIF population's stored column back: 0 v, 1 the excitatory current, 2 the
+    /// inhibitory one (as stored: the caller converts the scaled form, as the CPU does).
+    virtual void copy_column(std::uint32_t pop, int column, std::vector<double>& out) const = 0;
 };
 
 /// The portable core on Thrust's OpenMP system (any machine).

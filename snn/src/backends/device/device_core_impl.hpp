@@ -127,6 +127,13 @@ public:
 
     std::uint64_t synaptic_events() const override { return static_cast<std::uint64_t>(events_[0]); }
 
+    void copy_column(std::uint32_t pop, int column, std::vector<double>& out) const override {
+        const auto& p = pops_[pop];
+        const auto& c = column == 0 ? p.v : column == 1 ? p.ie : p.ii;
+        out.resize(c.size());
+        thrust::copy(c.begin(), c.end(), out.begin());
+    }
+
 private:
     device_population_state make_state(const device_population& p) {
         device_population_state d;

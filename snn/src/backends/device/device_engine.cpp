@@ -8,6 +8,7 @@
 
 #include <omp.h>
 
+#include "backends/cpu/population_kernel.hpp"
 #include "backends/device/device_network_build.hpp"
 
 namespace volley::snn::detail {
@@ -30,9 +31,13 @@ void device_engine::build(const network& net) {
     core_ = make_(d);
     first_.assign(1, 0);
     sizes_.clear();
+    info_.clear();
     for (const auto& p : d.populations) {
         sizes_.push_back(p.n);
         first_.push_back(first_.back() + p.n);
+        population_info in{p.name, p.model, p.scaled, p.v_rest.empty() ? 0.0 : p.v_rest[0], p.rescale_period, {}};
+        in.decay_power[0] = p.decay_power[0], in.decay_power[1] = p.decay_power[1];
+        info_.push_back(std::move(in));
     }
     synapses_ = d.synapses;
     table_bytes_ = d.table_bytes;
@@ -47,14 +52,37 @@ void device_engine::add_spike_recorder(std::shared_ptr<spike_data> data, std::ve
     sinks_.push_back({std::move(data), std::move(mask)});
 }
 
-void device_engine::add_state_recorder(std::shared_ptr<state_data> data, population_index) {
-    throw unsupported_model(data->variable, "state recording (population '" + data->population + "') on the " +
-                                                backend_ + " backend is not implemented yet; use the cpu backend");
+void device_engine::add_state_recorder(std::shared_ptr<state_data> data, population_index pop) {
+    const auto& in = info_[pop.value];
+    if (in.model == device_model::poisson || in.model == device_model::spike_array)
+        throw_no_state(in.name, data->variable);
+    const bool synaptic = in.model != device_model::lif_delta;
+    const int column = data->variable == "v_mv"                     ? 0
+                       : synaptic && data->variable == "i_syn_e_mv" ? 1
+                       : synaptic && data->variable == "i_syn_i_mv" ? 2
+                                                                    : -1;
+    if (column < 0) throw unknown_name("state variable", data->variable, "population '" + in.name + "'");
+    state_sinks_.push_back({std::move(data), pop.value, column, step_});
+    sample_state(state_sinks_.back());
+}
+
+void device_engine::sample_state(const state_sink& sink) {
+    const auto& in = info_[sink.pop];
+    auto& d = *sink.data;
+    core_->copy_column(sink.pop, sink.column, column_);
+    double offset = 0, gain = 1;
+    if (in.scaled && sink.column == 0) {
+        offset = in.v_rest;  // stored relative to v_rest
+    } else if (in.scaled) {  // stored divided by p11^(step - s0), s0 the last rescaling
+        const std::int64_t s0 = step_ == 0 ? 0 : (step_ - 1) / in.rescale_period * in.rescale_period;
+        gain = in.decay_power[sink.column - 1][static_cast<std::size_t>(step_ - s0)];
+    }
+    for (const std::uint32_t i : d.node_ids) d.values.push_back(column_[i] * gain + offset);
+    d.sample_steps.push_back(step_);
 }
 
 std::int64_t device_engine::run(std::int64_t steps, const progress_callback& progress, std::int64_t interval) {
     const auto t0 = std::chrono::steady_clock::now();
-    const std::int64_t chunk = progress && interval > 0 ? interval : std::max<std::int64_t>(steps, 1);
     std::int64_t done = 0;
     device_spike_log log;
     // The portable core's parallel regions take this thread's OpenMP setting: the context's,
@@ -70,7 +98,11 @@ std::int64_t device_engine::run(std::int64_t steps, const progress_callback& pro
         }
     } guard(backend_ == "portable", threads_);
     while (done < steps) {
-        const std::int64_t n = std::min(chunk, steps - done);
+        // Up to the next progress call or state sample, whichever comes first.
+        std::int64_t n = steps - done;
+        if (progress && interval > 0) n = std::min(n, interval - done % interval);
+        for (const auto& sink : state_sinks_)
+            n = std::min(n, sink.data->interval_steps - (step_ - sink.start) % sink.data->interval_steps);
         log.steps.clear();
         log.ids.clear();
         core_->run(step_, n, log);
@@ -90,6 +122,8 @@ std::int64_t device_engine::run(std::int64_t steps, const progress_callback& pro
                 d.steps.push_back(st[k]);
             }
         }
+        for (const auto& sink : state_sinks_)
+            if ((step_ - sink.start) % sink.data->interval_steps == 0) sample_state(sink);
         if (progress && interval > 0 && done % interval == 0 && !progress(done, steps)) break;
     }
     for (auto& sink : sinks_) sink.data->steps_recorded += done;
@@ -103,6 +137,12 @@ void device_engine::reset(const network& net) {
         sink.data->node_ids.clear();
         sink.data->steps.clear();
         sink.data->steps_recorded = 0;
+    }
+    for (auto& sink : state_sinks_) {
+        sink.data->sample_steps.clear();
+        sink.data->values.clear();
+        sink.start = 0;
+        sample_state(sink);
     }
 }
 

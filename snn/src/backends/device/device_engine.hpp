@@ -38,7 +38,24 @@ private:
         std::shared_ptr<spike_data> data;
         std::vector<std::uint8_t> mask;
     };
+    struct state_sink {
+        std::shared_ptr<state_data> data;
+        std::uint32_t pop;
+        int column;  ///< device_core::copy_column's
+        std::int64_t start;
+    };
+    /// What the host keeps of a population to name it and to convert its sampled state.
+    struct population_info {
+        std::string name;
+        device_model model;
+        bool scaled = false;
+        double v_rest = 0;
+        std::int64_t rescale_period = 1;
+        std::vector<double> decay_power[2];
+    };
     void build(const network& net);
+    /// Samples a state sink at step_: the CPU's lif_population::sample_state arithmetic.
+    void sample_state(const state_sink& sink);
 
     simulation_options options_;
     std::string backend_;
@@ -47,6 +64,9 @@ private:
     std::unique_ptr<device_core> core_;
     std::vector<std::uint32_t> first_, sizes_;
     std::vector<spike_sink> sinks_;
+    std::vector<state_sink> state_sinks_;
+    std::vector<population_info> info_;
+    std::vector<double> column_;  ///< a column copied back for sampling
     std::int64_t step_ = 0;
     std::uint64_t synapses_ = 0, table_bytes_ = 0, spikes_ = 0;
     std::vector<std::uint64_t> population_spikes_;
