@@ -52,6 +52,21 @@ std::vector<encoded_sequence> oracle_sequences(const task_spec& t, const encodin
     return encode_sequences(generate_sequences(t, set_labels(), o), oracle_features(set_labels()), e);
 }
 
+/// The hand-built network of `q` with `timing` on RISP (winner code, oracle features) run on
+/// one sequence of the synthetic set's `images`; decoded with the timing's latency.
+sequence_outcome run_hand_built(question q, const std::vector<std::uint32_t>& images, const motif_timing& timing) {
+    encoding_options e;
+    const auto spec = spec_of("risp", e);
+    task_spec t = task_of(q);
+    t.frames = static_cast<int>(images.size());
+    sequence s;
+    s.images = images;
+    for (auto i : images) s.labels.push_back(set_labels()[i]);
+    s.answers = ground_truth(t, s.labels);
+    sequence_runner r(spec, hand_built_network(t, e, spec, timing), t, e, hand_built_decoding(timing));
+    return r.run(encode_sequence(s, oracle_features(set_labels()), e));
+}
+
 decoding_options decoding_for() {
     decoding_options d;
     d.answer_latency = motif_timing{}.change_latency();
@@ -112,19 +127,7 @@ TEST(temporal_hand_networks, have_the_sizes_of_their_motifs) {
 // change [3, 3, 4, 4, 3]: changes in frames 2 and 4 -> fires at 22 and 42; frame 0 (a class
 // "now and not one frame ago") also fires, at 2, outside every decoded window.
 TEST(temporal_hand_networks, fire_at_the_hand_derived_cycles) {
-    encoding_options e;
-    const auto spec = spec_of("risp", e);
-    const auto table = oracle_features(set_labels());
-    auto run = [&](question q, std::vector<std::uint32_t> images) {
-        task_spec t = task_of(q);
-        t.frames = static_cast<int>(images.size());
-        sequence s;
-        s.images = images;
-        for (auto i : images) s.labels.push_back(set_labels()[i]);
-        s.answers = ground_truth(t, s.labels);
-        sequence_runner r(spec, hand_built_network(t, e, spec), t, e, decoding_for());
-        return r.run(encode_sequence(s, table, e));
-    };
+    auto run = [](question q, std::vector<std::uint32_t> images) { return run_hand_built(q, images, {}); };
     const auto o = run(question::order, {0, 7, 1, 8, 2});
     EXPECT_EQ(o.output_fires, std::vector<double>{31});
     EXPECT_EQ(o.answers, std::vector<std::uint8_t>{1});
@@ -211,29 +214,15 @@ TEST(temporal_hand_networks, route_on_the_danna_grid_with_longer_delays) {
 // u - 1 cycles later (order, count); with report delay 5 as well, change fires u - 1 + 4 cycles
 // later. A unit the change detector cannot hold (2u > C) is refused.
 TEST(temporal_hand_networks, slow_down_by_their_time_unit) {
-    encoding_options e;
-    const auto spec = spec_of("risp", e);
-    const auto table = oracle_features(set_labels());
-    const motif_timing timing{3, 5};
-    auto run = [&](question q, std::vector<std::uint32_t> images) {
-        task_spec t = task_of(q);
-        t.frames = static_cast<int>(images.size());
-        sequence s;
-        s.images = images;
-        for (auto i : images) s.labels.push_back(set_labels()[i]);
-        s.answers = ground_truth(t, s.labels);
-        decoding_options d;
-        d.answer_latency = timing.change_latency();
-        d.tail_cycles = d.answer_latency;
-        sequence_runner r(spec, hand_built_network(t, e, spec, timing), t, e, d);
-        return r.run(encode_sequence(s, table, e));
-    };
+    auto run = [](question q, std::vector<std::uint32_t> images) { return run_hand_built(q, images, {3, 5}); };
     EXPECT_EQ(run(question::order, {0, 7, 1, 8, 2}).output_fires, std::vector<double>{33});
     EXPECT_EQ(run(question::order, {8, 1, 7, 2}).output_fires, std::vector<double>{});
     EXPECT_EQ(run(question::count, {0, 1, 7, 2, 3, 17, 4}).output_fires, std::vector<double>{53});
     const auto c = run(question::change, {3, 13, 4, 14, 23});
     EXPECT_EQ(c.output_fires, (std::vector<double>{8, 28, 48}));
     EXPECT_EQ(c.answers, (std::vector<std::uint8_t>{0, 1, 0, 1}));
+    encoding_options e;
+    const auto spec = spec_of("risp", e);
     EXPECT_THROW(hand_built_network(task_of(question::change), e, spec, {6, 1}), invalid_parameter);
     EXPECT_THROW(hand_built_network(task_of(question::order), e, spec, {0, 1}), invalid_parameter);
     EXPECT_THROW(hand_built_network(task_of(question::change), e, spec, {1, 0}), invalid_parameter);
