@@ -72,6 +72,16 @@ py::dict parameter_dict(const snn::neuron_model& m) {
 
 }  // namespace
 
+std::vector<py::ssize_t> c_strides(const std::vector<py::ssize_t>& shape, std::size_t item_bytes) {
+    std::vector<py::ssize_t> strides(shape.size());
+    auto stride = static_cast<py::ssize_t>(item_bytes);
+    for (std::size_t i = shape.size(); i-- > 0;) {
+        strides[i] = stride;
+        stride *= shape[i];
+    }
+    return strides;
+}
+
 snn::neuron_model make_model(const std::string& name, const py::kwargs& kwargs) {
     snn::neuron_model m;
     if (kwargs.contains("preset")) {
@@ -109,12 +119,12 @@ void bind_models(py::module_& m) {
         .def(py::init<double, double>(), py::arg("low") = 0.0, py::arg("high") = 1.0)
         .def_readwrite("low", &snn::uniform::low)
         .def_readwrite("high", &snn::uniform::high)
-        .def("__repr__", [](const snn::uniform& u) { return "volley.Uniform(" + snn::describe(u) + ")"; });
+        .def("__repr__", [](const snn::uniform& u) { return "volley.Uniform(" + py::str(py::float_(u.low)).cast<std::string>() + ", " + py::str(py::float_(u.high)).cast<std::string>() + ")"; });
     py::class_<snn::normal>(m, "Normal", "Normal distribution (no truncation), drawn per neuron or synapse.")
         .def(py::init<double, double>(), py::arg("mean") = 0.0, py::arg("stddev") = 1.0)
         .def_readwrite("mean", &snn::normal::mean)
         .def_readwrite("stddev", &snn::normal::stddev)
-        .def("__repr__", [](const snn::normal& n) { return "volley.Normal(" + snn::describe(n) + ")"; });
+        .def("__repr__", [](const snn::normal& n) { return "volley.Normal(" + py::str(py::float_(n.mean)).cast<std::string>() + ", " + py::str(py::float_(n.stddev)).cast<std::string>() + ")"; });
 
     py::class_<model_handle>(m, "NeuronModel", R"doc(
 A neuron model and its default parameters, by the model's file name:

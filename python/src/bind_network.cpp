@@ -11,6 +11,7 @@
 #include <volley/snn/network_json.hpp>
 #include <volley/snn/nir_file.hpp>
 #include <volley/snn/nir_network.hpp>
+#include <volley/snn/standard_networks.hpp>
 
 namespace volley::python {
 
@@ -173,6 +174,13 @@ the value. Populations are named by their PopulationIndex or by their name.)doc"
                    std::to_string(net.projections().size()) + " projections, " + std::to_string(net.neuron_count()) +
                    " neurons)";
         });
+
+    m.def("cuba_network", &snn::cuba_network, py::arg("neurons"), py::arg("dt_ms") = 0.1,
+          "The CUBA benchmark network (Vogels & Abbott 2005) as `volley bench cuba` builds it.");
+    m.def("coba_network", &snn::coba_network, py::arg("neurons"), py::arg("dt_ms") = 0.1,
+          "The COBA benchmark network (conductance LIF) as `volley bench coba` builds it.");
+    m.def("cobahh_network", &snn::cobahh_network, py::arg("neurons"), py::arg("dt_ms") = 0.1,
+          "The COBAHH benchmark network (Hodgkin-Huxley) as `volley bench cobahh` builds it.");
 
     m.def(
         "to_json",

@@ -3,6 +3,7 @@
 // read-only NumPy views of the recorders' vectors, without copying (see recorder_views).
 
 #include "bindings.hpp"
+#include "conversions.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -37,14 +38,14 @@ struct view_anchor {
 class recorder_views {
 public:
     template <class T>
-    py::array view(std::vector<T>& v, std::shared_ptr<void> owner, std::vector<py::ssize_t> shape) {
+    py::array view(std::vector<T>& v, std::shared_ptr<void> owner, const std::vector<py::ssize_t>& shape) {
         auto anchor = std::make_shared<view_anchor>();
         anchor->owner = std::move(owner);
         entries_.push_back({anchor, &v});
         auto* keep = new std::shared_ptr<view_anchor>(anchor);
         py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<view_anchor>*>(p); });
-        py::array a(py::dtype::of<T>(), std::move(shape), {}, v.data(), base);
-        py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+        py::array a = new_array<T>(shape, v.data(), base);
+        a.attr("setflags")(py::arg("write") = false);
         return a;
     }
 
@@ -154,7 +155,7 @@ Views taken before a later run() stay valid and keep the values they had.)doc")
             return r.views->view(r.data->node_ids, r.data, {static_cast<py::ssize_t>(r.data->node_ids.size())});
         }, "Local neuron ids (uint32), one per spike.")
         .def_property_readonly("times_ms", [](const py_spike_recorder& r) {
-            py::array_t<double> t(static_cast<py::ssize_t>(r.data->steps.size()));
+            auto t = new_array<double>({static_cast<py::ssize_t>(r.data->steps.size())});
             auto* out = t.mutable_data();
             for (std::size_t i = 0; i < r.data->steps.size(); ++i) out[i] = static_cast<double>(r.data->steps[i]) * r.data->dt_ms;
             return t;
@@ -174,7 +175,7 @@ recorder's data (no copy), column j belonging to node_ids[j]; `times_ms` the sam
         .def_property_readonly("population", [](const py_state_recorder& r) { return r.data->population; })
         .def_property_readonly("variable", [](const py_state_recorder& r) { return r.data->variable; })
         .def_property_readonly("node_ids", [](const py_state_recorder& r) {
-            return py::array_t<std::uint32_t>(static_cast<py::ssize_t>(r.data->node_ids.size()), r.data->node_ids.data());
+            return to_array(r.data->node_ids);
         })
         .def_property_readonly("values", [](py_state_recorder& r) {
             const auto n = static_cast<py::ssize_t>(r.data->node_ids.size());
@@ -182,7 +183,7 @@ recorder's data (no copy), column j belonging to node_ids[j]; `times_ms` the sam
             return r.views->view(r.data->values, r.data, {s, n});
         })
         .def_property_readonly("times_ms", [](const py_state_recorder& r) {
-            py::array_t<double> t(static_cast<py::ssize_t>(r.data->sample_steps.size()));
+            auto t = new_array<double>({static_cast<py::ssize_t>(r.data->sample_steps.size())});
             auto* out = t.mutable_data();
             for (std::size_t i = 0; i < r.data->sample_steps.size(); ++i)
                 out[i] = static_cast<double>(r.data->sample_steps[i]) * r.data->dt_ms;
@@ -267,8 +268,7 @@ raises KeyboardInterrupt, and the simulation can be run on.)doc")
             "set_input",
             [](py_simulation& s, const population_ref& pop, const py::object& values) {
                 const auto p = resolve(s.sim->model(), pop);
-                auto shape = py::cast<std::vector<py::ssize_t>>(py::array(values).attr("shape"));
-                if (shape.size() == 2)
+                if (py::cast<int>(py::module_::import("numpy").attr("ndim")(values)) == 2)
                     s.sim->set_input(p, snn::step_table_input{py::cast<std::vector<std::vector<double>>>(values)});
                 else
                     s.sim->set_input(p, snn::constant_input{py::cast<std::vector<double>>(values)});
@@ -279,8 +279,7 @@ raises KeyboardInterrupt, and the simulation can be run on.)doc")
             "weights",
             [](const py_simulation& s, std::size_t projection) {
                 auto w = s.sim->weights(projection);
-                return py::make_tuple(py::array(py::cast(w.sources)), py::array(py::cast(w.targets)),
-                                      py::array(py::cast(w.weights)));
+                return py::make_tuple(to_array(w.sources), to_array(w.targets), to_array(w.weights));
             },
             py::arg("projection"), "(sources, targets, weights) of a projection, as NumPy arrays.")
         .def_property_readonly("time_ms", [](const py_simulation& s) { return s.sim->time_ms(); })
