@@ -119,11 +119,13 @@ void bind_models(py::module_& m) {
         .def(py::init<double, double>(), py::arg("low") = 0.0, py::arg("high") = 1.0)
         .def_readwrite("low", &snn::uniform::low)
         .def_readwrite("high", &snn::uniform::high)
+        .def("__eq__", [](const snn::uniform& a, const snn::uniform& b) { return a == b; })
         .def("__repr__", [](const snn::uniform& u) { return "volley.Uniform(" + py::str(py::float_(u.low)).cast<std::string>() + ", " + py::str(py::float_(u.high)).cast<std::string>() + ")"; });
     py::class_<snn::normal>(m, "Normal", "Normal distribution (no truncation), drawn per neuron or synapse.")
         .def(py::init<double, double>(), py::arg("mean") = 0.0, py::arg("stddev") = 1.0)
         .def_readwrite("mean", &snn::normal::mean)
         .def_readwrite("stddev", &snn::normal::stddev)
+        .def("__eq__", [](const snn::normal& a, const snn::normal& b) { return a == b; })
         .def("__repr__", [](const snn::normal& n) { return "volley.Normal(" + py::str(py::float_(n.mean)).cast<std::string>() + ", " + py::str(py::float_(n.stddev)).cast<std::string>() + ")"; });
 
     py::class_<model_handle>(m, "NeuronModel", R"doc(

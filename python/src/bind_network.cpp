@@ -17,7 +17,8 @@ namespace volley::python {
 
 snn::population_index resolve(const snn::network& net, const population_ref& ref) {
     if (const auto* name = std::get_if<std::string>(&ref)) return net.find(*name);
-    const auto pop = std::get<snn::population_index>(ref);
+    const auto pop = std::holds_alternative<std::uint32_t>(ref) ? snn::population_index{std::get<std::uint32_t>(ref)}
+                                                                 : std::get<snn::population_index>(ref);
     net.at(pop);  // throws for an index out of range
     return pop;
 }

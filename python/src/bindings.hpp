@@ -6,6 +6,7 @@
 
 #include <volley/snn/network.hpp>
 
+#include <cstdint>
 #include <string>
 #include <variant>
 
@@ -24,8 +25,9 @@ void bind_simulation(py::module_& m);
 /// The neuroprocessors (RISP, danna2, the DANNA grid) behind a TENNLab-like Processor.
 void bind_hardware(py::module_& m);
 
-/// A population named by its index or by its name, as every call that takes one accepts.
-using population_ref = std::variant<snn::population_index, std::string>;
+/// A population named by its index (a PopulationIndex or an int) or by its name, as every call
+/// that takes one accepts.
+using population_ref = std::variant<snn::population_index, std::uint32_t, std::string>;
 /// The index of `ref` in `net`; throws unknown_name for a name the network does not have.
 snn::population_index resolve(const snn::network& net, const population_ref& ref);
 
