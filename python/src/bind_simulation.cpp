@@ -165,6 +165,7 @@ Views taken before a later run() stay valid and keep the values they had.)doc")
         .def_property_readonly("mean_rate_hz", [](const py_spike_recorder& r) {
             return snn::spike_recorder(r.data).mean_rate_hz();
         }, "Mean rate over the recorded neurons and the time recorded [Hz].")
+        .def_property_readonly("population_size", [](const py_spike_recorder& r) { return r.data->population_size; })
         .def_property_readonly("recorded_neurons", [](const py_spike_recorder& r) { return r.data->recorded_neurons; })
         .def_property_readonly("steps_recorded", [](const py_spike_recorder& r) { return r.data->steps_recorded; })
         .def("__len__", [](const py_spike_recorder& r) { return r.data->steps.size(); });

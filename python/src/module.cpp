@@ -12,5 +12,6 @@ PYBIND11_MODULE(_volley, m) {
     vp::bind_models(m);
     vp::bind_network(m);
     vp::bind_simulation(m);
+    vp::bind_analysis(m);
     vp::bind_hardware(m);
 }

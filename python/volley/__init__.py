@@ -13,3 +13,14 @@
 
 from ._volley import *  # noqa: F401,F403
 from ._volley import __version__  # noqa: F401
+
+
+def spike_trains(recorder):
+    """One sorted array of spike times [ms] per neuron of the recorder's population (by local
+    id), for the functions of volley.analysis."""
+    import numpy as np
+
+    times, ids = recorder.spikes()
+    order = np.argsort(ids, kind="stable")
+    counts = np.bincount(ids, minlength=recorder.population_size)
+    return np.split(times[order], np.cumsum(counts)[:-1])
