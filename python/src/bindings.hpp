@@ -22,6 +22,8 @@ void bind_models(py::module_& m);
 void bind_network(py::module_& m);
 /// snn::simulation and the recorders, with NumPy views of their data.
 void bind_simulation(py::module_& m);
+/// CnnModel and ConvertedSnn: CNN-to-SNN conversion and its evaluation.
+void bind_convert(py::module_& m);
 /// volley.analysis: the spike-train analysis library.
 void bind_analysis(py::module_& m);
 /// The neuroprocessors (RISP, danna2, the DANNA grid) behind a TENNLab-like Processor.

@@ -12,6 +12,7 @@ PYBIND11_MODULE(_volley, m) {
     vp::bind_models(m);
     vp::bind_network(m);
     vp::bind_simulation(m);
+    vp::bind_convert(m);
     vp::bind_analysis(m);
     vp::bind_hardware(m);
 }
