@@ -1,0 +1,78 @@
+"""The same PyNN scripts (tests/python/pynn/current_step.py, examples/python/cuba_pynn.py) on pyNN.nest and on Volley's PyNN backend, each in
+a child process: the current-step script gives identical spike times and traces (both
+integrate IF_curr_exp exactly on the grid), and the CUBA network the same rates within
+statistical bounds. Skips without PyNN; without NEST only Volley's runs are checked."""
+
+import json
+import math
+import os
+import subprocess
+import sys
+
+from volley_test_support import SKIP, check, require, volley_module
+
+volley_module()
+require("pyNN", "PyNN is not installed (pip install pyNN)")
+import numpy as np  # noqa: E402
+
+here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pynn")
+examples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "python")
+
+
+def run(script, backend):
+    path = os.path.join(here, script) if os.path.exists(os.path.join(here, script)) else os.path.join(examples, script)
+    p = subprocess.run([sys.executable, path, backend], capture_output=True, text=True,
+                       timeout=600)
+    lines = [line for line in p.stdout.splitlines() if line.startswith("RESULT ")]
+    check(p.returncode == 0 and lines, f"{script} on {backend} failed:\n{p.stdout[-2000:]}\n{p.stderr[-3000:]}")
+    return json.loads(lines[-1][len("RESULT "):])
+
+
+have_nest = subprocess.run([sys.executable, "-c", "import pyNN.nest"], capture_output=True).returncode == 0
+v = run("current_step.py", "volley.pynn")
+lif, alpha = v["lif"], v["alpha"]
+check(len(lif["spikes"][1]) == 6 and abs(lif["spikes"][1][0] - 11.0) < 1e-9,
+      f"bias neuron: {lif['spikes'][1]} (analytic first spike 10 ln 3 = 10.99 ms -> 11.0)")
+check(len(lif["v"][0]) == 1001, "v sampled every step")
+# What Volley cannot honour is refused, naming it.
+import volley.pynn as sim  # noqa: E402
+sim.setup(timestep=0.1)
+a = sim.Population(2, sim.IF_curr_exp())
+try:
+    sim.Projection(a, a, sim.OneToOneConnector(), sim.StaticSynapse(weight=0.1), receptor_type="gap")
+    raise AssertionError("receptor_type 'gap' was accepted")
+except sim.VolleyNotSupported as e:
+    check(e.parameter == "receptor_type" and e.value == "gap", f"{e}")
+except Exception as e:  # PyNN itself may refuse the receptor first
+    check("gap" in str(e), f"{type(e).__name__}: {e}")
+sim.run(1.0)
+try:
+    a.set(tau_m=5.0)
+    raise AssertionError("set() after run() was accepted")
+except sim.VolleyNotSupported as e:
+    check(e.parameter == "set()", f"{e}")
+sim.end()
+
+if not have_nest:
+    print("pyNN.nest not importable: Volley's runs checked alone")
+    sys.exit(0)
+
+n = run("current_step.py", "pyNN.nest")
+for name in ("lif", "alpha"):
+    for i, (a, b) in enumerate(zip(v[name]["spikes"], n[name]["spikes"], strict=True)):
+        check(len(a) == len(b) and np.allclose(a, b, atol=1e-9), f"{name}[{i}] spikes: Volley {a}, NEST {b}")
+    err = np.max(np.abs(np.array(v[name]["v"]) - np.array(n[name]["v"])))
+    check(err < 1e-6, f"{name}: v differs from NEST's by {err} mV")
+    print(f"current step, {name}: spikes {[len(s) for s in v[name]['spikes']]} identical to NEST's, "
+          f"v within {err:.1e} mV")
+
+rv, rn = run("cuba_pynn.py", "volley.pynn"), run("cuba_pynn.py", "pyNN.nest")
+for pop in ("exc", "inh"):
+    a, b = np.array(rv[pop]), np.array(rn[pop])
+    # The population mean rate of two independent realisations (different connectivity and
+    # initial values): within 5 standard errors of the per-neuron rates, and within 25%.
+    sem = math.sqrt(a.var() / len(a) + b.var() / len(b))
+    check(abs(a.mean() - b.mean()) < 5 * sem + 0.25 * b.mean(),
+          f"CUBA {pop}: Volley {a.mean():.2f} Hz, NEST {b.mean():.2f} Hz (sem {sem:.2f})")
+    check(1 < a.mean() < 50, f"CUBA {pop} rate {a.mean()} Hz")
+    print(f"CUBA {pop}: Volley {a.mean():.2f} Hz, NEST {b.mean():.2f} Hz (standard error {sem:.2f} Hz)")
