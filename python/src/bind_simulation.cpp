@@ -15,6 +15,7 @@
 #include <atomic>
 #include <csignal>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 namespace volley::python {
@@ -76,10 +77,27 @@ private:
     std::vector<entry> entries_;
 };
 
-/// A simulation and the views of its recorders' data.
+/// A simulation and the views of its recorders' data. `busy` is set while a call runs without
+/// the GIL, so that another Python thread cannot touch the simulation meanwhile.
 struct py_simulation {
     std::unique_ptr<snn::simulation> sim;
     std::shared_ptr<recorder_views> views = std::make_shared<recorder_views>();
+    std::unique_ptr<std::atomic<bool>> busy = std::make_unique<std::atomic<bool>>(false);
+};
+
+/// Marks a simulation busy for a call's lifetime; raises RuntimeError when another thread has it.
+class busy_guard {
+public:
+    explicit busy_guard(const py_simulation& s) : flag_(*s.busy) {
+        if (flag_.exchange(true))
+            throw std::runtime_error("volley.Simulation: in use by another thread (run, checkpoint or restore)");
+    }
+    ~busy_guard() { flag_.store(false); }
+    busy_guard(const busy_guard&) = delete;
+    busy_guard& operator=(const busy_guard&) = delete;
+
+private:
+    std::atomic<bool>& flag_;
 };
 
 struct py_spike_recorder {
@@ -204,14 +222,16 @@ raises KeyboardInterrupt, and the simulation can be run on.)doc")
                  o.max_memory_bytes = max_memory_bytes;
                  snn::context ctx;
                  ctx.threads = threads;
+                 const snn::network copy = net;  // another thread may change `net` while this one builds
                  py::gil_scoped_release release;
-                 return py_simulation{std::make_unique<snn::simulation>(net, ctx, o)};
+                 return py_simulation{std::make_unique<snn::simulation>(copy, ctx, o)};
              }),
              py::arg("network"), py::arg("dt_ms") = 0.1, py::arg("seed") = 42, py::arg("threads") = 0,
              py::arg("max_memory_bytes") = 0)
         .def(
             "record_spikes",
             [](py_simulation& s, const population_ref& pop, std::vector<std::uint32_t> neurons) {
+                busy_guard busy(s);
                 auto r = s.sim->record_spikes(resolve(s.sim->model(), pop), std::move(neurons));
                 return py_spike_recorder{shared_data<snn::spike_recorder, snn::spike_data>(r), s.views};
             },
@@ -221,6 +241,7 @@ raises KeyboardInterrupt, and the simulation can be run on.)doc")
             "record_state",
             [](py_simulation& s, const population_ref& pop, const std::string& variable, double interval_ms,
                std::vector<std::uint32_t> neurons) {
+                busy_guard busy(s);
                 auto r = s.sim->record_state(resolve(s.sim->model(), pop), variable, interval_ms, std::move(neurons));
                 return py_state_recorder{shared_data<snn::state_recorder, snn::state_data>(r), s.views};
             },
@@ -230,6 +251,7 @@ raises KeyboardInterrupt, and the simulation can be run on.)doc")
         .def(
             "run",
             [](py_simulation& s, double duration_ms) {
+                busy_guard busy(s);
                 s.views->retire();
                 const bool main_thread = on_main_thread();
                 bool completed = false;
@@ -248,11 +270,12 @@ raises KeyboardInterrupt, and the simulation can be run on.)doc")
                 }
             },
             py::arg("duration_ms"), "Advances by duration_ms (whole steps); can be called again to continue.")
-        .def("reset", [](py_simulation& s) { s.views->retire(); s.sim->reset(); },
+        .def("reset", [](py_simulation& s) { busy_guard busy(s); s.views->retire(); s.sim->reset(); },
              "Back to step 0 with the state as built; recorders are cleared and stay attached.")
         .def(
             "checkpoint",
             [](const py_simulation& s, const std::filesystem::path& file) {
+                busy_guard busy(s);
                 py::gil_scoped_release release;
                 s.sim->checkpoint(file);
             },
@@ -260,6 +283,7 @@ raises KeyboardInterrupt, and the simulation can be run on.)doc")
         .def(
             "restore",
             [](py_simulation& s, const std::filesystem::path& file) {
+                busy_guard busy(s);
                 s.views->retire();
                 py::gil_scoped_release release;
                 s.sim->restore(file);
@@ -268,6 +292,7 @@ raises KeyboardInterrupt, and the simulation can be run on.)doc")
         .def(
             "set_input",
             [](py_simulation& s, const population_ref& pop, const py::object& values) {
+                busy_guard busy(s);
                 const auto p = resolve(s.sim->model(), pop);
                 if (py::cast<int>(py::module_::import("numpy").attr("ndim")(values)) == 2)
                     s.sim->set_input(p, snn::step_table_input{py::cast<std::vector<std::vector<double>>>(values)});
@@ -279,6 +304,7 @@ raises KeyboardInterrupt, and the simulation can be run on.)doc")
         .def(
             "weights",
             [](const py_simulation& s, std::size_t projection) {
+                busy_guard busy(s);
                 auto w = s.sim->weights(projection);
                 return py::make_tuple(to_array(w.sources), to_array(w.targets), to_array(w.weights));
             },
@@ -287,7 +313,7 @@ raises KeyboardInterrupt, and the simulation can be run on.)doc")
         .def_property_readonly("step", [](const py_simulation& s) { return s.sim->current_step().value; })
         .def_property_readonly("dt_ms", [](const py_simulation& s) { return s.sim->options().dt_ms; })
         .def_property_readonly("network", [](const py_simulation& s) { return s.sim->model(); })
-        .def("stats", [](const py_simulation& s) { return stats_dict(s.sim->stats()); },
+        .def("stats", [](const py_simulation& s) { busy_guard busy(s); return stats_dict(s.sim->stats()); },
              "Figures so far: neurons, synapses, spikes, steps, build and run wall time [s], ...");
 }
 
