@@ -21,7 +21,8 @@ struct model_handle {
 /// C-order strides of `shape` for elements of `item_bytes`. Given explicitly to every array made
 /// here: pybind11 before 2.12 reads the element size at NumPy 1.x's place in the descriptor, which
 /// NumPy 2 moved, and would make zero strides.
-std::vector<pybind11::ssize_t> c_strides(const std::vector<pybind11::ssize_t>& shape, std::size_t item_bytes);
+std::vector<pybind11::ssize_t> c_strides(const std::vector<pybind11::ssize_t>& shape,
+                                         std::size_t item_bytes);
 
 /// A new C-order NumPy array, or a view of `data` kept alive by `base`.
 template <class T>

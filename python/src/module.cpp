@@ -6,7 +6,8 @@
 
 PYBIND11_MODULE(_volley, m) {
     namespace vp = volley::python;
-    m.doc() = "Volley's C++ core: networks, simulations, recorders, file formats and neuroprocessors.";
+    m.doc() =
+        "Volley's C++ core: networks, simulations, recorders, file formats and neuroprocessors.";
     m.attr("__version__") = VOLLEY_VERSION;
     vp::bind_errors(m);
     vp::bind_models(m);
