@@ -1,7 +1,8 @@
 """The same PyNN scripts (tests/python/pynn/current_step.py, examples/python/cuba_pynn.py) on pyNN.nest and on Volley's PyNN backend, each in
 a child process: the current-step script gives identical spike times and traces (both
 integrate IF_curr_exp exactly on the grid), and the CUBA network the same rates within
-statistical bounds. Skips without PyNN; without NEST only Volley's runs are checked."""
+statistical bounds. `import pyNN.volley` (a copy of PyNN with the shim of volley.pynn.install_pyNN_shim) gives the
+same results as volley.pynn. Skips without PyNN; without NEST only Volley's runs are checked."""
 
 import json
 import math
@@ -34,8 +35,25 @@ lif, alpha = v["lif"], v["alpha"]
 check(len(lif["spikes"][1]) == 6 and abs(lif["spikes"][1][0] - 11.0) < 1e-9,
       f"bias neuron: {lif['spikes'][1]} (analytic first spike 10 ln 3 = 10.99 ms -> 11.0)")
 check(len(lif["v"][0]) == 1001, "v sampled every step")
-# What Volley cannot honour is refused, naming it.
 import volley.pynn as sim  # noqa: E402
+
+# `import pyNN.volley`, as an unchanged PyNN script writes it: a copy of PyNN with the shim.
+import shutil  # noqa: E402
+import tempfile  # noqa: E402
+import pyNN  # noqa: E402
+with tempfile.TemporaryDirectory() as tmp:
+    shutil.copytree(os.path.dirname(pyNN.__file__), os.path.join(tmp, "pyNN"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    sim.install_pyNN_shim(os.path.join(tmp, "pyNN"))
+    env = dict(os.environ, PYTHONPATH=tmp + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, os.path.join(here, "current_step.py"), "pyNN.volley"], capture_output=True,
+                       text=True, timeout=600, env=env)
+    check(p.returncode == 0 and "RESULT " in p.stdout, f"import pyNN.volley failed:\n{p.stderr[-2000:]}")
+    shimmed = json.loads([x for x in p.stdout.splitlines() if x.startswith("RESULT ")][-1][len("RESULT "):])
+    check(shimmed == v, "pyNN.volley gave other results than volley.pynn")
+    print("import pyNN.volley (through the shim) runs the script to the same results")
+
+# What Volley cannot honour is refused, naming it.
 sim.setup(timestep=0.1)
 a = sim.Population(2, sim.IF_curr_exp())
 try:
@@ -58,6 +76,7 @@ if not have_nest:
     sys.exit(0)
 
 n = run("current_step.py", "pyNN.nest")
+
 for name in ("lif", "alpha"):
     for i, (a, b) in enumerate(zip(v[name]["spikes"], n[name]["spikes"], strict=True)):
         check(len(a) == len(b) and np.allclose(a, b, atol=1e-9), f"{name}[{i}] spikes: Volley {a}, NEST {b}")

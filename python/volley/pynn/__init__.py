@@ -13,6 +13,7 @@ afterwards raises VolleyNotSupported naming what was changed.
 """
 
 import os
+import sys
 
 from pyNN import errors, random, space  # noqa: F401
 from pyNN.connectors import *  # noqa: F401,F403
@@ -44,12 +45,17 @@ def list_standard_models():
             if isinstance(obj, type) and issubclass(obj, StandardCellType) and obj is not StandardCellType]
 
 
-def install_pyNN_shim():
-    """Writes pyNN/volley.py into the installed PyNN, so that `import pyNN.volley` finds this
-    backend; returns its path. PyNN finds backends only inside its own package."""
+def install_pyNN_shim(pynn_dir=None):
+    """Writes volley.py into the installed PyNN package (or into `pynn_dir`), so that
+    `import pyNN.volley` finds this backend in any process; returns its path. PyNN finds
+    backends only inside its own package. (After `import volley.pynn`, `pyNN.volley` is also
+    an alias of it in this process.)"""
     import pyNN
-    path = os.path.join(os.path.dirname(pyNN.__file__), "volley.py")
+    path = os.path.join(pynn_dir or os.path.dirname(pyNN.__file__), "volley.py")
     with open(path, "w") as f:
         f.write('"""PyNN backend for Volley (installed by volley.pynn.install_pyNN_shim)."""\n'
                 "from volley.pynn import *  # noqa: F401,F403\n")
     return path
+
+
+sys.modules.setdefault("pyNN.volley", sys.modules[__name__])
