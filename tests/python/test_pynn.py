@@ -53,6 +53,28 @@ with tempfile.TemporaryDirectory() as tmp:
     check(shimmed == v, "pyNN.volley gave other results than volley.pynn")
     print("import pyNN.volley (through the shim) runs the script to the same results")
 
+# PopulationView targets and recording, Assembly, reset(): a second segment with the same spikes
+# (Volley's Poisson streams restart with the same seed).
+sim.setup(timestep=0.1, seed=5)
+src = sim.Population(20, sim.SpikeSourcePoisson(rate=50.0))
+cells = sim.Population(10, sim.IF_cond_exp())
+view = cells[2:6]
+prj = sim.Projection(src, view, sim.FixedNumberPreConnector(5, rng=sim.NumpyRNG(1)),
+                     sim.StaticSynapse(weight=0.01, delay=0.5))
+check(len(prj) == 20 and (src + cells).size == 30, "projection onto a view, assembly")
+view.record(["spikes", "v"])
+src.record("spikes")
+for _ in range(2):
+    sim.run(200.0)
+    sim.reset()
+block, sources = view.get_data(), src.get_data()
+check(len(block.segments) == 2 and block.segments[0].analogsignals[0].shape == (2001, 4), "two segments of v")
+counts = [[len(st) for st in seg.spiketrains] for seg in sources.segments]
+check(counts[0] == counts[1] and sum(counts[0]) > 100, f"Poisson spikes per segment {counts}")
+views = [[list(st.magnitude) for st in seg.spiketrains] for seg in block.segments]
+check(views[0] == views[1], "the view's spikes differ after reset()")
+sim.end()
+
 # What Volley cannot honour is refused, naming it.
 sim.setup(timestep=0.1)
 a = sim.Population(2, sim.IF_curr_exp())
