@@ -62,6 +62,12 @@ view = cells[2:6]
 prj = sim.Projection(src, view, sim.FixedNumberPreConnector(5, rng=sim.NumpyRNG(1)),
                      sim.StaticSynapse(weight=0.01, delay=0.5))
 check(len(prj) == 20 and (src + cells).size == 30, "projection onto a view, assembly")
+listed = sim.Projection(src[0:3], cells, sim.FromListConnector([(0, 1, 0.02, 1.5), (2, 4, 0.03, 2.0)]),
+                        sim.StaticSynapse())
+check(sorted(listed.get(["weight", "delay"], format="list")) == [(0, 1, 0.02, 1.5), (2, 4, 0.03, 2.0)],
+      f"FromListConnector read back: {listed.get(['weight', 'delay'], format='list')}")
+w = listed.get("weight", format="array")
+check(w.shape == (3, 10) and w[2, 4] == 0.03 and np.isnan(w[0, 0]), "weights as a (pre, post) array")
 view.record(["spikes", "v"])
 src.record("spikes")
 for _ in range(2):

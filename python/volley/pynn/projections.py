@@ -42,6 +42,34 @@ class Projection(common.Projection):
         raise unsupported(f"projection {self.label}", "set()", ", ".join(attributes),
                           "changing synapses after they are made is not supported by pyNN.volley")
 
+    def _columns(self):
+        """The connections as columns, in PyNN's units and local indices of pre and post."""
+        if not self._pre:
+            return {name: np.array([]) for name in ("presynaptic_index", "postsynaptic_index", "weight", "delay")}
+        return {"presynaptic_index": np.concatenate(self._pre), "postsynaptic_index": np.concatenate(self._post),
+                "weight": np.concatenate(self._weights), "delay": np.concatenate(self._delays)}
+
+    def _get_attributes_as_list(self, names):
+        columns = self._columns()
+        for name in names:
+            if name not in columns:
+                raise unsupported(f"projection {self.label}", "attribute", name, "Volley's synapses have weight and delay")
+        return list(zip(*(columns[name].tolist() for name in names)))
+
+    def _get_attributes_as_arrays(self, names, multiple_synapses="sum"):
+        operation = common.Projection.MULTI_SYNAPSE_OPERATIONS[multiple_synapses]
+        columns = self._columns()
+        out = []
+        for name in names:
+            name = name[:-1] if name.endswith("s") else name  # weights -> weight
+            if name not in columns:
+                raise unsupported(f"projection {self.label}", "attribute", name, "Volley's synapses have weight and delay")
+            values = np.full((self.pre.size, self.post.size), np.nan)
+            for i, j, v in zip(columns["presynaptic_index"], columns["postsynaptic_index"], columns[name]):
+                values[i, j] = v if np.isnan(values[i, j]) else operation(values[i, j], v)
+            out.append(values)
+        return out
+
     def _convergent_connect(self, presynaptic_indices, postsynaptic_index, location_selector=None,
                             **connection_parameters):
         if location_selector is not None:
