@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <volley/error.hpp>
+#include <volley/snn/context.hpp>
 
 #include <cstdio>
 #include <string>
@@ -27,12 +28,24 @@ inline void print_json(const nlohmann::json& j) {
 struct tuning_words {
     std::string isa = "best";   ///< --cpu-isa: best, avx2 or baseline
     std::string pairs = "auto"; ///< --step-pairs: auto, off or on
+    std::string backend = "cpu";  ///< --backend: cpu, portable or cuda (docs/cuda.md; same spikes)
 };
 
 /// Adds --cpu-isa and --step-pairs to `cmd`.
 inline void add_tuning_options(CLI::App& cmd, tuning_words& w) {
     cmd.add_option("--cpu-isa", w.isa, "Widest kernels the engine may use: best, avx2 or baseline (same spikes)");
     cmd.add_option("--step-pairs", w.pairs, "LIF steps two at a time: auto, off or on (same spikes)");
+    cmd.add_option("--backend", w.backend,
+                   "Engine: cpu, portable (the CUDA backend's source on OpenMP) or cuda (GPU 0); same spikes "
+                   "(docs/cuda.md)");
+}
+
+/// The engine named by --backend; throws invalid_parameter for another word.
+inline snn::backend_kind parse_backend(const std::string& word) {
+    if (word == "cpu") return snn::backend_kind::cpu;
+    if (word == "portable") return snn::backend_kind::portable;
+    if (word == "cuda") return snn::backend_kind::cuda;
+    throw invalid_parameter("--backend", "backend", word, "expected cpu, portable or cuda");
 }
 
 /// Peak resident set size of this process, in bytes.

@@ -49,7 +49,8 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
                         .settings = {.dt_ms = o->dt_ms, .duration_ms = o->duration_ms, .seed = o->seed},
                         .threads = o->threads,
                         .max_isa = snn::parse_instruction_set("--cpu-isa", o->tuning.isa),
-                        .step_pairs = snn::parse_step_pairing("--step-pairs", o->tuning.pairs)};
+                        .step_pairs = snn::parse_step_pairing("--step-pairs", o->tuning.pairs),
+                        .backend = parse_backend(o->tuning.backend)};
         if (!o->integrator.empty()) apply_integrator_option(req.net, o->integrator);
         if (!o->out.empty()) req.out = o->out;
         if (!o->plot.empty()) req.plot = o->plot;
@@ -58,10 +59,23 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
         req.title = std::string(title) + ", N = " + std::to_string(o->neurons);
         auto outcome = execute_run(req);
         outcome.figures["network"] = name;
-        if (outcome.figures["threads"].get<int>() > 1 && outcome.completed) {
+        if (req.backend != snn::backend_kind::cpu && outcome.completed) {
+            // The same network on the CPU engine with the same threads: the speed-up, and the
+            // raster, which must be the same (docs/cuda.md).
+            run_request cpu{.net = req.net, .settings = req.settings, .threads = req.threads, .max_isa = req.max_isa,
+                            .step_pairs = req.step_pairs, .backend = snn::backend_kind::cpu};
+            cpu.quiet = true;
+            cpu.count_only = req.count_only;
+            const auto ref = execute_run(cpu);
+            outcome.figures["cpu_sim_s"] = ref.figures["sim_s"];
+            outcome.figures["speedup_over_cpu"] = ref.figures["sim_s"].get<double>() / outcome.figures["sim_s"].get<double>();
+            if (!req.count_only)
+                outcome.figures["raster_matches_cpu"] = ref.figures["spike_checksum"] == outcome.figures["spike_checksum"];
+        }
+        if (req.backend == snn::backend_kind::cpu && outcome.figures["threads"].get<int>() > 1 && outcome.completed) {
             // The same network on one thread, to report the speed-up (rasters are identical).
             run_request one{.net = req.net, .settings = req.settings, .threads = 1, .max_isa = req.max_isa,
-                            .step_pairs = req.step_pairs};
+                            .step_pairs = req.step_pairs, .backend = req.backend};
             one.quiet = true;
             one.count_only = req.count_only;
             const auto single = execute_run(one);
@@ -78,6 +92,12 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
                         !outcome.figures.contains("raster_matches_1_thread") ? "not recorded"
                         : outcome.figures["raster_matches_1_thread"].get<bool>() ? "yes"
                                                                                 : "NO");
+        if (!o->json && outcome.figures.contains("speedup_over_cpu"))
+            std::printf("speed-up over the cpu backend %.2fx (cpu: %.3f s; same raster: %s)\n",
+                        outcome.figures["speedup_over_cpu"].get<double>(), outcome.figures["cpu_sim_s"].get<double>(),
+                        !outcome.figures.contains("raster_matches_cpu") ? "not recorded"
+                        : outcome.figures["raster_matches_cpu"].get<bool>() ? "yes"
+                                                                           : "NO");
         if (!outcome.completed) ctx.exit_code = 1;
     });
 }

@@ -287,7 +287,7 @@ void run_demo(const demo_options& o) {
     if (o.temporal_sequences > 0) {
         demo_temporal_options to;
         to.test_sequences = o.temporal_sequences;
-        to.train_sequences = std::max<std::size_t>(2, o.temporal_sequences / 2);
+        to.train_sequences = std::max<std::size_t>(2, o.temporal_sequences);
         to.generations = o.temporal_generations;
         to.threads = threads;
         to.seed = o.seed;

@@ -6,6 +6,7 @@
 
 #include "cli_common.hpp"
 #include "fitness_plot.hpp"
+#include "mpi_launch.hpp"
 
 #include <volley/convert/image_dataset.hpp>
 #include <volley/convert/snn_h5.hpp>
@@ -20,6 +21,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <span>
 #include <thread>
 
 namespace volley::cli {
@@ -105,13 +107,16 @@ void run_evolve(const evolve_cli_options& o) {
     enc.mode = temporal::parse_encoding_mode(o.encoding);
     enc.cycles_per_frame = o.cycles_per_frame;
     enc.validate();
-    temporal::decoding_options dec;
-    dec.answer_latency = temporal::hand_built_change_latency;
-    dec.validate();
     temporal::processor_spec proc;
     proc.kind = o.processor;
     proc.proc_params = temporal::temporal_risp_params(enc);
     proc.make();  // unknown_name for a processor kind that does not exist, before any work
+    // The hand-built network's delays: on danna2 and the grid, ones the grid can route, so that
+    // the best network evolved from it can be placed there too.
+    temporal::processor_spec grid = proc;
+    grid.kind = "danna";
+    const auto timing = o.processor == "risp" ? temporal::motif_timing{} : temporal::hand_built_timing(task, enc, grid);
+    const auto dec = temporal::hand_built_decoding(timing);
     if (o.generations < 0)
         throw invalid_parameter("--generations", "generations", std::to_string(o.generations), "must be >= 0");
     if (o.train_sequences < 2 || o.test_sequences < 2)
@@ -134,7 +139,7 @@ void run_evolve(const evolve_cli_options& o) {
     problem->sequences = temporal::encode_sequences(train_seqs, train_features, enc);
     const auto fitness = temporal::make_fitness(problem);
     const auto shape = temporal::make_network_template(task, proc);
-    const auto hand = temporal::hand_built_network(task, enc, proc);
+    const auto hand = temporal::hand_built_network(task, enc, proc, timing);
 
     eons::evolution_state state;
     if (!o.resume.empty()) {
@@ -164,9 +169,15 @@ void run_evolve(const evolve_cli_options& o) {
     const bool bar = talk && stderr_is_terminal();
     std::int64_t evaluations = 0;
     double eval_s = 0;
+    // Under mpirun every rank runs this command with the same options and evaluates its block of
+    // each generation's networks (docs/mpi.md, "EONS on ranks"); only rank 0 writes files.
+    const auto ranks = launch_context();
+    const bool writes = ranks.id() == 0;
     eons::evolve_options eo;
     eo.generations = o.generations;
     eo.threads = threads;
+    if (ranks.size() > 1)
+        eo.share = {ranks.id(), ranks.size(), [ranks](std::span<const double> mine) { return ranks.gather_values(mine); }};
     eo.stop_at = 1.0;
     eo.progress = [&](const eons::generation_record& r) {
         evaluations += r.evaluations;
@@ -179,7 +190,7 @@ void run_evolve(const evolve_cli_options& o) {
                          r.mean, r.best_nodes, r.best_edges, r.seconds);
         return true;
     };
-    if (!o.checkpoint.empty())
+    if (!o.checkpoint.empty() && writes)
         eo.checkpoint = [&](const eons::evolution_state& s) { write_json_file(o.checkpoint, s.to_json()); };
     eons::evolve(state, fitness, eo);
     if (bar) std::fputs("\r\033[K", stderr);
@@ -190,7 +201,7 @@ void run_evolve(const evolve_cli_options& o) {
                                              {"cycles_per_frame", o.cycles_per_frame},
                                              {"training_fitness", state.best_fitness},
                                              {"generations", state.generation}, {"seed", o.seed}};
-    hw::save_tennlab_network(best, o.out);
+    if (writes) hw::save_tennlab_network(best, o.out);
 
     // Test sequences: the evolved network, the hand-built one and the ideal bound.
     const auto test_enc = temporal::encode_sequences(test_seqs, test_features, enc);
@@ -218,8 +229,6 @@ void run_evolve(const evolve_cli_options& o) {
     f["history"] = nlohmann::json::array();
     for (const auto& r : state.history) f["history"].push_back({{"generation", r.generation}, {"best", r.best}, {"mean", r.mean}});
     if (o.processor == "danna2") {  // the same network placed and routed on the grid, run there
-        temporal::processor_spec grid = proc;
-        grid.kind = "danna";
         try {
             const auto on_d2 = answers_on(proc, best, task, enc, dec, test_enc);
             const auto on_grid = answers_on(grid, best, task, enc, dec, test_enc);
@@ -232,12 +241,13 @@ void run_evolve(const evolve_cli_options& o) {
         }
     }
     f["out"] = o.out;
+    f["ranks"] = ranks.size();
     if (!o.plot.empty()) {
         fitness_curve c;
         c.title = "EONS on " + o.task + " (" + o.processor + ")";
         c.note = o.features + " features, population " + std::to_string(state.config.population);
         for (const auto& r : state.history) c.best.push_back(r.best), c.mean.push_back(r.mean);
-        if (!c.best.empty()) write_fitness_svg(o.plot, c);
+        if (!c.best.empty() && writes) write_fitness_svg(o.plot, c);
         f["plot"] = o.plot;
     }
     if (o.json) {

@@ -28,6 +28,9 @@ void register_info(CLI::App& app, command_context& /*ctx*/) {
                         {"build_type", f.build_type},
                         {"openmp_threads", f.openmp_max_threads},
                         {"cuda", f.cuda},
+                        {"portable", f.portable},
+                        {"cuda_devices", f.cuda_devices},
+                        {"cuda_note", f.cuda_note},
                         {"mpi", f.mpi},
                         {"hdf5", f.hdf5_version},
                         {"assertions", f.assertions}});
@@ -35,8 +38,10 @@ void register_info(CLI::App& app, command_context& /*ctx*/) {
         }
         std::printf("volley %s (%s build)\n", f.version.c_str(), f.build_type.c_str());
         std::printf("  OpenMP threads : %d\n", f.openmp_max_threads);
-        std::printf("  CUDA           : %s\n",
-                    f.cuda ? "toolkit found (no GPU backend in this version)" : "not built");
+        std::printf("  CUDA           : %s\n", f.cuda ? "built (--backend cuda)" : "not built");
+        if (f.cuda_devices.empty()) std::printf("  CUDA devices   : none (%s)\n", f.cuda_note.c_str());
+        for (const auto& d : f.cuda_devices) std::printf("  CUDA device    : %s\n", d.c_str());
+        std::printf("  portable       : %s\n", f.portable ? "built (--backend portable: Thrust on OpenMP)" : "not built");
         std::printf("  MPI            : %s\n", f.mpi ? "built" : "not built");
         std::printf("  HDF5           : %s\n", f.hdf5_version.c_str());
         std::printf("  assertions     : %s\n", f.assertions ? "on" : "off");

@@ -37,9 +37,10 @@ void check_options_apply(const CLI::App& cmd, const std::string& file, network_f
     switch (kind) {
         case network_file_kind::volley_json:
             allowed.insert(allowed.end(), {"--duration", "--dt", "--seed", "--out", "--plot", "--state", "--checkpoint",
-                                           "--checkpoint-every", "--resume", "--cpu-isa", "--step-pairs", "--integrator"});
+                                           "--checkpoint-every", "--resume", "--cpu-isa", "--step-pairs", "--integrator",
+                                           "--backend"});
             usage = "a network JSON file takes --duration, --dt, --seed, --out, --plot, --state, --checkpoint, "
-                    "--checkpoint-every, --resume, --cpu-isa, --step-pairs, --integrator";
+                    "--checkpoint-every, --resume, --cpu-isa, --step-pairs, --integrator, --backend";
             break;
         case network_file_kind::nir:
             allowed.insert(allowed.end(), {"--input", "--steps", "--dt", "--discretisation", "--reset", "--out"});
@@ -155,6 +156,7 @@ void register_run(CLI::App& app, command_context& ctx) {
         }
         req.max_isa = snn::parse_instruction_set("--cpu-isa", o->tuning.isa);
         req.step_pairs = snn::parse_step_pairing("--step-pairs", o->tuning.pairs);
+        req.backend = parse_backend(o->tuning.backend);
         req.quiet = o->quiet;
         req.title = o->network;
         const auto outcome = execute_run(req);

@@ -1,6 +1,7 @@
 // `volley train`: trains a reference CNN on Fashion-MNIST and writes it as Keras or Volley HDF5.
 
 #include "cli_common.hpp"
+#include "mpi_launch.hpp"
 
 #include <volley/convert/model_writers.hpp>
 #include <volley/convert/trainer.hpp>
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <span>
 
 namespace volley::cli {
 
@@ -22,6 +24,7 @@ struct train_options {
     std::optional<double> lr;
     double warmup_epochs = 0, momentum = 0.9, weight_decay = 0, trust = 0.001;
     int threads = 0;
+    std::size_t slices = 0;
     std::uint64_t seed = 1;
     bool json = false, quiet = false;
 };
@@ -75,10 +78,17 @@ void run_training(const train_options& o) {
     t.warmup_epochs = o.warmup_epochs;
     t.threads = o.threads;
     t.seed = o.seed;
+    t.slices = o.slices;
+    // Under mpirun every rank computes its block of each batch's slices (docs/training.md, "On
+    // MPI ranks"); only rank 0 prints and writes the model.
+    const auto ranks = launch_context();
+    const bool writes = ranks.id() == 0;
+    if (ranks.size() > 1)
+        t.share = {ranks.id(), ranks.size(), [ranks](std::span<const double> mine) { return ranks.gather_values(mine); }};
 
-    const bool bar = !o.quiet && stderr_is_terminal();
+    const bool bar = !o.quiet && stderr_is_terminal() && writes;
     std::FILE* log = o.json ? stderr : stdout;
-    if (!o.quiet)
+    if (!o.quiet && writes)
         std::fprintf(log, "training %s (%zu parameters) on %zu images: %s, batch %zu, lr %g, %zu epochs\n",
                      o.model.c_str(), model.parameter_count(), train_set.count(), o.optimizer.c_str(),
                      t.batch_size, t.learning_rate, t.epochs);
@@ -89,7 +99,7 @@ void run_training(const train_options& o) {
         },
         [&](const convert::epoch_record& e) {
             if (bar) std::fputs("\r\033[K", stderr);
-            if (!o.quiet)
+            if (!o.quiet && writes)
                 std::fprintf(log, "epoch %zu: train loss %.4f, test accuracy %.2f%%, %.0f images/s, lr %.3g\n",
                              e.epoch, e.train_loss, 100 * e.test_accuracy, e.images_per_s, e.learning_rate);
             std::fflush(log);
@@ -103,8 +113,10 @@ void run_training(const train_options& o) {
     prov.epochs = o.epochs;
     prov.train_time_s = report.wall_s;
     const auto reference = convert::make_reference_batch(model, test_set, 16);
-    if (o.format == "keras") convert::write_keras_h5(model, o.out, reference, prov);
-    else convert::write_volley_h5(model, o.out, reference, prov);
+    if (writes) {
+        if (o.format == "keras") convert::write_keras_h5(model, o.out, reference, prov);
+        else convert::write_volley_h5(model, o.out, reference, prov);
+    }
 
     if (o.json) {
         nlohmann::json epochs = nlohmann::json::array();
@@ -117,6 +129,9 @@ void run_training(const train_options& o) {
                     {"learning_rate", t.learning_rate},
                     {"warmup_epochs", o.warmup_epochs},
                     {"threads", report.threads},
+                    {"slices", report.slices},
+                    {"ranks", report.ranks},
+                    {"exchange_s", report.exchange_s},
                     {"seed", o.seed},
                     {"train_images", train_set.count()},
                     {"test_accuracy", report.test_accuracy},
@@ -126,7 +141,7 @@ void run_training(const train_options& o) {
                     {"format", o.format}});
         return;
     }
-    if (!o.quiet)
+    if (!o.quiet && writes)
         std::printf("test accuracy %.2f%% after %zu epochs, %.1f s, %.0f images/s; wrote %s\n",
                     100 * report.test_accuracy, o.epochs, report.wall_s, report.images_per_s,
                     o.out.c_str());
@@ -151,6 +166,9 @@ void register_train(CLI::App& app, command_context& /*ctx*/) {
     cmd->add_option("--trust", o->trust, "LARS trust coefficient eta")->capture_default_str();
     cmd->add_option("--threads", o->threads, "OpenMP threads (0: OMP_NUM_THREADS or all cores)")
         ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--slices", o->slices,
+                    "Slices of each batch, summed in order (0: threads x ranks); equal slices give equal "
+                    "weights on any threads and MPI ranks");
     cmd->add_option("--seed", o->seed, "Seed of initialisation, shuffling and Dropout")->capture_default_str();
     cmd->add_option("--train-images", o->train_images, "Use only the first N training images (0: all)");
     cmd->add_option("--out", o->out, "Output model file")->capture_default_str();

@@ -172,11 +172,11 @@ demo_temporal_result run_demo_temporal(const convert::converted_snn& net, const 
                                        const convert::image_dataset& test, const demo_temporal_options& o) {
     demo_temporal_result r;
     temporal::encoding_options enc;  // winner coding: one spike for the frame's predicted class
-    temporal::decoding_options dec;
-    dec.answer_latency = temporal::hand_built_change_latency;
     temporal::processor_spec proc;
     proc.kind = "danna2";
     proc.proc_params = temporal::temporal_risp_params(enc);
+    temporal::processor_spec grid = proc;
+    grid.kind = "danna";
     const temporal::question questions[] = {temporal::question::order, temporal::question::change, temporal::question::count};
 
     // The sequences of every question, then the CNN's features of every image they show, once.
@@ -219,10 +219,14 @@ demo_temporal_result run_demo_temporal(const convert::converted_snn& net, const 
         auto problem = std::make_shared<temporal::training_problem>();
         problem->task = task;
         problem->encoding = enc;
+        // The hand-built seed's delays are ones the grid can route, so that the evolved network
+        // can be placed there too.
+        const auto timing = temporal::hand_built_timing(task, enc, grid);
+        const auto dec = temporal::hand_built_decoding(timing);
         problem->decoding = dec;
         problem->processor = proc;
         problem->sequences = temporal::encode_sequences(train_seqs[q], train_f, enc);
-        const auto hand = temporal::hand_built_network(task, enc, proc);
+        const auto hand = temporal::hand_built_network(task, enc, proc, timing);
         eons::eons_config config;
         config.population = o.population;
         config.num_best = std::min(4, o.population - 1);
@@ -257,11 +261,8 @@ demo_temporal_result run_demo_temporal(const convert::converted_snn& net, const 
         std::tie(row.gru, row.gru_parameters) = gru_accuracy(task, train_seqs[q], train_f, test_seqs[q], test_f, o);
 
         // The same network placed and routed on the DANNA grid, run there on the test sequences.
-        temporal::processor_spec grid = proc;
-        grid.kind = "danna";
-        try {
-            const auto placed = danna::place_and_route(danna::from_tennlab(state.best, 0), danna::grid_preset(grid.grid_preset),
-                                                       {.seed = o.seed});
+        try {  // placed as the grid processor places it (its default seed)
+            const auto placed = danna::place_and_route(danna::from_tennlab(state.best, 0), danna::grid_preset(grid.grid_preset), {});
             for (const auto& [kind, count] : placed.report.elements)
                 if (kind != "empty") row.grid_elements += count;
             temporal::sequence_runner on_grid(grid, state.best, task, enc, dec);

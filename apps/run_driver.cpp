@@ -213,6 +213,8 @@ bool run_with_checkpoints(snn::simulation& sim, const run_request& req, std::int
 run_outcome execute_run(const run_request& req) {
     snn::context where{.threads = req.threads};
     where.distributed = launch_context();
+    where.backend = req.backend;
+    if (req.backend == snn::backend_kind::cuda) where.gpu_id = 0;
     const snn::distributed_context& dist = where.distributed;
     const bool distributed = dist.size() > 1;
     if (distributed) check_distributed_request(req, dist.size());
@@ -338,6 +340,9 @@ run_outcome execute_run(const run_request& req) {
     f["peak_rss_bytes"] = peak_rss_bytes();
     f["bytes_per_synapse"] = st.synapses > 0 ? static_cast<double>(st.synapse_table_bytes) / static_cast<double>(st.synapses) : 0.0;
     f["threads"] = st.threads;
+    f["backend"] = req.backend == snn::backend_kind::cuda       ? "cuda"
+                   : req.backend == snn::backend_kind::portable ? "portable"
+                                                                : "cpu";
     f["ranks"] = dist.size();
     if (st.plastic_synapses > 0) {
         f["plastic_synapses"] = st.plastic_synapses;

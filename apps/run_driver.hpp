@@ -27,6 +27,7 @@ struct run_request {
     int threads = 0;  ///< 0: the OpenMP default
     snn::instruction_set max_isa = snn::instruction_set::best;  ///< tuning (same spikes)
     snn::step_pairing step_pairs = snn::step_pairing::automatic;
+    snn::backend_kind backend = snn::backend_kind::cpu;  ///< --backend (cuda runs on GPU 0)
     std::optional<std::filesystem::path> out{};   ///< .h5 (SONATA) or .csv
     std::optional<std::filesystem::path> plot{};  ///< .svg raster with rates
     std::vector<state_request> states{};          ///< recorded into the .h5 output

@@ -28,9 +28,35 @@ if(NOT VOLLEY_WITH_CUDA STREQUAL "OFF")
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
     set(VOLLEY_HAVE_CUDA 1)
+    # The CUDA backend (snn/src/backends/device): sm_90 machine code plus compute_90 PTX,
+    # which later GPUs compile when they load it.
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES 90)
+    endif()
+    enable_language(CUDA)
+    find_package(CUDAToolkit REQUIRED)
+    # CMake 3.25 knows no C++20 dialect flag for nvcc, which has one.
+    if(NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+      set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+      set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+    endif()
   elseif(VOLLEY_WITH_CUDA STREQUAL "ON")
     message(FATAL_ERROR "VOLLEY_WITH_CUDA=ON but no CUDA compiler was found")
   endif()
+endif()
+
+# Thrust, CUB and libcu++ (CCCL) for the portable backend, the CUDA backend's source built by
+# the host compiler on Thrust's OpenMP system: from the CUDA toolkit where installed (its
+# include/cccl), else Debian's libthrust-dev and libcub-dev (scripts/setup installs them).
+# Without them the portable backend is not built and its tests are not registered.
+set(VOLLEY_HAVE_PORTABLE 0)
+find_path(VOLLEY_THRUST_INCLUDE_DIR thrust/version.h
+  PATHS ${CUDAToolkit_INCLUDE_DIRS}/cccl /usr/local/cuda/include/cccl /usr/local/cuda/include NO_DEFAULT_PATH)
+if(NOT VOLLEY_THRUST_INCLUDE_DIR)
+  find_path(VOLLEY_THRUST_INCLUDE_DIR thrust/version.h)
+endif()
+if(VOLLEY_THRUST_INCLUDE_DIR AND EXISTS ${VOLLEY_THRUST_INCLUDE_DIR}/thrust/system/omp/vector.h)
+  set(VOLLEY_HAVE_PORTABLE 1)
 endif()
 
 # The Python module (python/): pybind11 (Debian's pybind11-dev) against the interpreter that
@@ -63,4 +89,4 @@ if(VOLLEY_BUILD_BENCH)
   find_package(benchmark REQUIRED)
 endif()
 
-message(STATUS "Volley: OpenMP ${OpenMP_CXX_VERSION}, HDF5 ${HDF5_VERSION}, MPI=${VOLLEY_HAVE_MPI}, CUDA toolkit=${VOLLEY_HAVE_CUDA}, Python=${VOLLEY_HAVE_PYTHON} ${Python3_EXECUTABLE}")
+message(STATUS "Volley: OpenMP ${OpenMP_CXX_VERSION}, HDF5 ${HDF5_VERSION}, MPI=${VOLLEY_HAVE_MPI}, CUDA toolkit=${VOLLEY_HAVE_CUDA}, portable backend=${VOLLEY_HAVE_PORTABLE} (${VOLLEY_THRUST_INCLUDE_DIR}), Python=${VOLLEY_HAVE_PYTHON} ${Python3_EXECUTABLE}")

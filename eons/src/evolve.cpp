@@ -16,27 +16,36 @@ namespace {
 
 constexpr double unknown = std::numeric_limits<double>::quiet_NaN();
 
-/// Evaluates every network of unknown fitness, in parallel; fills `state.fitness` only when
-/// all succeeded. Returns the number of fitness calls.
-std::int64_t evaluate(evolution_state& state, const fitness_function& fitness, int threads) {
+/// Evaluates every network of unknown fitness, in parallel: this process's block of them
+/// (`share`) on `threads` threads, then gathers every block's values. Fills `state.fitness`
+/// only when all succeeded. Returns the number of fitness calls of all processes.
+std::int64_t evaluate(evolution_state& state, const fitness_function& fitness, int threads,
+                      const evaluation_share& share) {
     std::vector<std::size_t> todo;
     for (std::size_t i = 0; i < state.population.size(); ++i)
         if (std::isnan(state.fitness[i])) todo.push_back(i);
-    const auto n = static_cast<long>(todo.size());
-    std::vector<double> raw(todo.size());
-    std::vector<std::exception_ptr> errors(todo.size());
+    const auto ranks = static_cast<std::size_t>(share.ranks), rank = static_cast<std::size_t>(share.rank);
+    const std::size_t first = todo.size() * rank / ranks, last = todo.size() * (rank + 1) / ranks;
+    const auto n = static_cast<long>(last - first);
+    std::vector<double> mine(last - first);
+    std::vector<std::exception_ptr> errors(mine.size());
     // Results go by index, so any schedule gives the same values.
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
     for (long t = 0; t < n; ++t) {
         try {
-            raw[static_cast<std::size_t>(t)] =
-                fitness(state.population[todo[static_cast<std::size_t>(t)]]);
+            mine[static_cast<std::size_t>(t)] = fitness(state.population[todo[first + static_cast<std::size_t>(t)]]);
         } catch (...) {
             errors[static_cast<std::size_t>(t)] = std::current_exception();
         }
     }
+    // A failure ends this process before the gather; under MPI the launcher ends the others
+    // (apps/mpi_launch.hpp), so nobody waits for its values.
     for (const auto& e : errors)
         if (e) std::rethrow_exception(e);
+    std::vector<double> raw = ranks > 1 ? share.gather(mine) : std::move(mine);
+    if (raw.size() != todo.size())
+        throw error("EONS generation " + std::to_string(state.generation) + ": the processes returned " +
+                    std::to_string(raw.size()) + " fitness values for " + std::to_string(todo.size()) + " networks");
     for (std::size_t t = 0; t < todo.size(); ++t) {
         const std::size_t i = todo[t];
         const double f = penalised(raw[t], state.population[i], state.config);
@@ -149,6 +158,12 @@ void evolve(evolution_state& state, const fitness_function& fitness,
                                 "must be >= 0");
     if (options.threads < 1)
         throw invalid_parameter(object, "threads", std::to_string(options.threads), "must be >= 1");
+    const auto& share = options.share;
+    if (share.ranks < 1 || share.rank < 0 || share.rank >= share.ranks)
+        throw invalid_parameter(object, "share", std::to_string(share.rank) + " of " + std::to_string(share.ranks),
+                                "needs ranks >= 1 and 0 <= rank < ranks");
+    if (share.ranks > 1 && !share.gather)
+        throw invalid_parameter(object, "share.gather", "empty", "needed when ranks > 1");
     if (!fitness) throw invalid_parameter(object, "fitness", "empty", "needs a function");
     state.config.validate("EONS state config");
     if (state.population.size() != static_cast<std::size_t>(state.config.population) ||
@@ -162,7 +177,7 @@ void evolve(evolution_state& state, const fitness_function& fitness,
         const auto t0 = std::chrono::steady_clock::now();
         generation_record rec;
         rec.generation = state.generation;
-        rec.evaluations = evaluate(state, fitness, options.threads);
+        rec.evaluations = evaluate(state, fitness, options.threads, options.share);
         std::size_t best = 0;
         double sum = 0;
         for (std::size_t i = 0; i < state.fitness.size(); ++i) {

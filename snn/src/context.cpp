@@ -13,4 +13,9 @@ int resolved_threads(const context& ctx) {
     return ctx.threads == 0 ? omp_get_max_threads() : ctx.threads;
 }
 
+backend_kind resolved_backend(const context& ctx) {
+    if (ctx.backend != backend_kind::automatic) return ctx.backend;
+    return ctx.gpu_id >= 0 ? backend_kind::cuda : backend_kind::cpu;
+}
+
 }  // namespace volley::snn

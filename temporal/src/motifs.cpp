@@ -24,8 +24,9 @@ void in_range(const std::string& object, const char* what, int v, int lo, int hi
 
 }  // namespace
 
-network_builder::network_builder(hw::property_pack pack, nlohmann::json proc_params, int inputs, int outputs)
-    : inputs_(inputs), outputs_(outputs) {
+network_builder::network_builder(hw::property_pack pack, nlohmann::json proc_params, int inputs, int outputs,
+                                 int time_unit)
+    : inputs_(inputs), outputs_(outputs), unit_(time_unit) {
     const auto& t = need(pack.find_node("Threshold"), "node", "Threshold");
     const auto& w = need(pack.find_edge("Weight"), "edge", "Weight");
     const auto& d = need(pack.find_edge("Delay"), "edge", "Delay");
@@ -39,6 +40,7 @@ network_builder::network_builder(hw::property_pack pack, nlohmann::json proc_par
     max_delay_ = static_cast<int>(std::floor(d.max_value));
     if (inputs < 1) throw invalid_parameter("network builder", "inputs", std::to_string(inputs), "must be >= 1");
     if (outputs < 1) throw invalid_parameter("network builder", "outputs", std::to_string(outputs), "must be >= 1");
+    in_range("network builder", "time_unit", time_unit, 1, max_delay_);
     net_.properties = std::move(pack);
     net_.network_values.assign(static_cast<std::size_t>(net_.properties.network_slots()), 0.0);
     net_.associated_data = {{"proc_params", std::move(proc_params)}, {"other", {{"proc_name", "risp"}}}};
@@ -118,26 +120,28 @@ hw::node_id add_delay_line(network_builder& b, hw::node_id from, int delay, cons
 }
 
 hw::node_id add_latch(network_builder& b, hw::node_id trigger, const std::string& name) {
-    // Trigger +W at t + 1 fires L; L -> L (+W, 1) refires it every cycle. A later trigger adds
-    // W to the self-synapse's W: 2W also fires, and the fire resets the charge to 0.
-    const auto l = add_relay(b, trigger, 1, name);
-    b.add_edge(l, l, b.max_weight(), 1);
+    // Trigger +W at t + u fires L; L -> L (+W, u) refires it every u cycles. A later trigger
+    // adds W to the self-synapse's W: 2W also fires, and the fire resets the charge to 0.
+    const int u = b.time_unit();
+    const auto l = add_relay(b, trigger, u, name);
+    b.add_edge(l, l, b.max_weight(), u);
     return l;
 }
 
 void add_level(network_builder& b, hw::node_id latch, hw::node_id target, int level, int delay) {
-    // Latch fires at every s >= t: target gets +level at s + delay; the relay fires at s + 1
-    // and delivers -level at s + 1 + delay. From t + delay + 1 on, the two cancel every cycle,
-    // so target holds exactly +level from cycle t + delay (until it fires).
-    const auto h = add_relay(b, latch, 1);
+    // Latch fires at s = t, t + u, ...: target gets +level at s + delay; the relay fires at
+    // s + u and delivers -level at s + u + delay. From t + delay + u on, the two cancel, so
+    // target holds exactly +level from cycle t + delay (until it fires).
+    const auto h = add_relay(b, latch, b.time_unit());
     b.add_edge(latch, target, level, delay);
     b.add_edge(h, target, -level, delay);
 }
 
 void add_pulse(network_builder& b, hw::node_id source, hw::node_id target, int weight) {
-    const auto p = add_relay(b, source, 1);
-    b.add_edge(source, target, weight, 1);
-    b.add_edge(p, target, -weight, 1);
+    const int u = b.time_unit();
+    const auto p = add_relay(b, source, u);
+    b.add_edge(source, target, weight, u);
+    b.add_edge(p, target, -weight, u);
 }
 
 hw::node_id add_coincidence(network_builder& b, hw::node_id latch, hw::node_id pulse_source, hw::node_id target,
@@ -150,28 +154,31 @@ hw::node_id add_coincidence(network_builder& b, hw::node_id latch, hw::node_id p
 }
 
 hw::node_id add_counter(network_builder& b, hw::node_id source, hw::node_id target, int frame_cycles) {
-    // First fire at t: latch from t + 1, level on target from t + 1 + frame_cycles; a fire at
-    // s >= t + frame_cycles pulses target at s + 1 >= the level's start: W + 1 fires it.
+    // First fire at t: latch from t + u, level on target from t + u + frame_cycles; a fire at
+    // s >= t + frame_cycles pulses target at s + u >= the level's start: W + 1 fires it.
     const auto l = add_latch(b, source, "count.latch");
     return add_coincidence(b, l, source, target, frame_cycles);
 }
 
 hw::node_id add_change_detector(network_builder& b, hw::node_id input, int frame_cycles, const std::string& name) {
     // Input fires at t (frame k) and maybe at t - C (frame k - 1). On D (threshold W):
-    //   t + 1: +W (now)  - W (previous, through R with delay C)
-    //   t + 2: -W (now, through S) + W (previous, through Q with delay C) + W (D's own fire at t + 1)
-    // now & not before: fires at t + 1, then -W + W = 0;  now & before: 0, then -W + W = 0;
-    // before only: -W, then +W = 0. D's charge is 0 after every frame.
-    const int w = b.max_weight();
+    //   t + u:  +W (now)  - W (previous, through R with delay C)
+    //   t + 2u: -W (now, through S) + W (previous, through Q with delay C) + W (D's own fire at t + u)
+    // now & not before: fires at t + u, then -W + W = 0;  now & before: 0, then -W + W = 0;
+    // before only: -W, then +W = 0. D's charge is 0 after every frame (2u <= C).
+    const int w = b.max_weight(), u = b.time_unit();
+    if (2 * u > frame_cycles)
+        throw invalid_parameter("change detector " + name, "time_unit", std::to_string(u),
+                                "must be <= cycles_per_frame / 2 (" + std::to_string(frame_cycles / 2) + ")");
     const auto d = b.add_neuron(w, name);
-    const auto r = add_relay(b, input, 1, name + ".prev");
-    const auto q = add_relay(b, r, 1, name + ".prev_comp");
-    const auto s = add_relay(b, input, 1, name + ".now_comp");
-    b.add_edge(input, d, w, 1);
+    const auto r = add_relay(b, input, u, name + ".prev");
+    const auto q = add_relay(b, r, u, name + ".prev_comp");
+    const auto s = add_relay(b, input, u, name + ".now_comp");
+    b.add_edge(input, d, w, u);
     b.add_edge(r, d, -w, frame_cycles);
     b.add_edge(q, d, w, frame_cycles);
-    b.add_edge(s, d, -w, 1);
-    b.add_edge(d, d, w, 1);
+    b.add_edge(s, d, -w, u);
+    b.add_edge(d, d, w, u);
     return d;
 }
 

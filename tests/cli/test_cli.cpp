@@ -64,6 +64,35 @@ TEST_F(Cli, InfoJsonListsFeatures) {
     for (const char* key : {"version", "build_type", "openmp_threads", "cuda", "mpi", "hdf5"}) EXPECT_TRUE(j.contains(key)) << key;
 }
 
+TEST_F(Cli, info_json_says_which_backends_are_built_and_lists_cuda_devices) {
+    const auto r = volley("info --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = r.json();
+    for (const char* key : {"portable", "cuda_devices", "cuda_note"}) EXPECT_TRUE(j.contains(key)) << key;
+    if (j["cuda_devices"].empty()) {
+        EXPECT_FALSE(j["cuda_note"].get<std::string>().empty()) << "no device and no reason";
+    }
+}
+
+TEST_F(Cli, bench_cuba_on_the_portable_backend_gives_the_cpu_backends_raster) {
+    const auto info = volley("info --json");
+    ASSERT_EQ(info.code, 0) << info.err;
+    if (!info.json()["portable"].get<bool>()) GTEST_SKIP() << "this build has no portable backend";
+    const auto r = volley("bench cuba --neurons 1000 --duration 200 --threads 1 --backend portable --json --quiet");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = r.json();
+    EXPECT_EQ(j["backend"], "portable");
+    EXPECT_GT(j["spikes"].get<std::uint64_t>(), 100u);
+    EXPECT_TRUE(j["raster_matches_cpu"].get<bool>());
+    EXPECT_GT(j["speedup_over_cpu"].get<double>(), 0.0);
+}
+
+TEST_F(Cli, an_unknown_backend_is_refused_naming_the_choices) {
+    const auto r = volley("bench cuba --neurons 100 --duration 10 --backend tpu");
+    EXPECT_NE(r.code, 0);
+    EXPECT_NE(r.err.find("cpu, portable or cuda"), std::string::npos) << r.err;
+}
+
 TEST_F(Cli, BenchCubaReportsEveryFigureAndIsDeterministicAcrossThreads) {
     const auto one = volley("bench cuba --neurons 4000 --duration 1000 --threads 1 --json");
     ASSERT_EQ(one.code, 0) << one.err;

@@ -22,6 +22,6 @@ endif()
 
 # The command line under mpirun (a plain GoogleTest that starts mpiexec itself).
 if(VOLLEY_HAVE_MPI AND MPIEXEC_EXECUTABLE AND TARGET volley)
-  volley_test(test_mpi_cli mpi/test_mpi_cli.cpp LIBS volley::snn nlohmann_json::nlohmann_json)
+  volley_test(test_mpi_cli mpi/test_mpi_cli.cpp LIBS volley::snn volley::convert nlohmann_json::nlohmann_json)
   target_compile_definitions(test_mpi_cli PRIVATE VOLLEY_MPIEXEC="${MPIEXEC_EXECUTABLE}")
 endif()

@@ -1,11 +1,15 @@
-// `mpirun -np N volley bench cuba` and `volley run NET.json` on N ranks (docs/mpi.md): the
-// figures and the SONATA file written by rank 0 equal those of one process (spike checksum,
-// counts, every spike of the file); an option that several ranks cannot honour yet, or a bad
-// file, ends every rank with the error instead of a hang.
+// `mpirun -np N volley bench cuba`, `volley run NET.json` and `volley evolve` on N ranks
+// (docs/mpi.md): the figures and the SONATA file written by rank 0 equal those of one process
+// (spike checksum, counts, every spike of the file; the evolved population); an option that
+// several ranks cannot honour yet, or a bad file, ends every rank with the error instead of a
+// hang.
 
 #include "../support/cli_runner.hpp"
 
+#include <volley/convert/cnn_readers.hpp>
 #include <volley/snn/network_json.hpp>
+
+#include <nlohmann/json.hpp>
 #include <volley/snn/sonata_spikes.hpp>
 #include <volley/snn/standard_networks.hpp>
 
@@ -16,6 +20,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <tuple>
+#include <utility>
 
 namespace {
 
@@ -75,6 +80,71 @@ TEST(mpi_cli, run_of_a_network_file_with_two_threads_per_rank_matches_one_proces
     ASSERT_EQ(many.code, 0) << many.err;
     EXPECT_EQ(one.json()["spike_checksum"], many.json()["spike_checksum"]);
     EXPECT_EQ(read_text_file(dir / "one.csv"), read_text_file(dir / "many.csv"));
+}
+
+// `mpirun -np N volley evolve`: the ranks share each generation's evaluations; the evolved
+// population, its fitness and the best network equal one process's, for 2 and 3 ranks and with
+// 2 threads per rank.
+TEST(mpi_cli, evolve_on_ranks_gives_the_population_of_one_process) {
+    const auto dir = work_dir("evolve");
+    const std::string args = "evolve --task order --generations 3 --population 24 --train-sequences 60 "
+                             "--test-sequences 40 --quiet --json --checkpoint ";
+    const auto one = volley::testing::run_volley_in(dir, args + "one_pop.json --out one.json --threads 1");
+    ASSERT_EQ(one.code, 0) << one.err;
+    auto state = [&](const std::string& file) {
+        auto j = nlohmann::json::parse(read_text_file(dir / file));
+        j.erase("history");  // it holds the wall-clock seconds of each generation
+        return j;
+    };
+    const auto reference = state("one_pop.json");
+    ASSERT_EQ(reference["population"].size(), 24u);
+    for (const auto& [ranks, threads] : {std::pair{2, 1}, std::pair{3, 1}, std::pair{2, 2}}) {
+        const auto tag = std::to_string(ranks) + "x" + std::to_string(threads);
+        const auto many = mpirun(ranks, dir, args + tag + "_pop.json --out " + tag + ".json --threads " +
+                                                 std::to_string(threads));
+        ASSERT_EQ(many.code, 0) << many.err;
+        EXPECT_EQ(many.json()["ranks"], ranks);
+        auto scored = [](nlohmann::json j) {
+            j.erase("sequences_per_s");  // a speed
+            return j;
+        };
+        EXPECT_EQ(scored(many.json()["evolved"]), scored(one.json()["evolved"])) << tag;
+        EXPECT_TRUE(state(tag + "_pop.json") == reference) << tag << ": the population differs";
+        EXPECT_EQ(read_text_file(dir / (tag + ".json")), read_text_file(dir / "one.json")) << tag;
+    }
+}
+
+// `mpirun -np N volley train --slices 4`: the ranks compute blocks of each batch's slices and
+// exchange their gradients; the trained model (reference: BatchNorm, Dropout; LARS) and the
+// figures equal one process's for 2 and 4 ranks.
+TEST(mpi_cli, train_on_ranks_gives_the_weights_of_one_process) {
+    const auto dir = work_dir("train");
+    const std::string args = "train --model reference --optimizer lars --batch 128 --epochs 1 --train-images 512 "
+                             "--slices 4 --format volley --json --quiet --warmup-epochs 0.5 --out ";
+    const auto one = volley::testing::run_volley_in(dir, args + "one.h5 --threads 1");
+    ASSERT_EQ(one.code, 0) << one.err;
+    // Every kernel and bias as the file stores them (BatchNorm folded into the convolutions).
+    const auto weights = [&](const std::string& file) {
+        std::vector<float> all;
+        for (const auto& n : volley::convert::read_volley_h5(dir / file).nodes)
+            for (const auto* v : {&n.conv.kernel, &n.conv.bias, &n.dense.kernel, &n.dense.bias})
+                all.insert(all.end(), v->begin(), v->end());
+        return all;
+    };
+    const auto reference = weights("one.h5");
+    ASSERT_GT(reference.size(), 100000u);
+    for (const int ranks : {2, 4}) {
+        const auto tag = std::to_string(ranks);
+        const auto many = mpirun(ranks, dir, args + tag + ".h5 --threads 1");
+        ASSERT_EQ(many.code, 0) << many.err;
+        const auto a = one.json(), b = many.json();
+        EXPECT_EQ(b["ranks"], ranks);
+        EXPECT_EQ(b["slices"], 4);
+        EXPECT_EQ(a["epochs"][0]["train_loss"], b["epochs"][0]["train_loss"]) << ranks << " ranks";
+        EXPECT_EQ(a["test_accuracy"], b["test_accuracy"]) << ranks << " ranks";
+        EXPECT_GT(b["exchange_s"].get<double>(), 0.0);
+        EXPECT_TRUE(weights(tag + ".h5") == reference) << ranks << " ranks: the weights differ";
+    }
 }
 
 TEST(mpi_cli, what_ranks_cannot_do_yet_and_bad_input_end_every_rank_with_the_error) {

@@ -6,6 +6,7 @@
 
 #include <volley/error.hpp>
 #include <volley/hw/tennlab_error.hpp>
+#include <volley/snn/distributed_context.hpp>
 
 #include "eons_test_support.hpp"
 
@@ -14,6 +15,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <span>
 #include <stdexcept>
 
 using namespace volley::eons;
@@ -68,6 +70,45 @@ TEST(EonsEvolution, SameSeedGivesTheSamePopulationOnOneTwoAndThreeThreads) {
     o.generations = 5;
     evolve(other, weighted_copy_fitness, o);
     EXPECT_NE(eons_test::dump_without_seconds(other), reference) << "the seed matters";
+}
+
+// Processes sharing the evaluations (evaluation_share, as volley evolve does under mpirun),
+// imitated by snn::dry_run's ranks: 1, 2 and 3 ranks give the population of one process, and
+// every network is evaluated by exactly one rank.
+TEST(EonsEvolution, SharingTheEvaluationsBetweenRanksGivesTheSamePopulation) {
+    const network_template shape = eons_test::shape_of(eons_test::real_risp(), 2, 2);
+    evolution_state alone = start_evolution(risp_config(), shape, 42);
+    evolve_options o;
+    o.generations = 5;
+    std::atomic<std::int64_t> calls{0};
+    auto counted = [&](const tennlab_network& net) {
+        ++calls;
+        return weighted_copy_fitness(net);
+    };
+    evolve(alone, counted, o);
+    std::int64_t evaluations = 0;
+    for (const auto& r : alone.history) evaluations += r.evaluations;
+    ASSERT_EQ(calls.load(), evaluations);
+    const std::string reference = eons_test::dump_without_seconds(alone);
+    for (int ranks : {2, 3}) {
+        calls = 0;
+        std::vector<std::string> dumps(static_cast<std::size_t>(ranks));
+        volley::snn::dry_run(ranks, [&](const volley::snn::distributed_context& ctx) {
+            evolution_state s = start_evolution(risp_config(), shape, 42);
+            evolve_options shared = o;
+            shared.share = {ctx.id(), ctx.size(), [&ctx](std::span<const double> mine) { return ctx.gather_values(mine); }};
+            evolve(s, counted, shared);
+            dumps[static_cast<std::size_t>(ctx.id())] = eons_test::dump_without_seconds(s);
+        });
+        EXPECT_EQ(calls.load(), evaluations) << ranks << " ranks: each network once";
+        for (const auto& d : dumps) EXPECT_EQ(d, reference) << ranks << " ranks";
+    }
+    evolve_options bad = o;
+    bad.share = {0, 2, {}};
+    evolution_state s = start_evolution(risp_config(), shape, 42);
+    EXPECT_THROW(evolve(s, counted, bad), volley::invalid_parameter);
+    bad.share = {2, 2, [](std::span<const double> v) { return std::vector<double>(v.begin(), v.end()); }};
+    EXPECT_THROW(evolve(s, counted, bad), volley::invalid_parameter);
 }
 
 TEST(EonsEvolution, CheckpointResumesBitForBit) {

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <thread>
 #include <vector>
@@ -53,7 +54,7 @@ std::vector<encoded_sequence> oracle_sequences(const task_spec& t, const encodin
 
 decoding_options decoding_for() {
     decoding_options d;
-    d.answer_latency = hand_built_change_latency;
+    d.answer_latency = motif_timing{}.change_latency();
     return d;
 }
 
@@ -158,9 +159,9 @@ TEST(temporal_hand_networks, run_identically_on_danna2) {
     }
 }
 
-// The DANNA grid cannot place the motifs: their delay-1 synapses leave no cycle for fan-out
-// hops, so place and route refuses them, and the fitness scores such a network 0.
-TEST(temporal_hand_networks, do_not_route_on_the_danna_grid) {
+// With time unit 1 the DANNA grid cannot place the change network: its delay-1 synapses leave
+// no cycle for fan-out hops, so place and route refuses it, and the fitness scores it 0.
+TEST(temporal_hand_networks, do_not_route_on_the_danna_grid_with_time_unit_1) {
     encoding_options e;
     const auto t = task_of(question::change);
     const auto net = hand_built_network(t, e, spec_of("risp", e));
@@ -172,6 +173,70 @@ TEST(temporal_hand_networks, do_not_route_on_the_danna_grid) {
     problem->processor = spec_of("danna", e);
     problem->sequences = oracle_sequences(t, e, 4, 1);
     EXPECT_EQ(make_fitness(problem)(net), 0.0);
+}
+
+// With the grid's timing every question's hand-built network is placed and routed, answers
+// every oracle sequence right there, and fires at the same cycles as on danna2 and RISP.
+TEST(temporal_hand_networks, route_on_the_danna_grid_with_longer_delays) {
+    for (auto q : {question::order, question::count, question::change}) {
+        const auto t = task_of(q);
+        encoding_options e;
+        const auto grid = spec_of("danna", e);
+        const auto timing = hand_built_timing(t, e, grid);
+        const auto fast = hand_built_timing(t, e, spec_of("danna2", e));
+        EXPECT_EQ(fast.time_unit, 1);
+        EXPECT_EQ(fast.report_delay, 1);
+        EXPECT_GE(timing.time_unit, 1);
+        EXPECT_LE(timing.time_unit, e.cycles_per_frame / 2);
+        std::printf("%s: grid time unit %d, report delay %d\n", to_string(q).c_str(), timing.time_unit,
+                    timing.report_delay);
+        const auto net = hand_built_network(t, e, grid, timing);
+        EXPECT_EQ(net.associated_data["temporal"]["time_unit"], timing.time_unit);
+        decoding_options d;
+        d.answer_latency = timing.change_latency();
+        d.tail_cycles = std::max(d.tail_cycles, d.answer_latency);
+        const auto seqs = oracle_sequences(t, e, 60, 5);
+        sequence_runner on_grid(grid, net, t, e, d), on_d2(spec_of("danna2", e), net, t, e, d),
+            on_risp(spec_of("risp", e), net, t, e, d);
+        for (std::size_t i = 0; i < seqs.size(); ++i) {
+            const auto x = on_grid.run(seqs[i]);
+            ASSERT_EQ(x.output_fires, on_d2.run(seqs[i]).output_fires) << to_string(q) << " sequence " << i;
+            ASSERT_EQ(x.output_fires, on_risp.run(seqs[i]).output_fires) << to_string(q) << " sequence " << i;
+            EXPECT_EQ(x.answers, seqs[i].answers) << to_string(q) << " sequence " << i;
+        }
+    }
+}
+
+// Timing by hand: the sequences of fire_at_the_hand_derived_cycles with time unit u = 3 fire
+// u - 1 cycles later (order, count); with report delay 5 as well, change fires u - 1 + 4 cycles
+// later. A unit the change detector cannot hold (2u > C) is refused.
+TEST(temporal_hand_networks, slow_down_by_their_time_unit) {
+    encoding_options e;
+    const auto spec = spec_of("risp", e);
+    const auto table = oracle_features(set_labels());
+    const motif_timing timing{3, 5};
+    auto run = [&](question q, std::vector<std::uint32_t> images) {
+        task_spec t = task_of(q);
+        t.frames = static_cast<int>(images.size());
+        sequence s;
+        s.images = images;
+        for (auto i : images) s.labels.push_back(set_labels()[i]);
+        s.answers = ground_truth(t, s.labels);
+        decoding_options d;
+        d.answer_latency = timing.change_latency();
+        d.tail_cycles = d.answer_latency;
+        sequence_runner r(spec, hand_built_network(t, e, spec, timing), t, e, d);
+        return r.run(encode_sequence(s, table, e));
+    };
+    EXPECT_EQ(run(question::order, {0, 7, 1, 8, 2}).output_fires, std::vector<double>{33});
+    EXPECT_EQ(run(question::order, {8, 1, 7, 2}).output_fires, std::vector<double>{});
+    EXPECT_EQ(run(question::count, {0, 1, 7, 2, 3, 17, 4}).output_fires, std::vector<double>{53});
+    const auto c = run(question::change, {3, 13, 4, 14, 23});
+    EXPECT_EQ(c.output_fires, (std::vector<double>{8, 28, 48}));
+    EXPECT_EQ(c.answers, (std::vector<std::uint8_t>{0, 1, 0, 1}));
+    EXPECT_THROW(hand_built_network(task_of(question::change), e, spec, {6, 1}), invalid_parameter);
+    EXPECT_THROW(hand_built_network(task_of(question::order), e, spec, {0, 1}), invalid_parameter);
+    EXPECT_THROW(hand_built_network(task_of(question::change), e, spec, {1, 0}), invalid_parameter);
 }
 
 TEST(temporal_runner, rejects_networks_and_processors_that_do_not_fit) {

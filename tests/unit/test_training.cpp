@@ -1,11 +1,16 @@
 // The training loop: learning (overfitting 64 images), bit-reproducibility, and bad input.
 
+#include <volley/convert/batch_norm.hpp>
 #include <volley/convert/trainer.hpp>
+#include <volley/snn/distributed_context.hpp>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <span>
+#include <utility>
 
 namespace vc = volley::convert;
 
@@ -57,6 +62,55 @@ TEST(Training, BitReproducibleForSeedAndThreadCount) {
         if (run == 0) first = params;
         else EXPECT_TRUE(params == first) << "parameters differ between identical runs";
     }
+}
+
+// A fixed slice count makes the weights independent of who computes the slices: 1, 2 and 3
+// threads in one process, and 2 and 4 processes (imitated by snn::dry_run's ranks, exchanging
+// through distributed_context::gather_values, as `mpirun volley train` does) give the same
+// bits, BatchNorm's moving statistics and Dropout included (the reference model, LARS).
+TEST(Training, FixedSlicesGiveTheSameWeightsOnAnyThreadsAndRanks) {
+    const auto data = synthetic(200);
+    auto train_with = [&](int threads, vc::gradient_share share) {
+        auto model = vc::make_model("reference", 11);
+        auto opt = vc::make_optimizer("lars", {.weight_decay = 1e-4});
+        vc::training_options o{.batch_size = 64, .epochs = 1, .learning_rate = 1.0, .warmup_epochs = 0.5,
+                               .threads = threads, .seed = 5, .micro_batch = 8, .slices = 4};
+        o.share = std::move(share);
+        const auto report = vc::train(model, *opt, data, nullptr, o);
+        EXPECT_EQ(report.slices, 4u);
+        std::vector<float> all = all_parameters(model);
+        for (std::size_t l = 0; l < model.size(); ++l)  // BatchNorm's moving mean and variance
+            if (const auto* bn = dynamic_cast<const vc::batch_norm<float>*>(&model.at(l))) {
+                all.insert(all.end(), bn->moving_mean().begin(), bn->moving_mean().end());
+                all.insert(all.end(), bn->moving_variance().begin(), bn->moving_variance().end());
+            }
+        return std::pair{all, report.epochs.back().train_loss};
+    };
+    const auto [reference, loss] = train_with(1, {});
+    for (int threads : {2, 3}) {
+        const auto [w, l] = train_with(threads, {});
+        EXPECT_TRUE(w == reference) << threads << " threads";
+        EXPECT_EQ(l, loss);
+    }
+    for (int ranks : {2, 4}) {
+        std::vector<std::vector<float>> weights(static_cast<std::size_t>(ranks));
+        volley::snn::dry_run(ranks, [&](const volley::snn::distributed_context& ctx) {
+            weights[static_cast<std::size_t>(ctx.id())] =
+                train_with(1, {ctx.id(), ctx.size(), [&ctx](std::span<const double> mine) { return ctx.gather_values(mine); }})
+                    .first;
+        });
+        for (const auto& w : weights) EXPECT_TRUE(w == reference) << ranks << " ranks";
+    }
+    // Another slice count sums in another order: different bits (the test would notice a
+    // slice count that is ignored).
+    auto model = vc::make_model("reference", 11);
+    auto opt = vc::make_optimizer("lars", {.weight_decay = 1e-4});
+    vc::training_options o{.batch_size = 64, .epochs = 1, .learning_rate = 1.0, .warmup_epochs = 0.5,
+                           .threads = 1, .seed = 5, .micro_batch = 8, .slices = 3};
+    vc::train(model, *opt, data, nullptr, o);
+    const auto other = all_parameters(model);
+    EXPECT_FALSE(std::equal(other.begin(), other.end(), reference.begin())) << "3 slices gave the bits of 4";
+    EXPECT_THROW(vc::data_parallel_trainer(model, 1, 8, 4, {0, 2, {}}), volley::invalid_parameter);
 }
 
 TEST(Training, GradientsDoNotDependOnMicroBatchSplitBeyondRounding) {

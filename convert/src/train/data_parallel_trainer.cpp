@@ -1,4 +1,5 @@
-// Forward and backward passes over thread slices of a batch, with an ordered gradient reduction.
+// Forward and backward passes over slices of a batch, with an ordered gradient reduction, on
+// this process's threads and, with a gradient_share, across processes.
 
 #include <volley/convert/softmax_cross_entropy.hpp>
 #include <volley/convert/trainer.hpp>
@@ -6,6 +7,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 
@@ -24,19 +26,29 @@ struct data_parallel_trainer::workspace {
 };
 
 data_parallel_trainer::data_parallel_trainer(sequential_model<float>& model, int threads,
-                                             std::size_t micro_batch)
-    : model_(model), threads_(threads), micro_batch_(micro_batch) {
+                                             std::size_t micro_batch, std::size_t slices,
+                                             gradient_share share)
+    : model_(model), threads_(threads), micro_batch_(micro_batch), share_(std::move(share)) {
     if (threads < 0)
         throw invalid_parameter("trainer", "threads", std::to_string(threads), "must be >= 0");
     if (micro_batch == 0) throw invalid_parameter("trainer", "micro_batch", "0", "must be >= 1");
+    if (share_.ranks < 1 || share_.rank < 0 || share_.rank >= share_.ranks)
+        throw invalid_parameter("trainer", "share", std::to_string(share_.rank) + " of " + std::to_string(share_.ranks),
+                                "needs ranks >= 1 and 0 <= rank < ranks");
+    if (share_.ranks > 1 && !share_.gather)
+        throw invalid_parameter("trainer", "share.gather", "empty", "needed when ranks > 1");
     if (threads_ == 0) threads_ = omp_get_max_threads();
+    const auto ranks = static_cast<std::size_t>(share_.ranks), rank = static_cast<std::size_t>(share_.rank);
+    slices_ = slices > 0 ? slices : static_cast<std::size_t>(threads_) * ranks;
+    first_slice_ = slices_ * rank / ranks;
+    const std::size_t local = slices_ * (rank + 1) / ranks - first_slice_;
     for (std::size_t l = 0; l < model_.size(); ++l) {
         first_param_.push_back(params_.size());
         for (auto& p : model_.at(l).parameters()) params_.push_back(&p);
     }
     first_param_.push_back(params_.size());
     for (const auto* p : params_) grads_.emplace_back(p->values.size(), 0.0f);
-    for (int t = 0; t < threads_; ++t) {
+    for (std::size_t t = 0; t < local; ++t) {
         auto ws = std::make_unique<workspace>();
         ws->activations.resize(model_.size() + 1);
         ws->scratch.resize(model_.size());
@@ -51,7 +63,7 @@ step_result data_parallel_trainer::compute_gradients(const image_dataset& data,
                                                      std::span<const std::uint32_t> batch,
                                                      std::uint64_t seed, std::uint64_t step) {
     const std::size_t total = batch.size();
-    const std::size_t slices = static_cast<std::size_t>(threads_);
+    const std::size_t slices = slices_, local = workspaces_.size();
     const std::size_t image_size = data.image_size();
     const shape4 image_shape = model_.input_shape();
     const double scale = total > 0 ? 1.0 / static_cast<double>(total) : 0.0;
@@ -60,11 +72,12 @@ step_result data_parallel_trainer::compute_gradients(const image_dataset& data,
 #pragma omp parallel num_threads(threads_)
     {
         const auto team = static_cast<std::size_t>(omp_get_num_threads());
-        for (std::size_t s = static_cast<std::size_t>(omp_get_thread_num()); s < slices; s += team) {
-            workspace& ws = *workspaces_[s];
+        for (std::size_t ls = static_cast<std::size_t>(omp_get_thread_num()); ls < local; ls += team) {
+            workspace& ws = *workspaces_[ls];
             ws.loss = 0;
             ws.correct = 0;
             for (auto& g : ws.grads) std::fill(g.begin(), g.end(), 0.0f);
+            const std::size_t s = first_slice_ + ls;
             const std::size_t begin = s * total / slices, end = (s + 1) * total / slices;
             for (std::size_t mb = begin; mb < end; mb += micro_batch_) {
                 const std::size_t n = std::min(micro_batch_, end - mb);
@@ -89,26 +102,93 @@ step_result data_parallel_trainer::compute_gradients(const image_dataset& data,
                 }
             }
         }
+        if (share_.ranks == 1) {
 #pragma omp barrier
-        for (std::size_t k = 0; k < grads_.size(); ++k) {
-            auto& g = grads_[k];
+            for (std::size_t k = 0; k < grads_.size(); ++k) {
+                auto& g = grads_[k];
 #pragma omp for schedule(static)
-            for (std::size_t i = 0; i < g.size(); ++i) {
-                float sum = workspaces_[0]->grads[k][i];
-                for (std::size_t s = 1; s < slices; ++s) sum += workspaces_[s]->grads[k][i];
-                g[i] = sum;
+                for (std::size_t i = 0; i < g.size(); ++i) {
+                    float sum = workspaces_[0]->grads[k][i];
+                    for (std::size_t s = 1; s < slices; ++s) sum += workspaces_[s]->grads[k][i];
+                    g[i] = sum;
+                }
             }
         }
     }
-    step_result r;
-    for (std::size_t s = 0; s < slices; ++s) {
-        r.loss += workspaces_[s]->loss;
-        r.correct += workspaces_[s]->correct;
+    step_result r = share_.ranks == 1 ? step_result{} : combine_shared(layers);
+    if (share_.ranks == 1) {
+        for (std::size_t s = 0; s < slices; ++s) {
+            r.loss += workspaces_[s]->loss;
+            r.correct += workspaces_[s]->correct;
+        }
+        std::vector<const layer_scratch<float>*> scratches(slices);
+        for (std::size_t l = 0; l < layers; ++l) {
+            for (std::size_t s = 0; s < slices; ++s) scratches[s] = &workspaces_[s]->scratch[l];
+            model_.at(l).finish_training_step(scratches);
+        }
     }
     r.loss *= scale;
-    std::vector<const layer_scratch<float>*> scratches(slices);
+    return r;
+}
+
+// Every slice of every process as one record of doubles: [length, loss, correct, each
+// parameter's gradients, then per layer its statistics' count and values]. Floats convert to
+// double and back exactly, so the sums below are those of one process with the same slices.
+step_result data_parallel_trainer::combine_shared(std::size_t layers) {
+    std::vector<double> mine;
+    for (const auto& ws : workspaces_) {
+        const std::size_t at = mine.size();
+        mine.push_back(0);
+        mine.push_back(ws->loss);
+        mine.push_back(static_cast<double>(ws->correct));
+        for (const auto& g : ws->grads) mine.insert(mine.end(), g.begin(), g.end());
+        for (const auto& sc : ws->scratch) {
+            mine.push_back(static_cast<double>(sc.statistics.size()));
+            mine.insert(mine.end(), sc.statistics.begin(), sc.statistics.end());
+        }
+        mine[at] = static_cast<double>(mine.size() - at);
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::vector<double> all = share_.gather(mine);
+    exchange_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    auto bad = [&](const std::string& why) {
+        return error("trainer: the gradient exchange of " + std::to_string(share_.ranks) + " processes " + why);
+    };
+    std::vector<std::size_t> record;  // start of each slice's record
+    for (std::size_t at = 0; at < all.size();) {
+        const double n = all[at];
+        if (!(n >= 3) || at + static_cast<std::size_t>(n) > all.size()) throw bad("returned a broken record");
+        record.push_back(at);
+        at += static_cast<std::size_t>(n);
+    }
+    if (record.size() != slices_)
+        throw bad("returned " + std::to_string(record.size()) + " slices, not " + std::to_string(slices_));
+    step_result r;
+    std::vector<std::size_t> cursor(slices_);
+    for (std::size_t s = 0; s < slices_; ++s) {
+        r.loss += all[record[s] + 1];
+        r.correct += static_cast<std::size_t>(all[record[s] + 2]);
+        cursor[s] = record[s] + 3;
+    }
+    for (auto& g : grads_) {
+        for (std::size_t i = 0; i < g.size(); ++i) {
+            float sum = static_cast<float>(all[cursor[0] + i]);
+            for (std::size_t s = 1; s < slices_; ++s) sum += static_cast<float>(all[cursor[s] + i]);
+            g[i] = sum;
+        }
+        for (auto& c : cursor) c += g.size();
+    }
+    std::vector<layer_scratch<float>> scratch(slices_);
+    std::vector<const layer_scratch<float>*> scratches(slices_);
     for (std::size_t l = 0; l < layers; ++l) {
-        for (std::size_t s = 0; s < slices; ++s) scratches[s] = &workspaces_[s]->scratch[l];
+        for (std::size_t s = 0; s < slices_; ++s) {
+            const auto n = static_cast<std::size_t>(all[cursor[s]]);
+            scratch[s].statistics.assign(all.begin() + static_cast<std::ptrdiff_t>(cursor[s] + 1),
+                                         all.begin() + static_cast<std::ptrdiff_t>(cursor[s] + 1 + n));
+            cursor[s] += 1 + n;
+            scratches[s] = &scratch[s];
+        }
         model_.at(l).finish_training_step(scratches);
     }
     return r;

@@ -40,9 +40,11 @@ training_report train(sequential_model<float>& model, optimizer& opt, const imag
         steps_per_epoch * o.epochs, o.decay_power};
     schedule.validate();
 
-    data_parallel_trainer trainer(model, o.threads, o.micro_batch);
+    data_parallel_trainer trainer(model, o.threads, o.micro_batch, o.slices, o.share);
     training_report report;
     report.threads = trainer.threads();
+    report.slices = trainer.slices();
+    report.ranks = o.share.ranks;
     const auto run_start = std::chrono::steady_clock::now();
     double train_seconds = 0;
     std::size_t global_step = 0;
@@ -78,6 +80,7 @@ training_report train(sequential_model<float>& model, optimizer& opt, const imag
         if (on_epoch) on_epoch(rec);
     }
     report.steps = global_step;
+    report.exchange_s = trainer.exchange_s();
     report.test_accuracy = report.epochs.back().test_accuracy;
     report.wall_s = seconds_since(run_start);
     report.images_per_s = static_cast<double>(count * o.epochs) / train_seconds;

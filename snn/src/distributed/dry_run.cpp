@@ -21,19 +21,21 @@ namespace {
 class dry_run_state {
 public:
     explicit dry_run_state(int ranks) : ranks_(ranks), spikes_(static_cast<std::size_t>(ranks)),
-                                        values_(static_cast<std::size_t>(ranks)) {}
+                                        doubles_(static_cast<std::size_t>(ranks)), values_(static_cast<std::size_t>(ranks)) {}
 
     gathered_spikes gather(int rank, std::span<const spike_event> local) {
-        std::unique_lock lock(mutex_);
-        spikes_[static_cast<std::size_t>(rank)].assign(local.begin(), local.end());
-        arrive_and_wait(lock);  // every rank's spikes are in
         gathered_spikes out;
         out.partition.push_back(0);
-        for (const auto& part : spikes_) {
+        all_gather(rank, local, spikes_, [&](const std::vector<spike_event>& part) {
             out.events.insert(out.events.end(), part.begin(), part.end());
             out.partition.push_back(out.events.size());
-        }
-        arrive_and_wait(lock);  // every rank has read them: the slots may be written again
+        });
+        return out;
+    }
+
+    std::vector<double> gather_values(int rank, std::span<const double> local) {
+        std::vector<double> out;
+        all_gather(rank, local, doubles_, [&](const std::vector<double>& part) { out.insert(out.end(), part.begin(), part.end()); });
         return out;
     }
 
@@ -63,6 +65,16 @@ public:
     }
 
 private:
+    /// Puts `local` in rank's slot, waits for every rank's, reads every slot in rank order.
+    template <class T, class Read>
+    void all_gather(int rank, std::span<const T> local, std::vector<std::vector<T>>& slots, Read&& read) {
+        std::unique_lock lock(mutex_);
+        slots[static_cast<std::size_t>(rank)].assign(local.begin(), local.end());
+        arrive_and_wait(lock);  // every rank's values are in
+        for (const auto& part : slots) read(part);
+        arrive_and_wait(lock);  // every rank has read them: the slots may be written again
+    }
+
     template <class F>
     std::int64_t reduce(int rank, std::int64_t value, F&& f) {
         std::unique_lock lock(mutex_);
@@ -103,6 +115,7 @@ private:
     bool aborted_ = false;
     int finished_ = -1;  ///< the first rank whose body returned, or -1
     std::vector<std::vector<spike_event>> spikes_;
+    std::vector<std::vector<double>> doubles_;
     std::vector<std::int64_t> values_;
 };
 
@@ -113,6 +126,7 @@ struct dry_run_rank {
     int size() const { return ranks; }
     std::string name() const { return "dry-run"; }
     gathered_spikes gather_spikes(std::span<const spike_event> local) const { return state->gather(rank, local); }
+    std::vector<double> gather_values(std::span<const double> local) const { return state->gather_values(rank, local); }
     std::int64_t min(std::int64_t value) const { return state->min(rank, value); }
     std::int64_t sum(std::int64_t value) const { return state->sum(rank, value); }
     void barrier() const { state->barrier(); }

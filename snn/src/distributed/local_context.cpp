@@ -13,6 +13,7 @@ struct local_rank {
     gathered_spikes gather_spikes(std::span<const spike_event> local) const {
         return {{local.begin(), local.end()}, {0, local.size()}};
     }
+    std::vector<double> gather_values(std::span<const double> local) const { return {local.begin(), local.end()}; }
     std::int64_t min(std::int64_t value) const { return value; }
     std::int64_t sum(std::int64_t value) const { return value; }
     void barrier() const {}

@@ -30,38 +30,52 @@ void check(int code, const char* call) {
     throw error(std::string("MPI: ") + call + " failed: " + std::string(text, static_cast<std::size_t>(length)));
 }
 
-static_assert(std::is_trivially_copyable_v<spike_event>);
-
 struct mpi_rank {
     int rank = 0, ranks = 1;
     int id() const { return rank; }
     int size() const { return ranks; }
     std::string name() const { return "mpi"; }
 
-    gathered_spikes gather_spikes(std::span<const spike_event> local) const {
-        constexpr std::size_t bytes = sizeof(spike_event);
+    /// Every rank's `local` in rank order (MPI_Allgatherv of bytes); `counts` gets each rank's
+    /// element count.
+    template <class T>
+    std::vector<T> all_gather(std::span<const T> local, const char* what, std::vector<std::size_t>& counts) const {
+        static_assert(std::is_trivially_copyable_v<T>);
+        constexpr std::size_t bytes = sizeof(T);
         if (local.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()) / bytes)
-            throw error("MPI spike exchange: " + std::to_string(local.size()) +
-                        " spikes in one epoch on rank " + std::to_string(rank) + " exceed MPI's int counts");
+            throw error(std::string("MPI ") + what + ": " + std::to_string(local.size()) + " items on rank " +
+                        std::to_string(rank) + " exceed MPI's int counts");
         const int mine = static_cast<int>(local.size() * bytes);
-        std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks));
-        check(MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+        std::vector<int> sizes(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks));
+        check(MPI_Allgather(&mine, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
         std::int64_t total = 0;
         for (int r = 0; r < ranks; ++r) {
             offsets[static_cast<std::size_t>(r)] = static_cast<int>(total);
-            total += counts[static_cast<std::size_t>(r)];
+            total += sizes[static_cast<std::size_t>(r)];
             if (total > std::numeric_limits<int>::max())
-                throw error("MPI spike exchange: one epoch's spikes exceed MPI's int displacements");
+                throw error(std::string("MPI ") + what + ": the ranks' items exceed MPI's int displacements");
         }
-        gathered_spikes out;
-        out.events.resize(static_cast<std::size_t>(total) / bytes);
-        check(MPI_Allgatherv(local.data(), mine, MPI_BYTE, out.events.data(), counts.data(), offsets.data(), MPI_BYTE,
+        std::vector<T> out(static_cast<std::size_t>(total) / bytes);
+        check(MPI_Allgatherv(local.data(), mine, MPI_BYTE, out.data(), sizes.data(), offsets.data(), MPI_BYTE,
                              MPI_COMM_WORLD),
               "MPI_Allgatherv");
-        out.partition.push_back(0);
-        for (int r = 0; r < ranks; ++r)
-            out.partition.push_back(out.partition.back() + static_cast<std::size_t>(counts[static_cast<std::size_t>(r)]) / bytes);
+        counts.clear();
+        for (const int b : sizes) counts.push_back(static_cast<std::size_t>(b) / bytes);
         return out;
+    }
+
+    gathered_spikes gather_spikes(std::span<const spike_event> local) const {
+        std::vector<std::size_t> counts;
+        gathered_spikes out;
+        out.events = all_gather(local, "spike exchange", counts);
+        out.partition.push_back(0);
+        for (const auto c : counts) out.partition.push_back(out.partition.back() + c);
+        return out;
+    }
+
+    std::vector<double> gather_values(std::span<const double> local) const {
+        std::vector<std::size_t> counts;
+        return all_gather(local, "value exchange", counts);
     }
 
     std::int64_t min(std::int64_t value) const {

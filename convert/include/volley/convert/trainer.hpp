@@ -1,11 +1,14 @@
 #pragma once
 // Data-parallel mini-batch training on the CPU.
 //
-// Why this design: each OpenMP thread takes a fixed contiguous slice of every batch and works
-// through it in micro-batches, accumulating gradients in its own buffers; the slices' gradients
-// are then summed in slice order. Every sum therefore happens in the same order on every run, so
-// training is bit-reproducible for a given seed and thread count (You et al. 2017 use the same
-// data-parallel scheme across CPU nodes).
+// Why this design: every batch is cut into a fixed number of contiguous slices; each slice is
+// worked through in micro-batches by one thread, which accumulates its gradients in the slice's
+// own buffers; the slices' gradients are then summed in slice order. Every sum therefore happens
+// in the same order on every run, so training is bit-reproducible for a given seed and slice
+// count, whatever the threads and processes that compute the slices (You et al. 2017 use the same
+// data-parallel scheme across CPU nodes). Across processes (MPI ranks, gradient_share) each
+// process computes a contiguous block of the slices and the processes exchange every slice's
+// gradients, so each one sums them in the same order.
 
 #include <volley/convert/image_dataset.hpp>
 #include <volley/convert/learning_rate_schedule.hpp>
@@ -37,6 +40,16 @@ private:
     std::size_t epoch_, step_;
 };
 
+/// How the slices of each batch are shared between processes (e.g. MPI ranks; docs/training.md,
+/// "On MPI ranks"): process `rank` computes slices [S·rank/ranks, S·(rank+1)/ranks) and `gather`
+/// (a collective call: every process makes it) returns every process's values in rank order.
+/// Every process must train the same model with the same options.
+struct gradient_share {
+    int rank = 0;   ///< this process, in [0, ranks)
+    int ranks = 1;  ///< processes; 1: no sharing (gather is not called)
+    std::function<std::vector<double>(std::span<const double> mine)> gather;
+};
+
 /// How to train.
 struct training_options {
     std::size_t batch_size = 128;   ///< images per optimiser step
@@ -47,6 +60,10 @@ struct training_options {
     int threads = 0;                ///< OpenMP threads (0: omp_get_max_threads())
     std::uint64_t seed = 1;         ///< shuffling and Dropout masks
     std::size_t micro_batch = 32;   ///< images per forward/backward pass inside a thread
+    /// Slices of each batch, summed in order (0: threads × share.ranks). The result depends on
+    /// the seed and the slice count only: equal slices give equal weights on any threads and ranks.
+    std::size_t slices = 0;
+    gradient_share share{};         ///< processes computing the slices (default: this one)
 };
 
 /// The result of one optimiser step.
@@ -74,6 +91,9 @@ struct training_report {
     double images_per_s = 0;    ///< training images / training time
     std::size_t steps = 0;
     int threads = 0;
+    std::size_t slices = 0;     ///< slices of each batch
+    int ranks = 1;              ///< processes that shared them
+    double exchange_s = 0;      ///< time in the processes' gradient exchange [s] (0 on one)
 };
 
 /// Progress of the current epoch, reported after every step.
@@ -86,12 +106,18 @@ struct training_progress {
 /// Runs forward and backward passes of a model over batches, on a fixed number of threads.
 class data_parallel_trainer {
 public:
-    /// invalid_parameter if threads < 0 or micro_batch = 0.
-    data_parallel_trainer(sequential_model<float>& model, int threads, std::size_t micro_batch = 32);
+    /// invalid_parameter if threads < 0, micro_batch = 0, or a share without gather or with
+    /// rank outside [0, ranks). `slices` = 0: threads × share.ranks.
+    data_parallel_trainer(sequential_model<float>& model, int threads, std::size_t micro_batch = 32,
+                          std::size_t slices = 0, gradient_share share = {});
     ~data_parallel_trainer();
 
     /// The thread count in use.
     int threads() const noexcept { return threads_; }
+    /// The slices of each batch (all processes').
+    std::size_t slices() const noexcept { return slices_; }
+    /// Time spent in the processes' gradient exchange so far [s].
+    double exchange_s() const noexcept { return exchange_s_; }
 
     /// Computes the mean gradient over the images `batch` (indices into `data`) into
     /// gradients(), in training mode, without updating the model.
@@ -110,9 +136,14 @@ public:
 
 private:
     struct workspace;
+    /// Sums the slices of every process: each process's records in slice order (exchange).
+    step_result combine_shared(std::size_t layers);
     sequential_model<float>& model_;
     int threads_;
     std::size_t micro_batch_;
+    std::size_t slices_ = 0, first_slice_ = 0;  // all processes' slices; this process's first
+    gradient_share share_;
+    double exchange_s_ = 0;
     std::vector<parameter<float>*> params_;
     std::vector<std::size_t> first_param_;  // per layer
     std::vector<std::vector<float>> grads_;

@@ -17,6 +17,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <span>
 #include <vector>
 
 namespace volley::eons {
@@ -102,9 +103,23 @@ struct evolution_state {
     static evolution_state from_json(const nlohmann::json& j, const std::string& source);
 };
 
+/// How the evaluations of a generation are shared between processes, e.g. MPI ranks
+/// (docs/eons.md, "On several processes"). The networks to evaluate, in index order, are split
+/// into `ranks` contiguous blocks as equal as can be; this process evaluates block `rank` and
+/// `gather` (a collective call: every process makes it, with its own block's values) returns
+/// every block's values in block order. The values do not depend on who computed them, so the
+/// evolution is the same for any number of processes. Every process must call evolve with the
+/// same state and options.
+struct evaluation_share {
+    int rank = 0;   ///< this process, in [0, ranks)
+    int ranks = 1;  ///< processes; 1: no sharing (gather is not called)
+    std::function<std::vector<double>(std::span<const double> mine)> gather;
+};
+
 struct evolve_options {
     int generations = 50;
-    int threads = 1;  ///< OpenMP threads evaluating networks
+    int threads = 1;  ///< OpenMP threads evaluating networks (in each process)
+    evaluation_share share{};  ///< processes sharing the evaluations (default: this one alone)
     /// Stop once the best fitness reaches this (never by default).
     double stop_at = std::numeric_limits<double>::infinity();
     /// Called after each generation; return false to stop (the state stays resumable).

@@ -47,6 +47,7 @@ public:
         virtual int size() const = 0;
         virtual std::string name() const = 0;
         virtual gathered_spikes gather_spikes(std::span<const spike_event> local) const = 0;
+        virtual std::vector<double> gather_values(std::span<const double> local) const = 0;
         virtual std::int64_t min(std::int64_t value) const = 0;
         virtual std::int64_t sum(std::int64_t value) const = 0;
         virtual void barrier() const = 0;
@@ -64,6 +65,9 @@ public:
     std::string name() const { return impl_->name(); }  ///< "local", "dry-run", "mpi"
     /// Every rank's `local` spikes, in rank order (collective).
     gathered_spikes gather_spikes(std::span<const spike_event> local) const { return impl_->gather_spikes(local); }
+    /// Every rank's `local` values, concatenated in rank order (collective); e.g. the fitness
+    /// values of an EONS generation's evaluations (eons::evaluation_share).
+    std::vector<double> gather_values(std::span<const double> local) const { return impl_->gather_values(local); }
     /// The smallest of every rank's `value` (collective).
     std::int64_t min(std::int64_t value) const { return impl_->min(value); }
     /// The sum of every rank's `value` (collective).
@@ -79,6 +83,9 @@ private:
         std::string name() const override { return impl.name(); }
         gathered_spikes gather_spikes(std::span<const spike_event> local) const override {
             return impl.gather_spikes(local);
+        }
+        std::vector<double> gather_values(std::span<const double> local) const override {
+            return impl.gather_values(local);
         }
         std::int64_t min(std::int64_t value) const override { return impl.min(value); }
         std::int64_t sum(std::int64_t value) const override { return impl.sum(value); }

@@ -140,6 +140,26 @@ lif_population::lif_population(const network& net, population_index pop, double 
     }
 }
 
+lif_population::built_state lif_population::export_built_state() const {
+    built_state b;
+    b.kind = kind_ == kind::delta ? 0 : kind_ == kind::exp ? 1 : 2;
+    b.scaled = scaled_;
+    b.rescale_period = rescale_period_;
+    for (int r = 0; r < 2; ++r) {
+        b.decay_power[r] = decay_power_[r];
+        b.input_power[r] = input_power_[r];
+    }
+    b.v.assign(v_.begin(), v_.end());
+    b.ie.assign(ie_.begin(), ie_.end());
+    b.ii.assign(ii_.begin(), ii_.end());
+    b.xe.assign(xe_.begin(), xe_.end());
+    b.xi.assign(xi_.begin(), xi_.end());
+    b.v_rest = v_rest_, b.v_reset = v_reset_, b.v_thresh = v_thresh_, b.p22 = p22_, b.p20 = p20_;
+    b.p11e = p11e_, b.p11i = p11i_, b.p21e = p21e_, b.p21i = p21i_, b.p31e = p31e_, b.p31i = p31i_;
+    b.jump_e = jump_e_, b.jump_i = jump_i_, b.i_bias = i_bias_, b.ref_steps = ref_steps_;
+    return b;
+}
+
 bool lif_population::currents_change_at(std::int64_t s) const { return currents_.changes_at(s); }
 
 void lif_population::apply_currents(std::int64_t s, std::uint32_t begin, std::uint32_t end) {

@@ -121,6 +121,21 @@ public:
 
     std::uint32_t size() const noexcept { return n_; }
 
+    /// The state as built and the propagators, for another backend that steps the same model
+    /// with the same arithmetic (backends/device). Parameter columns have size 1 or size(); the
+    /// scaled form (lif_exp with one set of parameters) keeps v relative to v_rest.
+    struct built_state {
+        int kind = 0;  ///< 0 lif_delta, 1 lif_exp, 2 lif_alpha
+        bool scaled = false;
+        std::int64_t rescale_period = 1;
+        std::vector<double> decay_power[2], input_power[2];
+        std::vector<double> v, ie, ii, xe, xi;
+        std::vector<double> v_rest, v_reset, v_thresh, p22, p20, p11e, p11i, p21e, p21i, p31e, p31i, jump_e, jump_i,
+            i_bias;
+        std::vector<std::int32_t> ref_steps;
+    };
+    built_state export_built_state() const;
+
 private:
     enum class kind { delta, exp, alpha };
 

@@ -8,6 +8,12 @@
 // one cycle later through a relay, and a firing neuron cancels its own pending cancellation
 // with a self-synapse. Charges stay >= -W, so RISP's min_potential (<= -W) never acts and RISP,
 // danna2 and the DANNA grid give identical fires.
+//
+// Time unit u (network_builder): every step the motifs take "one cycle later" is u cycles later
+// (relays, latches, pulses and the cancellations all use delay u), so the whole motif runs u
+// times slower while the delays counted in frames (C) stay C. u = 1 is the fastest; the DANNA
+// grid needs u > 1, because a synapse behind h fan-out hops needs a delay of at least h + 1.
+// The descriptions below are for u = 1: read t + 1 as t + u and t + 2 as t + 2u.
 
 #include <volley/hw/property_pack.hpp>
 #include <volley/hw/tennlab_network.hpp>
@@ -26,13 +32,16 @@ class network_builder {
     /// `proc_params` is stored in Associated_Data with proc_name "risp". The pack must have
     /// node Threshold and edge Weight and Delay (invalid_parameter otherwise); W is Weight's
     /// max_value. Inputs get threshold 1 (an input spike delivers W), outputs threshold 1
-    /// until set.
-    network_builder(hw::property_pack pack, nlohmann::json proc_params, int inputs, int outputs);
+    /// until set. `time_unit` (u >= 1, at most the pack's largest delay) is the delay of every
+    /// motif step.
+    network_builder(hw::property_pack pack, nlohmann::json proc_params, int inputs, int outputs, int time_unit = 1);
 
     /// W, the largest weight.
     int max_weight() const noexcept { return w_; }
     /// The largest delay.
     int max_delay() const noexcept { return max_delay_; }
+    /// u, the delay of one motif step.
+    int time_unit() const noexcept { return unit_; }
     /// Node id of input `i` / output `o`.
     hw::node_id input(int i) const;
     hw::node_id output(int o) const;
@@ -53,11 +62,11 @@ class network_builder {
     hw::tennlab_network net_;
     int threshold_slot_ = 0, weight_slot_ = 0, delay_slot_ = 0;
     int min_threshold_ = 0, max_threshold_ = 0, w_ = 0, min_weight_ = 0, max_delay_ = 1;
-    int inputs_ = 0, outputs_ = 0;
+    int inputs_ = 0, outputs_ = 0, unit_ = 1;
 };
 
 /// Relay: a neuron (threshold W) that fires `delay` cycles after `from` fires. Returns it.
-hw::node_id add_relay(network_builder& b, hw::node_id from, int delay = 1, const std::string& name = "");
+hw::node_id add_relay(network_builder& b, hw::node_id from, int delay, const std::string& name = "");
 
 /// Delay line: a neuron that fires `delay` cycles after `from` (delay >= 1), as a chain of
 /// relays when delay exceeds the largest synapse delay.

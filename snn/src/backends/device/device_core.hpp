@@ -1,0 +1,45 @@
+#pragma once
+// The device side of the device backends: a core that owns a network's state in device memory
+// and advances it. One source (device_core_impl.hpp) is compiled twice: by nvcc for the GPU
+// (device_core_cuda.cu) and by the host compiler for Thrust's OpenMP system
+// (device_core_portable.cpp, the "portable" backend). This header includes nothing heavy.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/device/device_network.hpp"
+
+namespace volley::snn::detail {
+
+/// Spikes copied back from the device: per population, the stamped step and the neuron of each
+/// spike, steps ascending and neurons ascending within a step (the CPU engine's order).
+struct device_spike_log {
+    std::vector<std::vector<std::int64_t>> steps;
+    std::vector<std::vector<std::uint32_t>> ids;
+};
+
+class device_core {
+public:
+    virtual ~device_core() = default;
+    /// Advances steps [s0, s0 + n) (s0 is the step the core is at) and appends their spikes to
+    /// `log`, copied back once per epoch (the event queues' depth).
+    virtual void run(std::int64_t s0, std::int64_t n, device_spike_log& log) = 0;
+    /// Synaptic events delivered so far.
+    virtual std::uint64_t synaptic_events() const = 0;
+    /// Copies a LIF population's stored column back: 0 v, 1 the excitatory current, 2 the
+    /// inhibitory one (as stored: the caller converts the scaled form, as the CPU does).
+    virtual void copy_column(std::uint32_t pop, int column, std::vector<double>& out) const = 0;
+};
+
+/// The portable core on Thrust's OpenMP system (any machine).
+std::unique_ptr<device_core> make_portable_core(const device_network& net);
+/// The CUDA core on device `gpu_id` (builds with CUDA only); throws volley::error when the
+/// device does not exist.
+std::unique_ptr<device_core> make_cuda_core(const device_network& net, int gpu_id);
+/// The CUDA devices of this machine, one line each; empty with `why_none` set when there are
+/// none (builds with CUDA only).
+std::vector<std::string> cuda_device_list(std::string& why_none);
+
+}  // namespace volley::snn::detail

@@ -1,0 +1,296 @@
+#pragma once
+// The device core (device_core.hpp), written once on Thrust and compiled twice: the including
+// file defines VOLLEY_DEVICE_NS (the namespace of its instance), VOLLEY_DEVICE_POLICY (the
+// Thrust execution policy) and includes the vector header that device_vector_t names. The two
+// instances use distinct vector types and functor namespaces, so they link into one library.
+//
+// A step s, for each population in network order (no zero-delay projections, so no
+// population reads another's spikes within the step):
+//   1. one thread per neuron: the ring input of slot s, the dense update, the refractory
+//      count, the direct input (lif) or the step's spikes (sources); a flag or count per neuron;
+//   2. an inclusive scan of the counts and a scatter list the step's spikes, ascending, into
+//      the population's event queue slot s mod (max_delay + 1) (GeNN's layout: a count and an
+//      id array per delay slot);
+// then each projection is delivered by its strategy (propagation_strategy.hpp): one thread per
+// spike of its source adds the row's fixed-point weights into the target's ring slots s + d
+// with integer atomics (presynaptic), or one thread per target adds count · weight for the
+// sources that fired into its own cells (postsynaptic).
+// The queues hold max_delay + 1 steps of spikes, so spikes are copied back once per epoch of
+// that many steps, into the recorders the CPU engine writes.
+
+#include <thrust/copy.h>
+#include <thrust/fill.h>
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/scan.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "backends/device/device_core.hpp"
+#include "backends/device/device_kernels.hpp"
+
+namespace volley::snn::detail::VOLLEY_DEVICE_NS {
+
+template <class T>
+T* raw(device_vector_t<T>& v) {
+    return thrust::raw_pointer_cast(v.data());
+}
+template <class T>
+const T* raw(const device_vector_t<T>& v) {
+    return thrust::raw_pointer_cast(v.data());
+}
+template <class T>
+device_vector_t<T> upload(const std::vector<T>& h) {
+    return device_vector_t<T>(h.begin(), h.end());
+}
+
+/// One population's columns, input ring and event queue in device memory.
+struct device_population_state {
+    device_model model;
+    std::uint32_t n = 0;
+    bool scaled = false;
+    std::int64_t rescale_period = 1;
+    std::vector<double> decay_power[2], input_power[2];
+    double scale_e = 0, scale_i = 0;
+    double p21e0 = 0, p21i0 = 0;  ///< scaled: the gains at scale 1 (one value for the population)
+    device_vector_t<double> v, ie, ii, xe, xi, v_rest, v_reset, v_thresh, p22, p20, i_ext, p11e, p11i, p21e, p21i, p31e,
+        p31i, jump_e, jump_i;
+    device_vector_t<std::int32_t> refractory, ref_steps;
+    std::shared_ptr<const device_currents> currents;
+    std::vector<double> i_ext_host;
+    // Sources.
+    double rate_per_ms = 0, stop_ms = 0;
+    device_vector_t<double> next_ms;
+    device_vector_t<philox_stream> rng;
+    device_vector_t<std::uint32_t> spike_begin, cursor;
+    device_vector_t<std::int64_t> spike_steps;
+    // Input ring [slot][neuron][receptor], its touched flags, and direct event counts.
+    device_vector_t<std::int64_t> cells;
+    device_vector_t<std::uint32_t> touched, direct;
+    bool direct_in[2] = {false, false};
+    std::int32_t direct_weight[2] = {0, 0};
+    // This step's spike counts and their scan; the event queue (one id array per slot).
+    device_vector_t<std::uint32_t> fired, offsets;
+    std::vector<device_vector_t<std::uint32_t>> queue;
+    std::vector<std::uint32_t> queue_count;
+};
+
+struct device_projection_state {
+    std::uint32_t source = 0, target = 0, receptor = 0;
+    bool direct = false;
+    device_propagation strategy = device_propagation::presynaptic;
+    device_vector_t<std::uint32_t> row_begin, targets, col_begin, col_sources;
+    device_vector_t<std::int32_t> weights, col_weights;
+    device_vector_t<std::uint16_t> delays, col_delays;
+};
+
+class core final : public device_core {
+public:
+    explicit core(const device_network& net) : dt_ms_(net.dt_ms), slots_(net.max_delay + 1), events_(1, 0) {
+        for (const auto& p : net.populations) pops_.push_back(make_state(p));
+        for (const auto& q : net.projections) {
+            device_projection_state d;
+            d.source = q.source, d.target = q.target, d.receptor = q.receptor, d.direct = q.direct;
+            d.row_begin = upload(q.row_begin), d.targets = upload(q.targets);
+            d.weights = upload(q.weights), d.delays = upload(q.delays);
+            d.strategy = q.strategy;
+            if (q.strategy == device_propagation::postsynaptic) {
+                d.col_begin = upload(q.col_begin), d.col_sources = upload(q.col_sources);
+                d.col_weights = upload(q.col_weights), d.col_delays = upload(q.col_delays);
+            }
+            if (q.direct) {
+                auto& t = pops_[q.target];
+                if (t.direct.empty()) t.direct = device_vector_t<std::uint32_t>(2 * std::size_t{t.n}, 0u);
+                t.direct_in[q.receptor] = true;
+                t.direct_weight[q.receptor] = q.direct_weight;
+            }
+            projs_.push_back(std::move(d));
+        }
+    }
+
+    void run(std::int64_t s0, std::int64_t n, device_spike_log& log) override {
+        log.steps.resize(pops_.size());
+        log.ids.resize(pops_.size());
+        std::int64_t epoch_start = s0;
+        for (std::int64_t s = s0; s < s0 + n; ++s) {
+            for (auto& p : pops_) update(p, s);
+            for (auto& q : projs_) deliver(q, s);
+            if (s + 1 - epoch_start == static_cast<std::int64_t>(slots_) || s + 1 == s0 + n) {
+                copy_back(epoch_start, s + 1, log);
+                epoch_start = s + 1;
+            }
+        }
+    }
+
+    std::uint64_t synaptic_events() const override { return static_cast<std::uint64_t>(events_[0]); }
+
+    void copy_column(std::uint32_t pop, int column, std::vector<double>& out) const override {
+        const auto& p = pops_[pop];
+        const auto& c = column == 0 ? p.v : column == 1 ? p.ie : p.ii;
+        out.resize(c.size());
+        thrust::copy(c.begin(), c.end(), out.begin());
+    }
+
+private:
+    device_population_state make_state(const device_population& p) {
+        device_population_state d;
+        d.model = p.model;
+        d.n = p.n;
+        d.scale_e = p.scale_e, d.scale_i = p.scale_i;
+        const std::size_t n = p.n;
+        d.cells = device_vector_t<std::int64_t>(slots_ * 2 * n, 0);
+        d.touched = device_vector_t<std::uint32_t>(slots_ * n, 0u);
+        d.fired = device_vector_t<std::uint32_t>(n, 0u);
+        d.offsets = device_vector_t<std::uint32_t>(n, 0u);
+        d.queue.resize(slots_);
+        d.queue_count.assign(slots_, 0);
+        if (p.model == device_model::poisson) {
+            d.rate_per_ms = p.rate_per_ms, d.stop_ms = p.stop_ms;
+            std::vector<double> next(n);
+            std::vector<philox_stream> rng(n);
+            for (std::uint32_t i = 0; i < p.n; ++i) {  // as source_population's constructor
+                rng[i] = philox_stream::make(p.seed, 4u, p.index, i);
+                next[i] = p.rate_per_ms > 0 ? p.start_ms + rng[i].exponential(p.rate_per_ms)
+                                            : std::numeric_limits<double>::infinity();
+            }
+            d.next_ms = upload(next), d.rng = upload(rng);
+            return d;
+        }
+        if (p.model == device_model::spike_array) {
+            d.spike_begin = upload(p.spike_begin), d.spike_steps = upload(p.spike_steps);
+            d.cursor = upload(std::vector<std::uint32_t>(p.spike_begin.begin(), p.spike_begin.end() - 1));
+            return d;
+        }
+        d.scaled = p.scaled;
+        d.p21e0 = p.p21e.empty() ? 0 : p.p21e[0], d.p21i0 = p.p21i.empty() ? 0 : p.p21i[0];
+        d.rescale_period = p.rescale_period;
+        for (int r = 0; r < 2; ++r) d.decay_power[r] = p.decay_power[r], d.input_power[r] = p.input_power[r];
+        const std::vector<double> zeros(n, 0.0);
+        d.v = upload(p.v);
+        d.ie = upload(p.ie.empty() ? zeros : p.ie), d.ii = upload(p.ii.empty() ? zeros : p.ii);
+        d.xe = upload(p.xe.empty() ? zeros : p.xe), d.xi = upload(p.xi.empty() ? zeros : p.xi);
+        d.v_rest = upload(p.v_rest), d.v_reset = upload(p.v_reset), d.v_thresh = upload(p.v_thresh);
+        d.p22 = upload(p.p22), d.p20 = upload(p.p20), d.i_ext = upload(p.i_ext);
+        d.p11e = upload(p.p11e), d.p11i = upload(p.p11i), d.p21e = upload(p.p21e), d.p21i = upload(p.p21i);
+        d.p31e = upload(p.p31e), d.p31i = upload(p.p31i), d.jump_e = upload(p.jump_e), d.jump_i = upload(p.jump_i);
+        d.ref_steps = upload(p.ref_steps);
+        d.refractory = device_vector_t<std::int32_t>(n, 0);
+        d.currents = p.currents;
+        return d;
+    }
+
+    template <class F>
+    static void for_each_index(std::uint32_t n, const F& f) {
+        thrust::for_each(VOLLEY_DEVICE_POLICY, thrust::counting_iterator<std::uint32_t>(0),
+                         thrust::counting_iterator<std::uint32_t>(n), f);
+    }
+
+    void update(device_population_state& p, std::int64_t s) {
+        if (p.n == 0) return;
+        const std::size_t slot = static_cast<std::size_t>(s % static_cast<std::int64_t>(slots_));
+        std::int64_t* cells = raw(p.cells) + slot * 2 * p.n;
+        std::uint32_t* touched = raw(p.touched) + slot * p.n;
+        if (p.model == device_model::poisson) {
+            for_each_index(p.n, device_kernels::poisson_step{raw(p.next_ms), raw(p.rng), raw(p.fired), touched, cells,
+                                                             static_cast<double>(s + 1) * dt_ms_, p.stop_ms,
+                                                             p.rate_per_ms, std::numeric_limits<double>::infinity()});
+        } else if (p.model == device_model::spike_array) {
+            for_each_index(p.n, device_kernels::spike_array_step{raw(p.spike_begin), raw(p.spike_steps), raw(p.cursor),
+                                                                 raw(p.fired), touched, cells, s + 1});
+        } else {
+            if (p.currents && s > 0 && currents_change_at(*p.currents, s)) {
+                currents_fill(*p.currents, s, p.i_ext_host);
+                thrust::copy(p.i_ext_host.begin(), p.i_ext_host.end(), p.i_ext.begin());
+            }
+            update_lif(p, s, cells, touched);
+        }
+        thrust::inclusive_scan(VOLLEY_DEVICE_POLICY, p.fired.begin(), p.fired.end(), p.offsets.begin());
+        const std::uint32_t total = p.offsets[p.n - 1];
+        auto& ids = p.queue[slot];
+        if (ids.size() < total) ids.resize(std::max<std::size_t>(total, 2 * ids.size()));
+        p.queue_count[slot] = total;
+        if (total > 0) for_each_index(p.n, device_kernels::list_spikes{raw(p.fired), raw(p.offsets), raw(ids)});
+    }
+
+    void update_lif(device_population_state& p, std::int64_t s, std::int64_t* cells, std::uint32_t* touched) {
+        double gain_e = 1.0, gain_i = 1.0, p21e_k = 0, p21i_k = 0, re = 1, ri = 1;
+        bool rescale = false;
+        if (p.scaled) {  // lif_population: input_gain, step_chunk's rescaling and gains of step s
+            const auto k = static_cast<std::size_t>(s % p.rescale_period);
+            gain_e = p.input_power[0][k], gain_i = p.input_power[1][k];
+            p21e_k = p.p21e0 * p.decay_power[0][k];
+            p21i_k = p.p21i0 * p.decay_power[1][k];
+            rescale = s > 0 && k == 0;
+            const auto period = static_cast<std::size_t>(p.rescale_period);
+            re = p.decay_power[0][period], ri = p.decay_power[1][period];
+        }
+        // cpu_engine::direct_weight: the fixed-point weight times the scale times the gain.
+        const double dw_e = static_cast<double>(p.direct_weight[0]) * p.scale_e * gain_e;
+        const double dw_i = static_cast<double>(p.direct_weight[1]) * p.scale_i * gain_i;
+        auto launch = [&]<int K>() {
+            device_kernels::lif_step<K> f{raw(p.v), raw(p.ie), raw(p.ii), raw(p.xe), raw(p.xi), raw(p.v_rest),
+                                          raw(p.v_reset), raw(p.v_thresh), raw(p.p22), raw(p.p20), raw(p.i_ext),
+                                          raw(p.p11e), raw(p.p11i), raw(p.p21e), raw(p.p21i), raw(p.p31e),
+                                          raw(p.p31i), raw(p.jump_e), raw(p.jump_i), raw(p.refractory),
+                                          raw(p.ref_steps), cells, touched,
+                                          p.direct.empty() ? nullptr : raw(p.direct), raw(p.fired), p.scale_e,
+                                          p.scale_i, gain_e, gain_i, dw_e, dw_i, p21e_k, p21i_k, re, ri, rescale,
+                                          dt_ms_};
+            for_each_index(p.n, f);
+        };
+        switch (p.model) {
+            case device_model::lif_delta: launch.template operator()<0>(); break;
+            case device_model::lif_exp:
+                if (p.scaled) launch.template operator()<3>();
+                else launch.template operator()<1>();
+                break;
+            default: launch.template operator()<2>(); break;
+        }
+    }
+
+    void deliver(device_projection_state& q, std::int64_t s) {
+        auto& src = pops_[q.source];
+        auto& tgt = pops_[q.target];
+        const std::size_t slot = static_cast<std::size_t>(s % static_cast<std::int64_t>(slots_));
+        const std::uint32_t count = src.queue_count[slot];
+        if (count == 0) return;
+        if (q.strategy == device_propagation::postsynaptic) {
+            for_each_index(tgt.n, device_kernels::deliver_postsynaptic{
+                                      raw(src.fired), raw(q.col_begin), raw(q.col_sources), raw(q.col_weights),
+                                      raw(q.col_delays), raw(tgt.cells), raw(tgt.touched),
+                                      q.direct ? raw(tgt.direct) : nullptr, raw(events_), s,
+                                      static_cast<std::uint32_t>(slots_), tgt.n, q.receptor});
+            return;
+        }
+        device_kernels::deliver_presynaptic f{raw(src.queue[slot]), raw(q.row_begin), raw(q.targets), raw(q.weights),
+                                              raw(q.delays), raw(tgt.cells), raw(tgt.touched),
+                                              q.direct ? raw(tgt.direct) : nullptr, raw(events_), s,
+                                              static_cast<std::uint32_t>(slots_), tgt.n, q.receptor};
+        for_each_index(count, f);
+    }
+
+    void copy_back(std::int64_t a, std::int64_t b, device_spike_log& log) {
+        std::vector<std::uint32_t> host;
+        for (std::size_t p = 0; p < pops_.size(); ++p)
+            for (std::int64_t s = a; s < b; ++s) {
+                const std::size_t slot = static_cast<std::size_t>(s % static_cast<std::int64_t>(slots_));
+                const std::uint32_t count = pops_[p].queue_count[slot];
+                if (count == 0) continue;
+                host.resize(count);
+                thrust::copy(pops_[p].queue[slot].begin(), pops_[p].queue[slot].begin() + count, host.begin());
+                log.ids[p].insert(log.ids[p].end(), host.begin(), host.end());
+                log.steps[p].insert(log.steps[p].end(), count, s + 1);
+            }
+    }
+
+    double dt_ms_;
+    std::size_t slots_;
+    std::vector<device_population_state> pops_;
+    std::vector<device_projection_state> projs_;
+    device_vector_t<unsigned long long> events_;
+};
+
+}  // namespace volley::snn::detail::VOLLEY_DEVICE_NS

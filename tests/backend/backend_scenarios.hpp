@@ -1,0 +1,120 @@
+#pragma once
+// Backend scenarios, written once: each builds a network, runs it on a backend and returns its
+// raster; test_backend_rasters.cpp instantiates every scenario for every backend built (cpu,
+// portable, cuda) and compares with the CPU engine's raster, which must match bit for bit.
+
+#include <volley/snn.hpp>
+
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "../support/snn_test_support.hpp"
+
+namespace volley::snn::backend_test {
+
+using testing::raster;
+using testing::raster_event;
+
+/// A backend as the tests name it, and the context that selects it.
+struct backend_case {
+    std::string name;
+    context ctx;
+};
+
+/// gtest prints a parameter by its name.
+inline void PrintTo(const backend_case& b, std::ostream* os) { *os << b.name; }
+
+/// A scenario: its network, how long it runs, and at least how many spikes it must give (so
+/// that a silent network cannot pass).
+struct scenario {
+    std::string name;
+    std::function<network()> build;
+    double duration_ms = 100;
+    std::size_t min_spikes = 100;
+};
+
+inline void PrintTo(const scenario& s, std::ostream* os) { *os << s.name; }
+
+/// Runs `net` on `ctx` for `duration_ms` (in two runs, so the state carries across run() calls)
+/// and returns every population's raster.
+inline std::vector<raster_event> run_raster(const network& net, const context& ctx, double duration_ms,
+                                            std::uint64_t seed = 42) {
+    simulation sim(net, ctx, {.dt_ms = 0.1, .seed = seed});
+    std::vector<spike_recorder> recs;
+    for (std::uint32_t p = 0; p < net.populations().size(); ++p) recs.push_back(sim.record_spikes(population_index{p}));
+    sim.run(duration_ms / 2);
+    sim.run(duration_ms / 2);
+    std::vector<raster_event> all;
+    for (const auto& r : recs) {
+        const auto part = raster({&r});
+        all.insert(all.end(), part.begin(), part.end());
+    }
+    std::sort(all.begin(), all.end());
+    return all;
+}
+
+/// CUBA (standard_networks.hpp): lif_exp with one set of parameters (the scaled-current
+/// kernel), direct one-step projections.
+inline network cuba_scenario() { return cuba_network(2000, 0.1); }
+
+/// Poisson input, weights and delays drawn per synapse (delays of 0.1 to 10 ms, so the event
+/// queues and rings hold up to 101 slots), heterogeneous thresholds (the unscaled lif_exp
+/// kernel), lif_alpha and lif_delta targets, both receptors, a spike array, a DC current and a
+/// step current.
+inline network heterogeneous_delay_scenario() {
+    network net;
+    const auto noise = net.add_population("noise", 300, poisson_source{{.rate_hz = 40, .start_ms = 5, .stop_ms = 150}});
+    const lif_exp exc_model{{.tau_m_ms = 20, .tau_syn_e_ms = 5, .tau_syn_i_ms = 10, .v_rest_mv = -65,
+                             .v_reset_mv = -65, .v_thresh_mv = -50, .t_ref_ms = 2, .i_e_mv = 0}};
+    const auto exc = net.add_population("exc", 801, exc_model);
+    const lif_alpha inh_model{{.tau_m_ms = 10, .tau_syn_e_ms = 2, .tau_syn_i_ms = 4, .v_rest_mv = -65,
+                               .v_reset_mv = -65, .v_thresh_mv = -52, .t_ref_ms = 1, .i_e_mv = 0}};
+    const auto inh = net.add_population("inh", 199, inh_model);
+    const auto out = net.add_population("out", 77, lif_delta{});
+    std::vector<std::vector<double>> times(20);
+    for (std::uint32_t i = 0; i < 20; ++i) times[i] = {1.0 + i, 30.0 + 2 * i, 30.0 + 2 * i, 90.5};
+    const auto pulses = net.add_population("pulses", 20, spike_source{times});
+    net.set_parameter(exc, "v_thresh_mv", uniform{-52, -48});
+    net.initialise(exc, "v_mv", normal{-60, 3});
+    net.initialise(inh, "v_mv", uniform{-65, -55});
+    net.connect(noise, exc, fixed_probability{.p = 0.1}, {.weight = uniform{2.0, 5.0}, .delay_ms = uniform{0.5, 4.0}});
+    net.connect(noise, inh, fixed_in_degree{.k = 20}, {.weight = normal{3.0, 0.5}, .delay_ms = normal{2.0, 0.4}});
+    net.connect(exc, exc, fixed_probability{.p = 0.02}, {.weight = normal{0.8, 0.2}, .delay_ms = uniform{0.1, 5.0}});
+    net.connect(exc, inh, fixed_probability{.p = 0.05}, {.weight = uniform{0.2, 1.2}, .delay_ms = 1.0});
+    net.connect(inh, exc, fixed_probability{.p = 0.05},
+                {.weight = normal{-4.0, 1.0}, .delay_ms = normal{3.0, 0.5}, .receptor = inhibitory});
+    net.connect(inh, inh, fixed_in_degree{.k = 10, .allow_autapses = false},
+                {.weight = uniform{-3.0, -1.0}, .delay_ms = uniform{0.3, 2.0}, .receptor = inhibitory});
+    net.connect(exc, out, fixed_in_degree{.k = 50}, {.weight = uniform{2.0, 6.0}, .delay_ms = uniform{1.0, 10.0}});
+    net.connect(pulses, out, all_to_all{}, {.weight = 1.5, .delay_ms = 2.0});
+    net.inject(out, dc_current{.amplitude_mv = 8, .start_ms = 20, .stop_ms = 60});
+    net.inject(inh, step_current{.times_ms = {50, 80, 120}, .amplitudes_mv = {6, -2, 3}}, {0, 1, 2, 3, 4, 5});
+    return net;
+}
+
+/// One-step delays onto lif_alpha and lif_exp with one weight per receptor (the direct path
+/// into alpha currents and unscaled exp currents), with refractory periods of 0 and 3 ms.
+inline network direct_alpha_scenario() {
+    network net;
+    const auto noise = net.add_population("noise", 200, poisson_source{{.rate_hz = 60}});
+    const auto a = net.add_population(
+        "alpha", 300, lif_alpha{{.tau_m_ms = 15, .tau_syn_e_ms = 3, .tau_syn_i_ms = 6, .v_rest_mv = -60,
+                                 .v_reset_mv = -62, .v_thresh_mv = -50, .t_ref_ms = 0, .i_e_mv = 2}});
+    const auto e = net.add_population("exp", 300, lif_exp{{.t_ref_ms = 3}});
+    net.set_parameter(e, "tau_m_ms", uniform{15, 25});
+    net.connect(noise, a, fixed_probability{.p = 0.1}, {.weight = 1.2, .delay_ms = 0.1});
+    net.connect(noise, e, fixed_probability{.p = 0.1}, {.weight = 1.1, .delay_ms = 0.1});
+    net.connect(a, e, fixed_probability{.p = 0.05}, {.weight = -2.0, .delay_ms = 0.1, .receptor = inhibitory});
+    net.connect(e, a, fixed_probability{.p = 0.05}, {.weight = 0.5, .delay_ms = 0.1});
+    return net;
+}
+
+inline std::vector<scenario> scenarios() {
+    return {{"cuba", cuba_scenario, 200, 1000},
+            {"heterogeneous_delays", heterogeneous_delay_scenario, 200, 1000},
+            {"direct_alpha", direct_alpha_scenario, 150, 500}};
+}
+
+}  // namespace volley::snn::backend_test

@@ -1,0 +1,124 @@
+// Every backend scenario (backend_scenarios.hpp) on every backend built gives the CPU engine's
+// raster, spike for spike (deterministic mode: fixed-point sums with integer atomics, and the
+// CPU's arithmetic per neuron). The cuda instances are compiled everywhere and skip, saying
+// why, where the build has no CUDA backend or the machine no GPU.
+
+#include "backend_scenarios.hpp"
+
+#include <gtest/gtest.h>
+
+namespace volley::snn::backend_test {
+namespace {
+
+std::vector<backend_case> backends() {
+    std::vector<backend_case> out{{"cpu", context{.threads = 2, .backend = backend_kind::cpu}}};
+    out.push_back({"portable", context{.threads = 2, .backend = backend_kind::portable}});
+    out.push_back({"cuda", context{.gpu_id = 0, .backend = backend_kind::cuda}});
+    return out;
+}
+
+/// Why `b` cannot run here, or "" when it can.
+std::string unavailable(const backend_case& b) {
+    const auto f = features();
+    if (b.name == "portable" && !f.portable) return "this build has no portable backend (no Thrust headers)";
+    if (b.name == "cuda" && f.cuda_devices.empty()) return f.cuda ? "no CUDA device: " + f.cuda_note : f.cuda_note;
+    return "";
+}
+
+struct backend_raster : ::testing::TestWithParam<std::tuple<scenario, backend_case>> {};
+
+TEST_P(backend_raster, equals_the_cpu_engines_raster) {
+    const auto& [sc, b] = GetParam();
+    if (const auto why = unavailable(b); !why.empty()) GTEST_SKIP() << why;
+    const network net = sc.build();
+    const auto reference = run_raster(net, context{.threads = 1, .backend = backend_kind::cpu}, sc.duration_ms);
+    ASSERT_GE(reference.size(), sc.min_spikes) << sc.name << " is (nearly) silent";
+    const auto got = run_raster(net, b.ctx, sc.duration_ms);
+    ASSERT_EQ(got.size(), reference.size()) << sc.name << " on " << b.name;
+    EXPECT_TRUE(got == reference) << sc.name << " on " << b.name << ": the rasters differ";
+}
+
+INSTANTIATE_TEST_SUITE_P(all, backend_raster, ::testing::Combine(::testing::ValuesIn(scenarios()), ::testing::ValuesIn(backends())),
+                         [](const auto& info) {
+                             return std::get<0>(info.param).name + "_on_" + std::get<1>(info.param).name;
+                         });
+
+/// The state samples of (population, variable) pairs of `net` on `ctx` over `duration_ms`.
+std::vector<std::vector<double>> sampled_state(const network& net, const context& ctx,
+                                               const std::vector<std::pair<const char*, const char*>>& what,
+                                               double duration_ms) {
+    simulation sim(net, ctx, {.dt_ms = 0.1, .seed = 42});
+    std::vector<state_recorder> recs;
+    for (const auto& [pop, var] : what) recs.push_back(sim.record_state(net.find(pop), var, 0.7, {0, 3, 17}));
+    sim.run(duration_ms / 2);
+    sim.run(duration_ms / 2);
+    std::vector<std::vector<double>> out;
+    for (const auto& r : recs) {
+        out.push_back(r.data().values);
+        EXPECT_EQ(r.data().sample_steps.size() * 3, r.data().values.size());
+    }
+    return out;
+}
+
+TEST(device_backends, record_the_cpu_engines_state_bit_for_bit) {
+    if (!features().portable) GTEST_SKIP() << "this build has no portable backend";
+    const context cpu{.threads = 1, .backend = backend_kind::cpu}, portable{.threads = 2, .backend = backend_kind::portable};
+    // CUBA's scaled currents over a rescaling (every 102.4 ms here), and the unscaled, alpha and
+    // delta kernels of the heterogeneous network.
+    const std::vector<std::pair<const char*, const char*>> cuba{{"exc", "v_mv"}, {"exc", "i_syn_e_mv"}, {"inh", "i_syn_i_mv"}};
+    EXPECT_TRUE(sampled_state(cuba_scenario(), portable, cuba, 150) == sampled_state(cuba_scenario(), cpu, cuba, 150));
+    const std::vector<std::pair<const char*, const char*>> mixed{
+        {"exc", "v_mv"}, {"exc", "i_syn_i_mv"}, {"inh", "i_syn_e_mv"}, {"out", "v_mv"}};
+    const network net = heterogeneous_delay_scenario();
+    EXPECT_TRUE(sampled_state(net, portable, mixed, 100) == sampled_state(net, cpu, mixed, 100));
+}
+
+TEST(device_backends, refuse_state_a_model_does_not_have) {
+    if (!features().portable) GTEST_SKIP() << "this build has no portable backend";
+    const network net = heterogeneous_delay_scenario();
+    simulation sim(net, context{.threads = 1, .backend = backend_kind::portable}, {.dt_ms = 0.1});
+    EXPECT_THROW(sim.record_state(net.find("out"), "i_syn_e_mv", 1.0), unknown_name);
+    EXPECT_THROW(sim.record_state(net.find("noise"), "v_mv", 1.0), unknown_name);
+}
+
+/// Whether `f` throws unsupported_model with every one of `words` in its message.
+template <class F>
+bool refuses_naming(F&& f, std::initializer_list<const char*> words) {
+    try {
+        f();
+    } catch (const unsupported_model& e) {
+        const std::string what = e.what();
+        for (const char* w : words)
+            if (what.find(w) == std::string::npos) {
+                ADD_FAILURE() << "'" << what << "' does not name '" << w << "'";
+                return false;
+            }
+        return true;
+    }
+    return false;
+}
+
+TEST(device_backends, refuse_a_model_they_do_not_run_naming_the_population_and_the_model) {
+    if (!features().portable) GTEST_SKIP() << "this build has no portable backend";
+    const network coba = coba_network(100, 0.1);
+    const context ctx{.threads = 1, .backend = backend_kind::portable};
+    EXPECT_TRUE(refuses_naming([&] { simulation sim(coba, ctx, {.dt_ms = 0.1}); }, {"lif_cond_exp", "exc", "portable"}));
+}
+
+TEST(device_backends, refuse_zero_delay_and_plastic_projections_naming_them) {
+    if (!features().portable) GTEST_SKIP() << "this build has no portable backend";
+    network net;
+    const auto in = net.add_population("in", 10, poisson_source{{.rate_hz = 10}});
+    const auto out = net.add_population("out", 10, lif_exp{});
+    net.connect(in, out, one_to_one{}, {.weight = 1.0, .delay_ms = 0.0});
+    const context ctx{.threads = 1, .backend = backend_kind::portable};
+    EXPECT_TRUE(refuses_naming([&] { simulation sim(net, ctx, {.dt_ms = 0.1}); }, {"zero-delay", "'in' -> 'out'"}));
+}
+
+TEST(device_backends, the_cpu_backend_refuses_a_gpu_id) {
+    const network net = cuba_network(100, 0.1);
+    EXPECT_THROW(simulation(net, context{.gpu_id = 0, .backend = backend_kind::cpu}, {.dt_ms = 0.1}), invalid_parameter);
+}
+
+}  // namespace
+}  // namespace volley::snn::backend_test
