@@ -150,6 +150,15 @@ std::shared_ptr<Data> shared_data(const Recorder& r) {
     return std::shared_ptr<Data>(holder, const_cast<Data*>(&holder->data()));
 }
 
+/// "auto", "cpu", "portable" or "cuda" (snn::backend_kind); invalid_parameter otherwise.
+snn::backend_kind backend_from_name(const std::string& name) {
+    if (name == "auto") return snn::backend_kind::automatic;
+    if (name == "cpu") return snn::backend_kind::cpu;
+    if (name == "portable") return snn::backend_kind::portable;
+    if (name == "cuda") return snn::backend_kind::cuda;
+    throw invalid_parameter("Simulation", "backend", name, "must be auto, cpu, portable or cuda");
+}
+
 py::dict stats_dict(const snn::simulation_stats& s) {
     py::dict d;
     d["neurons"] = s.neurons;
@@ -246,24 +255,29 @@ recorder's data (no copy), column j belonging to node_ids[j]; `times_ms` the sam
         .def("__len__", [](const py_state_recorder& r) { return r.data->sample_steps.size(); });
 
     py::class_<py_simulation>(m, "Simulation", R"doc(
-A simulation of one network (a copy of it is taken). threads=0 uses the OpenMP default. The C++
+A simulation of one network (a copy of it is taken). threads=0 uses the OpenMP default. backend:
+"auto" (cuda when gpu_id >= 0, else cpu), "cpu", "portable" (the CUDA backend's source on
+OpenMP threads) or "cuda" on device gpu_id (docs/cuda.md); one this build lacks is an error. The C++
 code runs without the GIL; Ctrl-C stops run() after the current step, keeps the recordings and
 raises KeyboardInterrupt, and the simulation can be run on.)doc")
         .def(py::init([](const snn::network& net, double dt_ms, std::uint64_t seed, int threads,
-                         std::uint64_t max_memory_bytes) {
+                         std::uint64_t max_memory_bytes, const std::string& backend, int gpu_id) {
                  snn::simulation_options o;
                  o.dt_ms = dt_ms;
                  o.seed = seed;
                  o.max_memory_bytes = max_memory_bytes;
                  snn::context ctx;
                  ctx.threads = threads;
-                 const snn::network copy =
-                     net;  // another thread may change `net` while this one builds
+                 ctx.gpu_id = gpu_id;
+                 ctx.backend = backend_from_name(backend);
+                 // Another thread may change `net` while this one builds.
+                 const snn::network copy = net;
                  py::gil_scoped_release release;
                  return py_simulation{std::make_unique<snn::simulation>(copy, ctx, o)};
              }),
              py::arg("network"), py::arg("dt_ms") = 0.1, py::arg("seed") = 42,
-             py::arg("threads") = 0, py::arg("max_memory_bytes") = 0)
+             py::arg("threads") = 0, py::arg("max_memory_bytes") = 0, py::arg("backend") = "auto",
+             py::arg("gpu_id") = -1)
         .def(
             "record_spikes",
             [](py_simulation& s, const population_ref& pop, std::vector<std::uint32_t> neurons) {
