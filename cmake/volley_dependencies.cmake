@@ -59,6 +59,24 @@ if(VOLLEY_THRUST_INCLUDE_DIR AND EXISTS ${VOLLEY_THRUST_INCLUDE_DIR}/thrust/syst
   set(VOLLEY_HAVE_PORTABLE 1)
 endif()
 
+# The Python module (python/): pybind11 (Debian's pybind11-dev) against the interpreter that
+# find_package(Python3) picks, the one the python tests run (Python3_EXECUTABLE chooses another).
+set(VOLLEY_HAVE_PYTHON 0)
+if(NOT VOLLEY_WITH_PYTHON STREQUAL "OFF")
+  find_package(Python3 QUIET COMPONENTS Interpreter Development.Module)
+  if(Python3_FOUND)
+    find_package(pybind11 2.6 CONFIG QUIET)
+  endif()
+  if(Python3_FOUND AND pybind11_FOUND)
+    set(VOLLEY_HAVE_PYTHON 1)
+    # The static libraries are linked into the extension module, a shared object.
+    set(CMAKE_POSITION_INDEPENDENT_CODE ON)
+  elseif(VOLLEY_WITH_PYTHON STREQUAL "ON")
+    message(FATAL_ERROR "VOLLEY_WITH_PYTHON=ON but no Python 3 with its headers and pybind11 was found "
+                        "(Debian: python3-dev pybind11-dev)")
+  endif()
+endif()
+
 set(VOLLEY_HAVE_ASSERTIONS 0)
 if(VOLLEY_WITH_ASSERTIONS)
   set(VOLLEY_HAVE_ASSERTIONS 1)
@@ -71,4 +89,4 @@ if(VOLLEY_BUILD_BENCH)
   find_package(benchmark REQUIRED)
 endif()
 
-message(STATUS "Volley: OpenMP ${OpenMP_CXX_VERSION}, HDF5 ${HDF5_VERSION}, MPI=${VOLLEY_HAVE_MPI}, CUDA toolkit=${VOLLEY_HAVE_CUDA}, portable backend=${VOLLEY_HAVE_PORTABLE} (${VOLLEY_THRUST_INCLUDE_DIR})")
+message(STATUS "Volley: OpenMP ${OpenMP_CXX_VERSION}, HDF5 ${HDF5_VERSION}, MPI=${VOLLEY_HAVE_MPI}, CUDA toolkit=${VOLLEY_HAVE_CUDA}, portable backend=${VOLLEY_HAVE_PORTABLE} (${VOLLEY_THRUST_INCLUDE_DIR}), Python=${VOLLEY_HAVE_PYTHON} ${Python3_EXECUTABLE}")

@@ -5,7 +5,9 @@
 #  3. configures examples/ on its own against the prefix, builds example_cuba, runs it and checks
 #     its output; then does the same for tests/install/consumer, which includes every installed
 #     header and links volley::snn, volley::hw, volley::danna and volley::convert;
-#  4. checks neither consumer was compiled with an include directory of the source or build tree.
+#  4. with VOLLEY_PYTHON (the interpreter the module was built for), imports the installed volley
+#     package from the prefix and runs a network with it;
+#  5. checks neither consumer was compiled with an include directory of the source or build tree.
 foreach(var VOLLEY_SOURCE_DIR VOLLEY_BINARY_DIR WORK_DIR CONSUMER_GENERATOR CONSUMER_CXX_COMPILER)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "check_install.cmake: -D${var}=... is required")
@@ -46,6 +48,18 @@ foreach(file bin/volley include/volley/config.hpp include/volley/snn.hpp)
   endif()
 endforeach()
 run("the installed volley --version" ${prefix}/bin/volley --version)
+
+if(VOLLEY_PYTHON)
+  set(ENV{PYTHONPATH} ${prefix}/${VOLLEY_PYTHON_DIR})
+  file(WRITE ${WORK_DIR}/check_volley.py
+       "import volley\nnet = volley.Network()\nnet.add_population('a', 2, 'lif_exp')\n"
+       "volley.Simulation(net).run(1.0)\nprint(volley.__file__)\n")
+  run("the installed Python module" ${VOLLEY_PYTHON} ${WORK_DIR}/check_volley.py)
+  string(FIND "${run_output}" "${prefix}/" at)
+  if(NOT at EQUAL 0)
+    message(FATAL_ERROR "import volley found ${run_output}, not the package installed in ${prefix}")
+  endif()
+endif()
 
 # Installed headers: includes by quotes would be private headers, and every <volley/...> must
 # itself be installed.

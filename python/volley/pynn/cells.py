@@ -1,0 +1,98 @@
+"""PyNN's standard cell types on Volley's neuron models: names and units (PyNN: mV, ms, nA, nF,
+uS; Volley: mV, ms, R*I in mV for the current-based LIFs, pA, pF and nS for the conductance
+models). Each translation maps a population's PyNN parameters (one array per name) onto a
+volley model name and its parameters, and says how to scale weights and injected currents."""
+
+import numpy as np
+
+from .errors_ import unsupported
+
+
+class Translation:
+    """A cell type's mapping. weight_scale[i] and current_scale[i] turn a PyNN weight or an
+    injected current [nA] into the units of target neuron i."""
+
+    def __init__(self, model, params, weight_scale, current_scale, state, fixed=None):
+        self.model = model
+        self.params = params
+        self.weight_scale = weight_scale
+        self.current_scale = current_scale
+        self.state = state  # PyNN state variable -> (volley variable, factor PyNN -> Volley)
+        self.fixed = fixed or {}
+
+
+def _lif_current(model, p, with_syn=True):
+    r = p["tau_m"] / p["cm"]  # membrane resistance [MOhm] = mV per nA
+    params = {"tau_m_ms": p["tau_m"], "v_rest_mv": p["v_rest"], "v_reset_mv": p["v_reset"],
+              "v_thresh_mv": p["v_thresh"], "t_ref_ms": p["tau_refrac"], "i_e_mv": p["i_offset"] * r}
+    if with_syn:
+        params["tau_syn_e_ms"] = p["tau_syn_E"]
+        params["tau_syn_i_ms"] = p["tau_syn_I"]
+    state = {"v": ("v_mv", 1.0)}
+    if with_syn:
+        state.update({"isyn_exc": ("i_syn_e_mv", r), "isyn_inh": ("i_syn_i_mv", r)})
+    return Translation(model, params, r, r, state)
+
+
+def _lif_cond(model, p):
+    params = {"c_m_pf": p["cm"] * 1e3, "g_l_ns": p["cm"] / p["tau_m"] * 1e3, "e_l_mv": p["v_rest"],
+              "v_reset_mv": p["v_reset"], "v_thresh_mv": p["v_thresh"], "t_ref_ms": p["tau_refrac"],
+              "e_ex_mv": p["e_rev_E"], "e_in_mv": p["e_rev_I"], "tau_syn_e_ms": p["tau_syn_E"],
+              "tau_syn_i_ms": p["tau_syn_I"], "i_e_pa": p["i_offset"] * 1e3}
+    n = len(p["cm"])
+    return Translation(model, params, np.full(n, 1e3), np.full(n, 1e3),
+                       {"v": ("v_mv", 1.0), "gsyn_exc": ("g_e_ns", 1e3), "gsyn_inh": ("g_i_ns", 1e3)})
+
+
+def translate(celltype, p):
+    """The Translation of a population of `celltype` whose PyNN parameters are the arrays `p`."""
+    name = type(celltype).__name__
+    n = len(next(iter(p.values()))) if p else 0
+    if name == "IF_curr_exp":
+        return _lif_current("lif_exp", p)
+    if name == "IF_curr_alpha":
+        return _lif_current("lif_alpha", p)
+    if name == "IF_curr_delta":
+        t = _lif_current("lif_delta", p, with_syn=False)
+        t.weight_scale = np.ones(n)  # PyNN gives delta weights in mV
+        return t
+    if name == "IF_cond_exp":
+        return _lif_cond("lif_cond_exp", p)
+    if name == "IF_cond_alpha":
+        return _lif_cond("lif_cond_alpha", p)
+    if name == "Izhikevich":
+        # As pyNN.nest: I [pA] in the paper's equation, weights jump v by their value in mV.
+        params = {"a": p["a"], "b": p["b"], "c_mv": p["c"], "d": p["d"], "i_e": p["i_offset"] * 1e3}
+        # NEST's izhikevich (consistent_integration) takes forward Euler steps of dt.
+        return Translation("izhikevich", params, np.ones(n), np.full(n, 1e3), {"v": ("v_mv", 1.0), "u": ("u", 1.0)},
+                           fixed={"integrator": "euler"})
+    if name == "EIF_cond_exp_isfa_ista":
+        params = {"c_m_pf": p["cm"] * 1e3, "g_l_ns": p["cm"] / p["tau_m"] * 1e3, "e_l_mv": p["v_rest"],
+                  "v_t_mv": p["v_thresh"], "delta_t_mv": p["delta_T"], "a_ns": p["a"], "tau_w_ms": p["tau_w"],
+                  "b_pa": p["b"] * 1e3, "v_reset_mv": p["v_reset"], "v_peak_mv": p["v_spike"],
+                  "t_ref_ms": p["tau_refrac"], "e_ex_mv": p["e_rev_E"], "e_in_mv": p["e_rev_I"],
+                  "tau_syn_e_ms": p["tau_syn_E"], "tau_syn_i_ms": p["tau_syn_I"], "i_e_pa": p["i_offset"] * 1e3}
+        return Translation("adex", params, np.full(n, 1e3), np.full(n, 1e3),
+                           {"v": ("v_mv", 1.0), "w": ("w_pa", 1e3), "gsyn_exc": ("g_e_ns", 1e3),
+                            "gsyn_inh": ("g_i_ns", 1e3)})
+    if name == "HH_cond_exp":
+        params = {"c_m_pf": p["cm"] * 1e3, "g_l_ns": p["g_leak"] * 1e3, "e_l_mv": p["e_rev_leak"],
+                  "g_na_ns": p["gbar_Na"] * 1e3, "g_k_ns": p["gbar_K"] * 1e3, "e_na_mv": p["e_rev_Na"],
+                  "e_k_mv": p["e_rev_K"], "v_t_mv": p["v_offset"], "e_ex_mv": p["e_rev_E"], "e_in_mv": p["e_rev_I"],
+                  "tau_syn_e_ms": p["tau_syn_E"], "tau_syn_i_ms": p["tau_syn_I"], "i_e_pa": p["i_offset"] * 1e3}
+        # Adaptive steps, as NEST's hh_cond_exp_traub (GSL RKF45): exponential Euler at dt = 0.1 ms,
+        # Volley's default for hh, fires about 8% slower here.
+        return Translation("hh", params, np.full(n, 1e3), np.full(n, 1e3),
+                           {"v": ("v_mv", 1.0), "m": ("m", 1.0), "n": ("n", 1.0), "h": ("h", 1.0),
+                            "gsyn_exc": ("g_e_ns", 1e3), "gsyn_inh": ("g_i_ns", 1e3)},
+                           fixed={"integrator": "adaptive", "abs_tol": 1e-6, "rel_tol": 1e-6})
+    if name == "SpikeSourcePoisson":
+        params = {"rate_hz": p["rate"], "start_ms": p["start"], "stop_ms": p["start"] + p["duration"]}
+        return Translation("poisson_source", params, None, None, {})
+    if name == "SpikeSourceArray":
+        times = [[float(t) for t in np.asarray(s.value if hasattr(s, "value") else s, dtype=float)]
+                 for s in p["spike_times"]]
+        return Translation("spike_source", {}, None, None, {}, fixed={"spike_times_ms": times})
+    raise unsupported(f"cell type {name}", "celltype", name,
+                      "pyNN.volley runs IF_curr_exp, IF_curr_alpha, IF_curr_delta, IF_cond_exp, IF_cond_alpha, "
+                      "Izhikevich, EIF_cond_exp_isfa_ista, HH_cond_exp, SpikeSourcePoisson and SpikeSourceArray")

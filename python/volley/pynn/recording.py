@@ -1,0 +1,74 @@
+"""Recording for the Volley backend: spikes and state variables go to volley recorders when the
+network is built (or when record() is called afterwards); PyNN turns what they hold into Neo."""
+
+import numpy as np
+from pyNN import recording
+
+from . import simulator
+from .errors_ import unsupported
+
+
+class Recorder(recording.Recorder):
+    _simulator = simulator
+
+    def __init__(self, population, file=None):
+        super().__init__(population, file)
+        self._volley = {}  # variable name -> (volley recorder, local indices recorded)
+        self._time_offset = 0.0
+
+    def _record(self, variable, new_ids, sampling_interval=None):
+        if simulator.state.simulation is not None:
+            self._attach()
+
+    def _attach(self):
+        """Creates the volley recorders of every recorded variable (the network is built)."""
+        sim = simulator.state.simulation
+        pop = self.population
+        for variable, ids in self.recorded.items():
+            name = variable.name
+            if name in self._volley:
+                continue
+            indices = sorted(int(i) for i in pop.id_to_index(np.array(sorted(ids), dtype=int)))
+            if name == "spikes":
+                self._volley[name] = (sim.record_spikes(pop._volley_index, indices), indices)
+                continue
+            state = pop._translation.state
+            if name not in state:
+                raise unsupported(f"population {pop.label}", "record", name,
+                                  f"Volley's {pop._translation.model} records {', '.join(state) or 'no state'}")
+            rec = sim.record_state(pop._volley_index, state[name][0], self.sampling_interval, indices)
+            self._volley[name] = (rec, indices)
+
+    def _ids_of(self, indices):
+        return self.population.all_cells[np.asarray(indices, dtype=int)]
+
+    def _get_spiketimes(self, ids, clear=False):
+        if "spikes" not in self._volley:
+            return np.array([], dtype=int), np.array([])
+        rec, _ = self._volley["spikes"]
+        times, local = rec.spikes()
+        gids = np.asarray(self.population.all_cells, dtype=int)[local.astype(int)]
+        wanted = np.isin(gids, np.asarray(ids, dtype=int))
+        return gids[wanted], times[wanted].astype(float)
+
+    def _get_all_signals(self, variable, ids, clear=False):
+        rec, indices = self._volley[variable.name]
+        factor = np.broadcast_to(self.population._translation.state[variable.name][1], (self.population.size,))
+        values = np.asarray(rec.values) / factor[np.asarray(indices, dtype=int)]
+        columns = {int(g): j for j, g in enumerate(self._ids_of(indices))}
+        return values[:, [columns[int(i)] for i in ids]], None
+
+    def _local_count(self, variable, filter_ids=None):
+        counts = {int(i): 0 for i in self.filter_recorded(variable, filter_ids)}
+        if variable.name != "spikes" or "spikes" not in self._volley:
+            return counts
+        ids, _ = self._get_spiketimes(list(counts))
+        for i in ids:
+            counts[int(i)] += 1
+        return counts
+
+    def _clear_simulator(self):
+        pass
+
+    def _reset(self):
+        pass

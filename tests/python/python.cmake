@@ -1,0 +1,27 @@
+# The Python tests: plain scripts run by the interpreter the module was built for
+# (Python3_EXECUTABLE), with the build tree's package on PYTHONPATH. A script that lacks a peer
+# (NumPy, PyNN, NEST) exits 77 and is reported as skipped.
+if(NOT VOLLEY_HAVE_PYTHON)
+  return()
+endif()
+
+# volley_python_test(<name> <script> [ARGS ...]): one ctest test, python_<name>.
+function(volley_python_test name script)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "ARGS" ${ARGN})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 300)
+  endif()
+  add_test(NAME python_${name} COMMAND ${Python3_EXECUTABLE} ${script} ${ARG_ARGS}
+           WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(python_${name} PROPERTIES
+    SKIP_RETURN_CODE 77 TIMEOUT ${ARG_TIMEOUT}
+    ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python:${CMAKE_CURRENT_SOURCE_DIR}/python;VOLLEY_CLI=$<TARGET_FILE:volley>;VOLLEY_TEST_DATA_DIR=${CMAKE_CURRENT_SOURCE_DIR}/data;OMP_WAIT_POLICY=PASSIVE;PYTHONDONTWRITEBYTECODE=1")
+endfunction()
+
+set(volley_python_tests lif_analytic cuba errors interrupt checkpoint views risp files analysis convert pynn models)
+foreach(t IN LISTS volley_python_tests)
+  volley_python_test(${t} ${CMAKE_CURRENT_SOURCE_DIR}/python/test_${t}.py)
+endforeach()
+set(run_example ${CMAKE_CURRENT_SOURCE_DIR}/python/run_example.py)
+volley_python_test(example_cuba ${run_example} ARGS ${PROJECT_SOURCE_DIR}/examples/python/cuba.py)
+volley_python_test(example_cuba_pynn ${run_example} ARGS --requires pyNN ${PROJECT_SOURCE_DIR}/examples/python/cuba_pynn.py)
