@@ -9,7 +9,8 @@
 
 namespace volley::snn::analysis::detail {
 
-/// The number of whole bins of `bin_ms` in `window` (1e-9 bins of tolerance).
+/// The number of whole bins of `bin_ms` in `window` (1e-9 bins of tolerance: 1000 ms / 0.1 ms is
+/// 10000 bins, not 9999). Callers check the bin first (check_bin: at most 10^8 bins).
 inline std::size_t bin_count(const time_window& window, double bin_ms) {
     return static_cast<std::size_t>(std::floor(window.duration_ms() / bin_ms + 1e-9));
 }

@@ -2,6 +2,8 @@
 
 #include <volley/error.hpp>
 
+#include "binning.hpp"
+
 #include <cmath>
 #include <numbers>
 
@@ -20,11 +22,6 @@ void need_spikes(spike_train train, std::size_t needed, std::size_t index, const
             std::string(measure) + " needs at least " + std::to_string(needed) + " spikes");
 }
 
-std::size_t bin_count(const time_window& window, double bin_ms) {
-    // A tolerance of 1e-9 bins keeps e.g. 1000 ms / 0.1 ms at 10000 bins, not 9999.
-    return static_cast<std::size_t>(std::floor(window.duration_ms() / bin_ms + 1e-9));
-}
-
 }  // namespace
 
 double mean_rate_hz(spike_train train, const time_window& window, std::size_t index) {
@@ -38,7 +35,7 @@ std::vector<double> binned_counts(spike_train train, const time_window& window, 
     check_spike_train(train, index);
     check_window(window);
     check_bin(bin_ms, window);
-    const std::size_t bins = bin_count(window, bin_ms);
+    const std::size_t bins = detail::bin_count(window, bin_ms);
     std::vector<double> counts(bins, 0.0);
     for (double t : restrict_to(train, window)) {
         const auto b = static_cast<std::size_t>(std::floor((t - window.start_ms) / bin_ms));
@@ -65,7 +62,7 @@ std::vector<double> kernel_rate_hz(spike_train train, const time_window& window,
         throw invalid_parameter("kernel rate", "sampling_ms", value_text(sampling_ms),
                                 "must be finite and > 0");
     check_bin(sampling_ms, window);
-    const std::size_t samples = bin_count(window, sampling_ms);
+    const std::size_t samples = detail::bin_count(window, sampling_ms);
     std::vector<double> rate(samples, 0.0);
     if (kernel == rate_kernel::gaussian) {
         // Terms beyond 10 sigma are below 2e-22 of the peak: far under double rounding.
