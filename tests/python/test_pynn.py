@@ -81,6 +81,25 @@ views = [[list(st.magnitude) for st in seg.spiketrains] for seg in block.segment
 check(views[0] == views[1], "the view's spikes differ after reset()")
 sim.end()
 
+# A Projection onto and from an Assembly: one Volley projection per pair of populations, every
+# cell of both reached (a 20 mV delta jump over the 15 mV to threshold fires each once, 1 ms
+# after the source spike at 10 ms).
+sim.setup(timestep=0.1)
+left, right = sim.Population(3, sim.IF_curr_delta()), sim.Population(2, sim.IF_curr_delta())
+source = sim.Population(1, sim.SpikeSourceArray(spike_times=[10.0]))
+sim.Projection(source, left + right, sim.AllToAllConnector(), sim.StaticSynapse(weight=20.0, delay=1.0),
+               receptor_type="excitatory")
+sink = sim.Population(1, sim.IF_curr_delta())
+sim.Projection(left + right, sink, sim.AllToAllConnector(), sim.StaticSynapse(weight=4.0, delay=1.0),
+               receptor_type="excitatory")
+for pop in (left, right, sink):
+    pop.record("spikes")
+sim.run(30.0)
+fired = [[list(st.magnitude) for st in pop.get_data().segments[0].spiketrains] for pop in (left, right, sink)]
+check(fired[0] == [[11.0]] * 3 and fired[1] == [[11.0]] * 2, f"cells of the assembly fired at {fired[:2]}")
+check(fired[2] == [[12.0]], f"the sink of 5 x 4 mV from the assembly fired at {fired[2]}")
+sim.end()
+
 # What Volley cannot honour is refused, naming it.
 sim.setup(timestep=0.1)
 a = sim.Population(2, sim.IF_curr_exp())

@@ -91,21 +91,43 @@ class Projection(common.Projection):
             return root, np.asarray(root.id_to_index(pop_like.all_cells), dtype=np.int64)
         return pop_like, np.arange(pop_like.size)
 
+    def _flatten(self, pop_like):
+        """(root populations, root number per cell, index in its root per cell) of a Population,
+        PopulationView or Assembly (whose cells are its populations' cells in order)."""
+        if hasattr(pop_like, "populations"):  # an Assembly
+            roots, which, local = [], [], []
+            for part in pop_like.populations:
+                r, w, i = self._flatten(part)
+                which.append(w + len(roots))
+                local.append(i)
+                roots += r
+            return roots, np.concatenate(which), np.concatenate(local)
+        root, index = self._indices(pop_like)
+        return [root], np.zeros(len(index), dtype=np.int64), index
+
     def _add_to(self, net):
         if not self._pre:
             return
-        pre_pop, pre_map = self._indices(self.pre)
-        post_pop, post_map = self._indices(self.post)
-        pre = pre_map[np.concatenate(self._pre)]
-        post = post_map[np.concatenate(self._post)]
-        weights = np.concatenate(self._weights)
-        scale = post_pop._translation.weight_scale
-        if scale is None:
-            raise unsupported(f"projection {self.label}", "target", post_pop.label, "a spike source cannot be a target")
-        weights = weights * scale[post]
-        if self.receptor_type == "inhibitory" and not self.post.conductance_based:
-            weights = -np.abs(weights)
-        delays = np.concatenate(self._delays)
-        net.connect(pre_pop._volley_index, post_pop._volley_index,
-                    volley.FromList(pre.astype(np.uint32).tolist(), post.astype(np.uint32).tolist()),
-                    weight=weights, delay_ms=delays, receptor=self.receptor_type)
+        pre_roots, pre_which, pre_local = self._flatten(self.pre)
+        post_roots, post_which, post_local = self._flatten(self.post)
+        pre_cells, post_cells = np.concatenate(self._pre), np.concatenate(self._post)
+        all_weights, all_delays = np.concatenate(self._weights), np.concatenate(self._delays)
+        pre_root, post_root = pre_which[pre_cells], post_which[post_cells]
+        # One Volley projection per pair of root populations the connections join.
+        for a in np.unique(pre_root):
+            for b in np.unique(post_root):
+                mask = (pre_root == a) & (post_root == b)
+                if not mask.any():
+                    continue
+                pre_pop, post_pop = pre_roots[a], post_roots[b]
+                pre, post = pre_local[pre_cells[mask]], post_local[post_cells[mask]]
+                scale = post_pop._translation.weight_scale
+                if scale is None:
+                    raise unsupported(f"projection {self.label}", "target", post_pop.label,
+                                      "a spike source cannot be a target")
+                weights = all_weights[mask] * scale[post]
+                if self.receptor_type == "inhibitory" and not post_pop.conductance_based:
+                    weights = -np.abs(weights)
+                net.connect(pre_pop._volley_index, post_pop._volley_index,
+                            volley.FromList(pre.astype(np.uint32).tolist(), post.astype(np.uint32).tolist()),
+                            weight=weights, delay_ms=all_delays[mask], receptor=self.receptor_type)
