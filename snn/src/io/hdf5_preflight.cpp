@@ -217,6 +217,13 @@ void preflight_hdf5_file(const std::filesystem::path& file) {
                 (name ? name : std::to_string(sig).c_str()) +
                 ", in a child process that read it first); nothing was read from it");
     }
+    // The walk ends with _exit(0); any other end (a sanitizer's report, an abort handler that
+    // exits) means libhdf5 went wrong on this file just as surely as a signal does.
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw file_format_error(
+            file.string(), "",
+            "damaged or hostile HDF5 file: the child process that read it first failed (exit status " +
+                std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + "); nothing was read from it");
     std::lock_guard lock(passed_mutex);
     passed.insert(id);
 }
