@@ -71,6 +71,22 @@ TEST(mpi_cli, bench_cuba_on_ranks_reports_and_writes_what_one_process_does) {
     }
 }
 
+// hpc_benchmark (reduced in-degree): plastic E -> E synapses with the power-law rule, fixed
+// in-degree with multapses and a Poisson drive above 1/dt, the same raster on 1, 2 and 3 ranks.
+TEST(mpi_cli, bench_hpc_on_ranks_matches_one_process) {
+    const auto dir = work_dir("hpc");
+    const std::string args = "bench hpc --scale 0.2 --in-degree-scale 0.02 --duration 60 --json --quiet";
+    const auto one = mpirun(1, dir, args);
+    ASSERT_EQ(one.code, 0) << one.err;
+    ASSERT_GT(one.json()["spikes"].get<double>(), 1000);
+    for (const int ranks : {2, 3}) {
+        const auto many = mpirun(ranks, dir, args);
+        ASSERT_EQ(many.code, 0) << many.err;
+        for (const char* key : {"spike_checksum", "spikes", "synapses", "synaptic_events"})
+            EXPECT_EQ(one.json()[key], many.json()[key]) << key << " on " << ranks << " ranks";
+    }
+}
+
 TEST(mpi_cli, run_of_a_network_file_with_two_threads_per_rank_matches_one_process) {
     const auto dir = work_dir("run");
     vs::save_network_json(vs::cuba_network(2000), dir / "net.json", {.dt_ms = 0.1, .duration_ms = 100, .seed = 7});

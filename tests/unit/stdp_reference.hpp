@@ -53,9 +53,14 @@ inline double reference_pair(const vs::stdp_pair& r, const std::vector<double>& 
         [&](double t) {
             double dep = r.a_minus * kernel_sum(post, t, r.tau_minus_ms, false, nearest);
             if (r.dependence == vs::stdp_weight_dependence::multiplicative) dep *= (w - r.w_min) / (r.w_max - r.w_min);
+            if (r.dependence == vs::stdp_weight_dependence::power_law) dep *= w;  // Morrison et al. 2007
             w = std::max(r.w_min, w - dep);
         },
-        [&](double t) { w = std::min(r.w_max, w + r.a_plus * kernel_sum(pre, t, r.tau_plus_ms, true, nearest)); });
+        [&](double t) {
+            double pot = r.a_plus * kernel_sum(pre, t, r.tau_plus_ms, true, nearest);
+            if (r.dependence == vs::stdp_weight_dependence::power_law) pot *= std::pow(w, r.mu);
+            w = std::min(r.w_max, w + pot);
+        });
     return w;
 }
 

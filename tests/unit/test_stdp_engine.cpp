@@ -215,6 +215,15 @@ TEST(StdpJson, PlasticityRoundTripsAndErrorsNameThePath) {
     EXPECT_TRUE(fails(R"({"type": "stdp_pair", "pairing": "closest"})", {"/projections/0/plasticity/pairing", "closest"}));
     EXPECT_TRUE(fails(R"({"type": "stdp_quad"})", {"/projections/0/plasticity/type", "stdp_quad"}));
     EXPECT_TRUE(fails(R"({"type": "stdp_pair", "lambda": 1})", {"/projections/0/plasticity/lambda"}));
+    // The power-law dependence (hpc_benchmark's rule) and its exponent.
+    const auto pl = vs::parse_network_json(
+        head + R"({"type": "stdp_pair", "weight_dependence": "power_law", "mu": 0.25, "w_max": 4}}]})", "p.json");
+    const auto& rule = std::get<vs::stdp_pair>(pl.net.projections()[0].synapse.plasticity);
+    EXPECT_EQ(rule.dependence, vs::stdp_weight_dependence::power_law);
+    EXPECT_EQ(rule.mu, 0.25);
+    EXPECT_EQ(vs::parse_network_json(vs::to_network_json(pl.net), "back.json").net, pl.net);
+    EXPECT_TRUE(fails(R"({"type": "stdp_pair", "mu": 0.4})", {"/projections/0/plasticity/mu", "power_law"}));
+    EXPECT_TRUE(fails(R"({"type": "stdp_pair", "weight_dependence": "power_law", "mu": 2})", {"/projections/0", "mu", "2"}));
 }
 
 TEST(StdpErrors, BadRulesAndInitialWeightsAreTypedErrorsNamingTheParameter) {
@@ -237,6 +246,9 @@ TEST(StdpErrors, BadRulesAndInitialWeightsAreTypedErrorsNamingTheParameter) {
     EXPECT_TRUE(throws_naming<ip>(connect(vs::uniform{0.5, 1.5}, vs::stdp_pair{}), {"uniform high", "1.5"}));
     EXPECT_TRUE(throws_naming<ip>(connect(vs::normal{0.5, 0.1}, vs::stdp_pair{}), {"weight", "normal"}));
     EXPECT_TRUE(throws_naming<ip>([] { (void)vs::stdp_triplet{}.scaled(0); }, {"scale"}));
+    const auto power_law = vs::stdp_weight_dependence::power_law;
+    EXPECT_TRUE(throws_naming<ip>(connect(0.5, vs::stdp_pair{.dependence = power_law, .mu = -0.5}), {"mu", "-0.5", "[0, 1]"}));
+    EXPECT_TRUE(throws_naming<ip>(connect(0.5, vs::stdp_pair{.w_min = -1, .dependence = power_law}), {"w_min", "-1", "power-law"}));
     const auto analog = net.add_population("x", 4, vs::analog_source{{{1, 0, 0, 0}}});
     EXPECT_TRUE(throws_naming<ip>([&] { net.connect(analog, b, vs::one_to_one{}, {.weight = 0.5, .plasticity = vs::stdp_pair{}}); },
                                   {"'x' -> 'b'", "plasticity", "analog_source"}));

@@ -95,6 +95,34 @@ TEST(StdpWeightDependence, AdditiveHitsTheBoundsMultiplicativeApproachesWMin) {
     }
 }
 
+// The power-law rule of NEST's stdp_pl_synapse_hom (Morrison et al. 2007), the one of
+// hpc_benchmark: potentiation lambda·w^mu·K+, depression lambda·alpha·w·K-. Checked against
+// the pair sums of stdp_reference.hpp, and against NEST's update written out for one pairing:
+// a pre spike then a post spike 5 ms later, then a pre spike 5 ms after that.
+TEST(StdpWeightDependence, PowerLawFollowsMorrisonEtAl2007) {
+    const double lambda = 0.1, alpha = 0.0513, mu = 0.4;
+    vs::stdp_pair rule{.tau_plus_ms = 15, .tau_minus_ms = 30, .a_plus = lambda, .a_minus = lambda * alpha, .w_min = 0,
+                       .w_max = 1000, .dependence = vs::stdp_weight_dependence::power_law, .mu = mu};
+    std::vector<double> mixed_pre, mixed_drive;
+    for (int k = 0; k < 30; ++k) {  // alternating pre-post and post-pre pairings, 20 ms apart
+        mixed_pre.push_back(10 + 40.0 * k);
+        mixed_drive.push_back(k % 2 ? 10 + 40.0 * k - 7 : 10 + 40.0 * k + 3);
+    }
+    const std::vector<std::vector<double>> pre = {{10, 20}, mixed_pre}, drive = {{15}, mixed_drive};
+    for (const double w0 : {0.5, 4.0}) {  // below the 15 mV the rig's post neuron needs
+        const auto r = run_rig(pre, drive, rule, w0, 1300);
+        ASSERT_EQ(r.post_ms[0].size(), 1u);
+        for (int s = 0; s < 2; ++s) EXPECT_NEAR(r.weights[s], reference_pair(rule, r.pre_ms[s], r.post_ms[s], w0), 1e-12 * w0);
+        // NEST by hand: at the post spike w += lambda·w^mu·e^{-(t_post - 10)/15}; at the pre
+        // spike at 20 ms w -= lambda·alpha·w·e^{-(20 - t_post)/30}.
+        const double tp = r.post_ms[0][0];
+        double w = w0 + lambda * std::pow(w0, mu) * std::exp(-(tp - 10) / 15);
+        w -= lambda * alpha * w * std::exp(-(20 - tp) / 30);
+        EXPECT_NEAR(r.weights[0], w, 1e-12 * w0);
+        EXPECT_GT(r.weights[0], w0) << "the potentiation of w^0.4 outweighs the depression of w here";
+    }
+}
+
 // The pairing protocol of Sjöström et al. 2001 as simulated by Pfister & Gerstner 2006 (Fig. 4):
 // 15 pairings at Δt = ±10 ms and frequencies 1-50 Hz, for the visual-cortex sets.
 TEST(StdpTriplet, PairingProtocolMatchesPfisterGerstnerEquations) {

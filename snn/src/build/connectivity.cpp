@@ -40,12 +40,16 @@ void sources_fixed_probability(const fixed_probability& c, std::uint32_t n_src, 
     }
 }
 
-/// k distinct sources of target j, uniformly (Floyd's algorithm), in ascending order.
+/// k sources of target j, uniformly, in ascending order: distinct ones (Floyd's algorithm), or
+/// k independent draws with allow_multapses.
 void sources_fixed_in_degree(const fixed_in_degree& c, std::uint32_t n_src, bool exclude,
                              std::uint32_t j, counter_rng& rng, std::vector<std::uint32_t>& out) {
     const std::uint32_t n = n_src - (exclude ? 1 : 0);
     const std::size_t first = out.size();
-    if (c.k == n) {
+    if (c.allow_multapses) {
+        for (std::uint32_t m = 0; m < c.k; ++m) out.push_back(rng.below(n));
+        std::sort(out.begin() + first, out.end());
+    } else if (c.k == n) {
         for (std::uint32_t i = 0; i < n; ++i) out.push_back(i);
     } else {
         std::unordered_set<std::uint32_t> chosen;

@@ -282,9 +282,10 @@ connector read_connector(const node& c) {
         return fixed_probability{c.at("p").number(), c.has("allow_autapses") ? c.at("allow_autapses").boolean() : true};
     }
     if (type == "fixed_in_degree") {
-        c.only_keys({"type", "k", "allow_autapses"});
+        c.only_keys({"type", "k", "allow_autapses", "allow_multapses"});
         return fixed_in_degree{static_cast<std::uint32_t>(c.at("k").unsigned_int(std::numeric_limits<std::uint32_t>::max())),
-                               c.has("allow_autapses") ? c.at("allow_autapses").boolean() : true};
+                               c.has("allow_autapses") ? c.at("allow_autapses").boolean() : true,
+                               c.has("allow_multapses") && c.at("allow_multapses").boolean()};
     }
     if (type == "from_list") {
         c.only_keys({"type", "sources", "targets"});
@@ -329,16 +330,20 @@ plasticity_rule read_plasticity(const node& n) {
     };
     if (type == "stdp_pair") {
         n.only_keys({"type", "tau_plus_ms", "tau_minus_ms", "a_plus", "a_minus", "w_min", "w_max", "weight_dependence",
-                     "pairing"});
+                     "pairing", "mu"});
         stdp_pair r;
         numbers({{"tau_plus_ms", &r.tau_plus_ms}, {"tau_minus_ms", &r.tau_minus_ms}, {"a_plus", &r.a_plus},
-                 {"a_minus", &r.a_minus}, {"w_min", &r.w_min}, {"w_max", &r.w_max}});
+                 {"a_minus", &r.a_minus}, {"w_min", &r.w_min}, {"w_max", &r.w_max}, {"mu", &r.mu}});
         if (n.has("pairing")) r.pairing = read_pairing(n.at("pairing"));
         if (n.has("weight_dependence")) {
             const auto d = n.at("weight_dependence").string();
             if (d == "additive") r.dependence = stdp_weight_dependence::additive;
             else if (d == "multiplicative") r.dependence = stdp_weight_dependence::multiplicative;
-            else n.at("weight_dependence").fail("unknown weight_dependence \"" + d + "\" (known: additive, multiplicative)");
+            else if (d == "power_law") r.dependence = stdp_weight_dependence::power_law;
+            else n.at("weight_dependence").fail("unknown weight_dependence \"" + d + "\" (known: additive, multiplicative, power_law)");
+        }
+        if (n.has("mu") && r.dependence != stdp_weight_dependence::power_law) {
+            n.at("mu").fail("\"mu\" is the exponent of the power_law weight dependence only");
         }
         return r;
     }
@@ -367,16 +372,20 @@ plasticity_rule read_plasticity(const node& n) {
 
 ojson write_plasticity(const plasticity_rule& rule) {
     const char* pairing_names[] = {"all_to_all", "nearest"};
-    if (const auto* p = std::get_if<stdp_pair>(&rule))
-        return {{"type", "stdp_pair"},
-                {"tau_plus_ms", p->tau_plus_ms},
-                {"tau_minus_ms", p->tau_minus_ms},
-                {"a_plus", p->a_plus},
-                {"a_minus", p->a_minus},
-                {"w_min", p->w_min},
-                {"w_max", p->w_max},
-                {"weight_dependence", p->dependence == stdp_weight_dependence::additive ? "additive" : "multiplicative"},
-                {"pairing", pairing_names[static_cast<int>(p->pairing)]}};
+    if (const auto* p = std::get_if<stdp_pair>(&rule)) {
+        const char* dependence_names[] = {"additive", "multiplicative", "power_law"};
+        ojson j = {{"type", "stdp_pair"},
+                   {"tau_plus_ms", p->tau_plus_ms},
+                   {"tau_minus_ms", p->tau_minus_ms},
+                   {"a_plus", p->a_plus},
+                   {"a_minus", p->a_minus},
+                   {"w_min", p->w_min},
+                   {"w_max", p->w_max},
+                   {"weight_dependence", dependence_names[static_cast<int>(p->dependence)]},
+                   {"pairing", pairing_names[static_cast<int>(p->pairing)]}};
+        if (p->dependence == stdp_weight_dependence::power_law) j["mu"] = p->mu;
+        return j;
+    }
     const auto& t = std::get<stdp_triplet>(rule);
     return {{"type", "stdp_triplet"},   {"pairing", pairing_names[static_cast<int>(t.pairing)]},
             {"tau_plus_ms", t.tau_plus_ms}, {"tau_minus_ms", t.tau_minus_ms},
@@ -522,6 +531,7 @@ std::string to_network_json(const network& net, const run_settings& run) {
                 if constexpr (std::is_same_v<R, fixed_in_degree>) {
                     c["k"] = r.k;
                     c["allow_autapses"] = r.allow_autapses;
+                    if (r.allow_multapses) c["allow_multapses"] = true;
                 }
                 if constexpr (std::is_same_v<R, from_list>) {
                     c["sources"] = r.sources;

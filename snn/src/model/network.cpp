@@ -166,7 +166,10 @@ std::size_t network::connect(population_index source, population_index target, c
             throw invalid_parameter(object, "p", format_number(fp->p), "connection probability must be in [0, 1]");
     } else if (const auto* fi = std::get_if<fixed_in_degree>(&rule)) {
         const std::uint64_t eligible = src.size - (same && !fi->allow_autapses ? 1 : 0);
-        if (fi->k > eligible)
+        if (fi->allow_multapses && fi->k > 0 && eligible == 0)
+            throw invalid_parameter(object, "k", std::to_string(fi->k),
+                                    "no eligible source neuron in '" + src.name + "' (autapses excluded)");
+        if (!fi->allow_multapses && fi->k > eligible)
             throw invalid_parameter(object, "k", std::to_string(fi->k),
                                     "in-degree larger than the " + std::to_string(eligible) +
                                         " eligible source neurons of '" + src.name + "'");

@@ -98,6 +98,13 @@ void validate_plasticity(const plasticity_rule& r, const std::string& object) {
         if (p->dependence == stdp_weight_dependence::multiplicative && p->w_min == p->w_max)
             throw invalid_parameter(o, "w_max", format_number(p->w_max),
                                     "multiplicative depression needs w_max > w_min");
+        if (p->dependence == stdp_weight_dependence::power_law) {
+            if (!(p->mu >= 0 && p->mu <= 1))
+                throw invalid_parameter(o, "mu", format_number(p->mu), "the power-law exponent must lie in [0, 1]");
+            if (p->w_min < 0)
+                throw invalid_parameter(o, "w_min", format_number(p->w_min),
+                                        "power-law potentiation (w^mu) needs w_min >= 0");
+        }
     } else if (const auto* t = std::get_if<stdp_triplet>(&r)) {
         const std::string o = object + " (stdp_triplet)";
         check_tau(t->tau_plus_ms, o, "tau_plus_ms");

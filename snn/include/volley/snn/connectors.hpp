@@ -29,10 +29,13 @@ struct fixed_probability {
     friend bool operator==(const fixed_probability&, const fixed_probability&) = default;
 };
 
-/// Each target gets exactly k distinct sources, drawn uniformly without replacement.
+/// Each target gets exactly k sources, drawn uniformly: distinct ones (without replacement), or
+/// with replacement when allow_multapses (NEST's `multapses`), so that a source may connect
+/// to a target more than once and k may exceed the number of sources.
 struct fixed_in_degree {
-    std::uint32_t k = 1;  ///< in-degree, <= number of eligible sources
+    std::uint32_t k = 1;  ///< in-degree, <= number of eligible sources unless allow_multapses
     bool allow_autapses = true;
+    bool allow_multapses = false;
     friend bool operator==(const fixed_in_degree&, const fixed_in_degree&) = default;
 };
 

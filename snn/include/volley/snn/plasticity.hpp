@@ -31,6 +31,11 @@ enum class stdp_weight_dependence : std::uint8_t {
     /// proportional to the weight: -a_minus·y·(w - w_min)/(w_max - w_min), so a_minus is the
     /// depression of a synapse at w_max.
     multiplicative,
+    /// Morrison, Aertsen & Diesmann 2007 (NEST's stdp_pl_synapse_hom, the hpc_benchmark rule):
+    /// potentiation by a power of the weight, +a_plus·w^mu·x, depression proportional to it,
+    /// -a_minus·y·w. a_plus is in [weight units]^(1 - mu) (NEST's lambda in pA^(1 - mu)), a_minus
+    /// is dimensionless (NEST's lambda·alpha). Needs w_min >= 0.
+    power_law,
 };
 
 /// Pair-based STDP. For one pre spike at t_pre and one post spike at t_post, Δt = t_post - t_pre:
@@ -46,6 +51,7 @@ struct stdp_pair {
     double w_max = 1.0;          ///< [weight units] upper hard bound, >= w_min
     stdp_weight_dependence dependence = stdp_weight_dependence::additive;
     stdp_pairing pairing = stdp_pairing::all_to_all;
+    double mu = 0.4;             ///< exponent of the power-law potentiation (power_law only), in [0, 1]
     friend bool operator==(const stdp_pair&, const stdp_pair&) = default;
 };
 

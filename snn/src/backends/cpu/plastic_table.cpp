@@ -21,7 +21,8 @@ stdp_constants stdp_constants::from(const plasticity_rule& rule) {
         k.w_min = p->w_min;
         k.w_max = p->w_max;
         k.nearest = p->pairing == stdp_pairing::nearest;
-        k.multiplicative = p->dependence == stdp_weight_dependence::multiplicative;
+        k.dependence = p->dependence;
+        k.mu = p->mu;
     } else if (const auto* t = std::get_if<stdp_triplet>(&rule)) {
         k.tau_r1_ms = t->tau_plus_ms;
         k.tau_r2_ms = t->tau_x_ms;
@@ -127,12 +128,20 @@ void plastic_table::on_post_spike(std::uint32_t target, std::int64_t stamp) {
     auto& post = post_[j];
     const double o2 = k_.triplet ? decayed(post.x2, post.last, stamp, trace_o2) : 0.0;
     const double amp = k_.a2_plus + k_.a3_plus * o2;
+    if (k_.dependence == stdp_weight_dependence::power_law) potentiate_column<stdp_weight_dependence::power_law>(j, amp, stamp);
+    else potentiate_column<stdp_weight_dependence::additive>(j, amp, stamp);  // multiplicative potentiates additively
+    jump(post.x1, post.x2, post.last, stamp, trace_o1, trace_o2);
+}
+
+template <stdp_weight_dependence D>
+void plastic_table::potentiate_column(std::uint32_t j, double amp, std::int64_t stamp) {
     for (std::uint32_t c = col_begin_[j]; c < col_begin_[j + 1]; ++c) {
         const auto& pre = pre_[col_source_[c]];
         double& w = weights_[col_synapse_[c]];
-        w = std::min(k_.w_max, w + decayed(pre.x1, pre.last, stamp, trace_r1) * amp);
+        double dw = decayed(pre.x1, pre.last, stamp, trace_r1) * amp;
+        if constexpr (D == stdp_weight_dependence::power_law) dw *= std::pow(w, k_.mu);
+        w = std::min(k_.w_max, w + dw);
     }
-    jump(post.x1, post.x2, post.last, stamp, trace_o1, trace_o2);
 }
 
 void plastic_table::append_weights(std::vector<std::uint32_t>& sources, std::vector<std::uint32_t>& targets,

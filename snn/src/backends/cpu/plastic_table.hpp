@@ -39,8 +39,11 @@ struct stdp_constants {
     double a2_plus = 0, a3_plus = 0, a2_minus = 0, a3_minus = 0;
     double w_min = 0, w_max = 0;
     bool nearest = false;         ///< traces reset to 1 instead of adding 1
-    bool multiplicative = false;  ///< depression scaled by (w - w_min) / (w_max - w_min)
     bool triplet = false;         ///< r2 and o2 are used
+    /// additive; multiplicative: depression scaled by (w - w_min) / (w_max - w_min); power_law:
+    /// potentiation scaled by w^mu, depression by w
+    stdp_weight_dependence dependence = stdp_weight_dependence::additive;
+    double mu = 0;  ///< power_law exponent
 
     static stdp_constants from(const plasticity_rule& rule);
 };
@@ -76,23 +79,15 @@ public:
     /// weight, then advances the source's traces. Returns the number of synapses.
     template <class Deliver>
     std::size_t on_pre_spike(std::uint32_t source, std::int64_t stamp, Deliver&& deliver) {
-        const std::uint32_t b = row_begin_[source], e = row_begin_[source + 1];
-        if (b == e) return 0;
-        auto& pre = pre_[source];
-        const double r2 = k_.triplet ? decayed(pre.x2, pre.last, stamp, trace_r2) : 0.0;
-        const double amp = k_.a2_minus + k_.a3_minus * r2;
-        const double span = k_.w_max - k_.w_min;
-        for (std::uint32_t k = b; k < e; ++k) {
-            const std::uint32_t word = words_[k], j = word >> delay_bits_;
-            const auto& post = post_[j];
-            double dw = decayed(post.x1, post.last, stamp, trace_o1) * amp;
-            double& w = weights_[k];
-            if (k_.multiplicative) dw *= (w - k_.w_min) / span;
-            w = std::max(k_.w_min, w - dw);
-            deliver(ring_base_ + j, (word & delay_mask_) + 1, static_cast<std::int32_t>(to_fixed_point(w, to_fixed_)));
+        // The weight dependence is chosen once per spike; the row loop is compiled for each.
+        switch (k_.dependence) {
+            case stdp_weight_dependence::multiplicative:
+                return depress_row<stdp_weight_dependence::multiplicative>(source, stamp, deliver);
+            case stdp_weight_dependence::power_law:
+                return depress_row<stdp_weight_dependence::power_law>(source, stamp, deliver);
+            case stdp_weight_dependence::additive: break;
         }
-        jump(pre.x1, pre.x2, pre.last, stamp, trace_r1, trace_r2);
-        return e - b;
+        return depress_row<stdp_weight_dependence::additive>(source, stamp, deliver);
     }
 
     /// A post spike of target `target` (local index in the population) stamped `stamp`:
@@ -110,6 +105,30 @@ public:
     void visit_state(state_archive& a) { a.field("weights", weights_), a.field("pre", pre_), a.field("post", post_); }
 
 private:
+    template <stdp_weight_dependence D, class Deliver>
+    std::size_t depress_row(std::uint32_t source, std::int64_t stamp, Deliver& deliver) {
+        const std::uint32_t b = row_begin_[source], e = row_begin_[source + 1];
+        if (b == e) return 0;
+        auto& pre = pre_[source];
+        const double r2 = k_.triplet ? decayed(pre.x2, pre.last, stamp, trace_r2) : 0.0;
+        const double amp = k_.a2_minus + k_.a3_minus * r2;
+        const double span = k_.w_max - k_.w_min;
+        for (std::uint32_t k = b; k < e; ++k) {
+            const std::uint32_t word = words_[k], j = word >> delay_bits_;
+            const auto& post = post_[j];
+            double dw = decayed(post.x1, post.last, stamp, trace_o1) * amp;
+            double& w = weights_[k];
+            if constexpr (D == stdp_weight_dependence::multiplicative) dw *= (w - k_.w_min) / span;
+            if constexpr (D == stdp_weight_dependence::power_law) dw *= w;
+            w = std::max(k_.w_min, w - dw);
+            deliver(ring_base_ + j, (word & delay_mask_) + 1, static_cast<std::int32_t>(to_fixed_point(w, to_fixed_)));
+        }
+        jump(pre.x1, pre.x2, pre.last, stamp, trace_r1, trace_r2);
+        return e - b;
+    }
+    template <stdp_weight_dependence D>
+    void potentiate_column(std::uint32_t j, double amp, std::int64_t stamp);
+
     struct trace {
         double x1 = 0, x2 = 0;    ///< just after the last jump: (r1, r2) of a source, (o1, o2) of a target
         std::int64_t last = 0;    ///< step of the last jump
