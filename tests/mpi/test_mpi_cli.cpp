@@ -84,7 +84,13 @@ TEST(mpi_cli, bench_hpc_on_ranks_matches_one_process) {
         ASSERT_EQ(many.code, 0) << many.err;
         for (const char* key : {"spike_checksum", "spikes", "synapses", "synaptic_events"})
             EXPECT_EQ(one.json()[key], many.json()[key]) << key << " on " << ranks << " ranks";
+        EXPECT_GE(many.json()["exchange_s"].get<double>(), 0.0);
     }
+    // Counting only (no recording to gather): every rank's counts summed.
+    const auto counted = mpirun(2, dir, args + " --count-only");
+    ASSERT_EQ(counted.code, 0) << counted.err;
+    for (const char* key : {"spikes", "synaptic_events", "mean_rate_hz"}) EXPECT_EQ(one.json()[key], counted.json()[key]) << key;
+    EXPECT_FALSE(counted.json().contains("spike_checksum"));
 }
 
 TEST(mpi_cli, run_of_a_network_file_with_two_threads_per_rank_matches_one_process) {

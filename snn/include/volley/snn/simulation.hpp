@@ -67,6 +67,9 @@ struct simulation_stats {
     std::int64_t steps = 0;                 ///< steps simulated
     double build_s = 0;                     ///< wall time of the construction [s]
     double sim_s = 0;                       ///< wall time inside run() [s]
+    /// wall time of this rank's spike exchange with the other ranks [s] (included in sim_s;
+    /// it includes waiting for the slowest rank; 0 in one process)
+    double exchange_s = 0;
     int threads = 1;
 };
 

@@ -208,8 +208,10 @@ std::int64_t cpu_engine::run(std::int64_t steps, const progress_callback& progre
             if (distributed) {  // the ranks exchange the epoch's spikes and agree on stopping
                 if (t == 0 && !failure) {
                     try {
+                        const auto e0 = std::chrono::steady_clock::now();
                         exchange(a, b);
                         if (dist_.min(stop_after.load() == b - 1 ? 0 : 1) == 0) stop_after.store(b - 1);
+                        exchange_s_ += seconds_since(e0);
                     } catch (...) {
                         failure = std::current_exception();
                     }
@@ -255,6 +257,7 @@ simulation_stats cpu_engine::stats() const {
     st.steps = step_;
     st.build_s = build_s_;
     st.sim_s = sim_s_;
+    st.exchange_s = exchange_s_;
     st.threads = threads_;
     return st;
 }

@@ -318,6 +318,7 @@ private:
     std::uint64_t spike_count_ = 0, synapse_count_ = 0, table_bytes_ = 0, plastic_count_ = 0, plastic_bytes_ = 0;
     std::vector<std::uint64_t> population_spikes_;  ///< [population]
     double build_s_ = 0, sim_s_ = 0;
+    double exchange_s_ = 0;  ///< wall time of thread 0 in the ranks' spike exchange and stop vote [s]
 };
 
 }  // namespace volley::snn::detail

@@ -81,6 +81,7 @@ void cpu_engine::reset(const network& net) {
     spike_count_ = 0;
     std::fill(population_spikes_.begin(), population_spikes_.end(), 0);
     sim_s_ = 0;
+    exchange_s_ = 0;
     for (auto& sink : spike_sinks_) {
         sink.data->node_ids.clear();
         sink.data->steps.clear();
