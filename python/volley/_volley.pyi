@@ -106,9 +106,10 @@ class StdpPair:
     a_minus: float
     w_min: float
     w_max: float
+    dendritic_delay_ms: float
     def __init__(self, tau_plus_ms: float = 20.0, tau_minus_ms: float = 20.0, a_plus: float = 0.005,
                  a_minus: float = 0.00525, w_min: float = 0.0, w_max: float = 1.0, dependence: str = "additive",
-                 pairing: str = "all_to_all") -> None: ...
+                 pairing: str = "all_to_all", dendritic_delay_ms: float = 0.0) -> None: ...
 
 class PopulationIndex:
     value: int

@@ -215,6 +215,15 @@ TEST(StdpJson, PlasticityRoundTripsAndErrorsNameThePath) {
     EXPECT_TRUE(fails(R"({"type": "stdp_pair", "pairing": "closest"})", {"/projections/0/plasticity/pairing", "closest"}));
     EXPECT_TRUE(fails(R"({"type": "stdp_quad"})", {"/projections/0/plasticity/type", "stdp_quad"}));
     EXPECT_TRUE(fails(R"({"type": "stdp_pair", "lambda": 1})", {"/projections/0/plasticity/lambda"}));
+    EXPECT_TRUE(fails(R"({"type": "stdp_pair", "dendritic_delay_ms": -1})", {"/projections/0", "dendritic_delay_ms", "-1"}));
+    // Soft bounds and a dendritic delay round-trip; a rule without a delay writes no key for it.
+    const auto soft = vs::parse_network_json(
+        head + R"({"type": "stdp_pair", "weight_dependence": "soft_bounds", "dendritic_delay_ms": 1.5}}]})", "p.json");
+    const auto& rule = std::get<vs::stdp_pair>(soft.net.projections()[0].synapse.plasticity);
+    EXPECT_EQ(rule.dependence, vs::stdp_weight_dependence::soft_bounds);
+    EXPECT_EQ(rule.dendritic_delay_ms, 1.5);
+    EXPECT_EQ(vs::parse_network_json(vs::to_network_json(soft.net), "again.json").net, soft.net);
+    EXPECT_EQ(vs::to_network_json(net).find("dendritic_delay_ms"), std::string::npos);
 }
 
 TEST(StdpErrors, BadRulesAndInitialWeightsAreTypedErrorsNamingTheParameter) {

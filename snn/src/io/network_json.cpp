@@ -329,16 +329,19 @@ plasticity_rule read_plasticity(const node& n) {
     };
     if (type == "stdp_pair") {
         n.only_keys({"type", "tau_plus_ms", "tau_minus_ms", "a_plus", "a_minus", "w_min", "w_max", "weight_dependence",
-                     "pairing"});
+                     "pairing", "dendritic_delay_ms"});
         stdp_pair r;
         numbers({{"tau_plus_ms", &r.tau_plus_ms}, {"tau_minus_ms", &r.tau_minus_ms}, {"a_plus", &r.a_plus},
-                 {"a_minus", &r.a_minus}, {"w_min", &r.w_min}, {"w_max", &r.w_max}});
+                 {"a_minus", &r.a_minus}, {"w_min", &r.w_min}, {"w_max", &r.w_max},
+                 {"dendritic_delay_ms", &r.dendritic_delay_ms}});
         if (n.has("pairing")) r.pairing = read_pairing(n.at("pairing"));
         if (n.has("weight_dependence")) {
             const auto d = n.at("weight_dependence").string();
             if (d == "additive") r.dependence = stdp_weight_dependence::additive;
             else if (d == "multiplicative") r.dependence = stdp_weight_dependence::multiplicative;
-            else n.at("weight_dependence").fail("unknown weight_dependence \"" + d + "\" (known: additive, multiplicative)");
+            else if (d == "soft_bounds") r.dependence = stdp_weight_dependence::soft_bounds;
+            else n.at("weight_dependence").fail("unknown weight_dependence \"" + d +
+                                                "\" (known: additive, multiplicative, soft_bounds)");
         }
         return r;
     }
@@ -367,16 +370,20 @@ plasticity_rule read_plasticity(const node& n) {
 
 ojson write_plasticity(const plasticity_rule& rule) {
     const char* pairing_names[] = {"all_to_all", "nearest"};
-    if (const auto* p = std::get_if<stdp_pair>(&rule))
-        return {{"type", "stdp_pair"},
+    const char* dependence_names[] = {"additive", "multiplicative", "soft_bounds"};
+    if (const auto* p = std::get_if<stdp_pair>(&rule)) {
+        ojson o = {{"type", "stdp_pair"},
                 {"tau_plus_ms", p->tau_plus_ms},
                 {"tau_minus_ms", p->tau_minus_ms},
                 {"a_plus", p->a_plus},
                 {"a_minus", p->a_minus},
                 {"w_min", p->w_min},
                 {"w_max", p->w_max},
-                {"weight_dependence", p->dependence == stdp_weight_dependence::additive ? "additive" : "multiplicative"},
+                {"weight_dependence", dependence_names[static_cast<int>(p->dependence)]},
                 {"pairing", pairing_names[static_cast<int>(p->pairing)]}};
+        if (p->dendritic_delay_ms != 0) o["dendritic_delay_ms"] = p->dendritic_delay_ms;  // older files stay as they were
+        return o;
+    }
     const auto& t = std::get<stdp_triplet>(rule);
     return {{"type", "stdp_triplet"},   {"pairing", pairing_names[static_cast<int>(t.pairing)]},
             {"tau_plus_ms", t.tau_plus_ms}, {"tau_minus_ms", t.tau_minus_ms},

@@ -5,6 +5,7 @@
 #include <volley/error.hpp>
 
 #include <bit>
+#include <cmath>
 
 #include "build/connectivity.hpp"
 #include "model/format_number.hpp"
@@ -22,6 +23,8 @@ stdp_constants stdp_constants::from(const plasticity_rule& rule) {
         k.w_max = p->w_max;
         k.nearest = p->pairing == stdp_pairing::nearest;
         k.multiplicative = p->dependence == stdp_weight_dependence::multiplicative;
+        k.soft_bounds = p->dependence == stdp_weight_dependence::soft_bounds;
+        k.dendritic_delay_ms = p->dendritic_delay_ms;
     } else if (const auto* t = std::get_if<stdp_triplet>(&rule)) {
         k.tau_r1_ms = t->tau_plus_ms;
         k.tau_r2_ms = t->tau_x_ms;
@@ -44,6 +47,7 @@ plastic_table::plastic_table(const network& net, std::size_t projection, const s
     : projection_(projection), begin_(begin), ring_base_(ring_base), dt_ms_(options.dt_ms) {
     const auto& proj = net.projections()[projection];
     k_ = stdp_constants::from(proj.synapse.plasticity);
+    post_shift_ = std::llround(k_.dendritic_delay_ms / options.dt_ms);
     source_pop_ = proj.source.value;
     target_pop_ = proj.target.value;
     receptor_ = static_cast<std::uint32_t>(proj.synapse.receptor);
@@ -127,10 +131,13 @@ void plastic_table::on_post_spike(std::uint32_t target, std::int64_t stamp) {
     auto& post = post_[j];
     const double o2 = k_.triplet ? decayed(post.x2, post.last, stamp, trace_o2) : 0.0;
     const double amp = k_.a2_plus + k_.a3_plus * o2;
+    const double span = k_.w_max - k_.w_min;
     for (std::uint32_t c = col_begin_[j]; c < col_begin_[j + 1]; ++c) {
         const auto& pre = pre_[col_source_[c]];
         double& w = weights_[col_synapse_[c]];
-        w = std::min(k_.w_max, w + decayed(pre.x1, pre.last, stamp, trace_r1) * amp);
+        double dw = decayed(pre.x1, pre.last, stamp, trace_r1) * amp;
+        if (k_.soft_bounds) dw *= (k_.w_max - w) / span;
+        w = std::min(k_.w_max, w + dw);
     }
     jump(post.x1, post.x2, post.last, stamp, trace_o1, trace_o2);
 }

@@ -40,6 +40,8 @@ struct stdp_constants {
     double w_min = 0, w_max = 0;
     bool nearest = false;         ///< traces reset to 1 instead of adding 1
     bool multiplicative = false;  ///< depression scaled by (w - w_min) / (w_max - w_min)
+    bool soft_bounds = false;     ///< and potentiation by (w_max - w) / (w_max - w_min)
+    double dendritic_delay_ms = 0;  ///< post spikes reach the rule this much later
     bool triplet = false;         ///< r2 and o2 are used
 
     static stdp_constants from(const plasticity_rule& rule);
@@ -87,7 +89,7 @@ public:
             const auto& post = post_[j];
             double dw = decayed(post.x1, post.last, stamp, trace_o1) * amp;
             double& w = weights_[k];
-            if (k_.multiplicative) dw *= (w - k_.w_min) / span;
+            if (k_.multiplicative || k_.soft_bounds) dw *= (w - k_.w_min) / span;
             w = std::max(k_.w_min, w - dw);
             deliver(ring_base_ + j, (word & delay_mask_) + 1, static_cast<std::int32_t>(to_fixed_point(w, to_fixed_)));
         }
@@ -100,6 +102,24 @@ public:
     /// traces. Targets outside the table's range are ignored.
     void on_post_spike(std::uint32_t target, std::int64_t stamp);
 
+    /// A post spike as the engine sees it: with a dendritic delay of k steps it reaches the rule
+    /// (on_post_spike) at stamp + k, from flush_posts(); without one at once.
+    void post_spike(std::uint32_t target, std::int64_t stamp) {
+        if (post_shift_ == 0) return on_post_spike(target, stamp);
+        if (target < begin_ || target - begin_ >= post_.size()) return;
+        pending_.push_back({stamp + post_shift_, target});
+    }
+    /// Applies the delayed post spikes that reach the rule at stamps < `stamp` (strict) or
+    /// <= `stamp` (not strict), in order. Call with strict before a step's pre spikes and
+    /// without after them, so that pre comes before post within a step as without the delay.
+    void flush_posts(std::int64_t stamp, bool strict) {
+        while (head_ < pending_.size() && (strict ? pending_[head_].stamp < stamp : pending_[head_].stamp <= stamp)) {
+            const auto p = pending_[head_++];
+            on_post_spike(p.target, p.stamp);
+        }
+        if (head_ == pending_.size()) pending_.clear(), head_ = 0;
+    }
+
     /// Appends (source, target, weight) of every synapse, by target then in connector order.
     void append_weights(std::vector<std::uint32_t>& sources, std::vector<std::uint32_t>& targets,
                         std::vector<double>& weights) const;
@@ -107,12 +127,23 @@ public:
     std::uint64_t synapses() const noexcept { return weights_.size(); }
     std::uint64_t bytes() const noexcept;
     /// Saves or restores the dynamic state (checkpoint/state_archive.hpp).
-    void visit_state(state_archive& a) { a.field("weights", weights_), a.field("pre", pre_), a.field("post", post_); }
+    void visit_state(state_archive& a) {
+        a.field("weights", weights_), a.field("pre", pre_), a.field("post", post_);
+        if (post_shift_ > 0) {  // tables without a dendritic delay keep the format they had
+            pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(head_));
+            head_ = 0;
+            a.field("pending_post", pending_);
+        }
+    }
 
 private:
     struct trace {
         double x1 = 0, x2 = 0;    ///< just after the last jump: (r1, r2) of a source, (o1, o2) of a target
         std::int64_t last = 0;    ///< step of the last jump
+    };
+    struct delayed_post {
+        std::int64_t stamp = 0;   ///< when it reaches the rule (spike stamp + post_shift_)
+        std::uint32_t target = 0, unused = 0;
     };
 
     /// value · exp(-(now - last)·dt / tau); the factors of recent lags come from a table
@@ -136,6 +167,9 @@ private:
     std::uint32_t min_delay_ = std::numeric_limits<std::uint32_t>::max();
     std::uint32_t begin_ = 0, ring_base_ = 0, delay_bits_ = 0, delay_mask_ = 0;
     double dt_ms_ = 0.1, to_fixed_ = 0;
+    std::int64_t post_shift_ = 0;           ///< [steps] dendritic delay of the post spikes
+    std::vector<delayed_post> pending_;     ///< post spikes on their way to the rule, by stamp
+    std::size_t head_ = 0;                  ///< the first of pending_ not yet applied
     std::vector<std::uint32_t> row_begin_;  ///< [source + 1]
     std::vector<std::uint32_t> words_;      ///< (target - begin) << delay_bits | (delay - 1)
     std::vector<double> weights_;           ///< [weight units], row order
