@@ -8,12 +8,13 @@ N IF_curr_delta neurons (80 % excitatory), each with C_E = 0.1·N_E excitatory a
 C_I = 0.1·N_I inhibitory inputs (FixedNumberPreConnector), J·C_E = 100 mV, relative inhibition
 g = 5, external Poisson drive η = ν_ext/ν_thr = 2 (one SpikeSourcePoisson per neuron at
 C_E·η·ν_thr, weight J), delay 1.5 ms, θ = 20 mV, V_reset = 10 mV, τ_m = 20 ms, τ_ref = 2 ms.
-Inhibitory weights are negative: PyNN's convention for current-based synapses (its
-check_weights refuses positive ones where it runs; pyNN.nest connects natively and skips the
-check, and NEST then takes a positive weight as excitatory). Every neuron starts at V = 0
-(pyNN.nest 0.13 ignores initialize(v=...) for IF_curr_delta, whose NEST model lacks a
-variable_map: "NEST does not allow setting an initial value for v"), so the first `--transient`
-ms are left out of the statistics.
+Inhibitory weights are negative, PyNN's convention for current-based synapses. The recurrent
+projections target `exc` and `inh` separately: onto the Assembly `exc + inh` (--assembly), pyNN.nest
+0.13 connects IF_curr_delta weights 1000 times too large (its Projection undoes the nA -> pA
+factor with the cell type's receptor_scale only `if hasattr(self.post, "celltype")`, which an
+Assembly lacks: 1.25 mV becomes 1250 mV), and the network fires at the refractory limit. Initial
+V is uniform in [V_reset, θ), set on the NEST nodes directly for pyNN.nest (see below); the first
+`--transient` ms are left out of the statistics.
 
 Prints one line "RESULT {json}": the mean rate [Hz] and the mean CV of the inter-spike intervals
 of the excitatory neurons (those with at least 3 spikes), build and run times [s]."""
@@ -33,8 +34,10 @@ parser.add_argument("--time", type=float, default=1000.0, help="[ms] simulated")
 parser.add_argument("--transient", type=float, default=200.0, help="[ms] left out of the statistics")
 parser.add_argument("--g", type=float, default=5.0)
 parser.add_argument("--eta", type=float, default=2.0)
-parser.add_argument("--inhibitory-sign", type=float, default=-1.0,
-                    help="sign of the inhibitory weights (+1 shows what a positive one does on each backend)")
+parser.add_argument("--assembly", action="store_true",
+                    help="project onto the Assembly exc + inh, as PyNN users write it: pyNN.nest 0.13 then "
+                         "connects IF_curr_delta with 1000 times the weights (see the docstring)")
+parser.add_argument("--no-init", action="store_true", help="leave v at its default initial value")
 args = parser.parse_args()
 
 sim = importlib.import_module(args.backend)
@@ -58,12 +61,24 @@ cells = exc + inh
 noise = sim.Population(args.n, sim.SpikeSourcePoisson(rate=rate_ext), label="noise")
 
 rng = sim.NumpyRNG(seed=args.seed)
-sim.Projection(exc, cells, sim.FixedNumberPreConnector(c_e, rng=rng), sim.StaticSynapse(weight=J, delay=delay),
-               receptor_type="excitatory")
-sim.Projection(inh, cells, sim.FixedNumberPreConnector(c_i, rng=rng),
-               sim.StaticSynapse(weight=args.inhibitory_sign * args.g * J, delay=delay), receptor_type="inhibitory")
-sim.Projection(noise, cells, sim.OneToOneConnector(), sim.StaticSynapse(weight=J, delay=delay),
-               receptor_type="excitatory")
+for target in ([cells] if args.assembly else [exc, inh]):
+    sim.Projection(exc, target, sim.FixedNumberPreConnector(c_e, rng=rng), sim.StaticSynapse(weight=J, delay=delay),
+                   receptor_type="excitatory")
+    sim.Projection(inh, target, sim.FixedNumberPreConnector(c_i, rng=rng),
+                   sim.StaticSynapse(weight=-args.g * J, delay=delay), receptor_type="inhibitory")
+for pop, part in ((exc, noise[:n_e]), (inh, noise[n_e:])):
+    sim.Projection(part, pop, sim.OneToOneConnector(), sim.StaticSynapse(weight=J, delay=delay),
+                   receptor_type="excitatory")
+if not args.no_init:
+    # V uniform in [V_reset, θ) on both backends, from one NumPy stream. pyNN.nest 0.13 drops
+    # initialize(v=...) for IF_curr_delta (no variable_map: "NEST does not allow setting an
+    # initial value for v", and V_m stays at NEST's -70 mV), so it is set on the NEST nodes.
+    v0 = np.random.default_rng(args.seed).uniform(10.0, theta, args.n)
+    for pop, values in ((exc, v0[:n_e]), (inh, v0[n_e:])):
+        if args.backend == "pyNN.nest":
+            pop.node_collection.set(V_m=values)
+        else:
+            pop.initialize(v=values)
 exc.record("spikes")
 build_s = time.perf_counter() - t0
 

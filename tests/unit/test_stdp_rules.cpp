@@ -188,9 +188,9 @@ TEST(StdpWeightDependence, SoftBoundsScaleBothSidesWithTheDistanceToTheirBound) 
     const auto r = run_rig({down_pre, up_pre}, {down_drive, up_drive}, rule, w0, 8100);
     for (int s = 0; s < 2; ++s) EXPECT_NEAR(r.weights[s], reference_pair(rule, r.pre_ms[s], r.post_ms[s], w0), tol);
     EXPECT_GT(r.weights[0], 0.1);
-    EXPECT_LT(r.weights[0], 0.1 + 1e-3);
+    EXPECT_LT(r.weights[0], 0.1 + 1e-2);  // near the bound: the odd pairs 195 ms apart hold it off
     EXPECT_LT(r.weights[1], 1.1);
-    EXPECT_GT(r.weights[1], 1.1 - 1e-3);
+    EXPECT_GT(r.weights[1], 1.1 - 1e-2);
 }
 
 // A dendritic delay d: the post spikes reach the rule d later (NEST's stdp_synapse, PyNN's
