@@ -2,13 +2,14 @@
 (test_pynn_stdp.py runs it in a child process per backend and checks the result against the
 analytic pair rule).
 
-Twelve pre/post pairs, one per spike-time difference: pair k's pre neuron (a SpikeSourceArray)
+Thirteen pre/post pairs, one per spike-time difference: pair k's pre neuron (a SpikeSourceArray)
 fires at 100, 400 and 700 ms, and a driver (another SpikeSourceArray, with a strong static
 synapse) makes its post neuron (IF_curr_exp) fire about `lags[k]` ms later; a last pre spike at
 1100 ms makes NEST, which updates a weight only at pre spikes, apply the potentiation of the last
 post spikes. Each pre neuron reaches its post neuron through three plastic synapses, one per
 weight dependence (additive, multiplicative, additive potentiation with multiplicative
-depression), delay 1 ms, all of it dendritic (PyNN's default, the only choice NEST has).
+depression), delay 1 ms, all of it dendritic (PyNN's default, the only choice NEST has): the
+post spike 0.6 ms before the pre spike (lag -0.5) then counts as Δt = +0.4 ms, potentiation.
 The plastic weights (at most 0.01 nA) hardly move the post neuron, whose spikes the driver sets.
 Prints the recorded spike times and the final weights as JSON."""
 
@@ -21,7 +22,7 @@ sim = importlib.import_module(backend)
 extra = {"spike_precision": "on_grid"} if backend == "pyNN.nest" else {}
 sim.setup(timestep=0.1, min_delay=0.1, **extra)
 
-lags = [-50.0, -30.0, -20.0, -10.0, -5.0, -2.5, 2.5, 5.0, 10.0, 20.0, 30.0, 50.0]  # post - pre [ms], about
+lags = [-50.0, -30.0, -20.0, -10.0, -5.0, -2.5, -0.5, 2.5, 5.0, 10.0, 20.0, 30.0, 50.0]  # post - pre [ms], about
 pairings = [100.0, 400.0, 700.0]
 flush = 1100.0
 latency = 0.3  # [ms] driver spike -> post spike (delay 0.1 ms + the rise to threshold, about)
