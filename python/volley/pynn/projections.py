@@ -40,8 +40,33 @@ class Projection(common.Projection):
         return sum(len(p) for p in self._pre)
 
     def set(self, **attributes):
-        raise unsupported(f"projection {self.label}", "set()", ", ".join(attributes),
-                          "changing synapses after they are made is not supported by pyNN.volley")
+        if simulator.state.simulation is not None:
+            raise unsupported(f"projection {self.label}", "set()", ", ".join(attributes),
+                              "Volley builds the network at the first run(); set weights and delays before it")
+        for name in attributes:
+            if name not in ("weight", "delay"):
+                raise unsupported(f"projection {self.label}", "set()", name,
+                                  "pyNN.volley sets weight and delay (STDP parameters are given to STDPMechanism)")
+        common.Projection.set(self, **attributes)
+
+    def _set_attributes(self, parameter_space):
+        """PyNN's set(): each connection (i, j) takes the value at [i, j] of the
+        (pre.size, post.size) parameter space."""
+        if not self._pre:
+            return
+        pre, post = np.concatenate(self._pre), np.concatenate(self._post)
+        sizes = np.cumsum([len(p) for p in self._pre])[:-1]
+        for name, value in parameter_space.items():
+            value.shape = (self.pre.size, self.post.size)
+            full = np.broadcast_to(np.asarray(value.evaluate(simplify=False), dtype=float),
+                                   (self.pre.size, self.post.size))
+            chosen = full[pre, post].copy()
+            if name == "weight" and len(chosen):
+                # PyNN's sign convention, as the connectors check it when they make connections
+                from pyNN.standardmodels.base import check_weights
+                check_weights(chosen, self)
+            target = self._weights if name == "weight" else self._delays
+            target[:] = np.split(chosen, sizes)
 
     def _columns(self):
         """The connections as columns, in PyNN's units and local indices of pre and post."""

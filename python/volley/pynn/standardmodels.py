@@ -45,6 +45,20 @@ class StepCurrentSource(_VolleyCurrentSource, electrodes.StepCurrentSource):
     translations = _identity(electrodes.StepCurrentSource)
 
 
+def _unsupported_source(base, why):
+    def __init__(self, *args, **kwargs):
+        from .errors_ import unsupported
+        raise unsupported("pyNN.volley", "current source", base.__name__, why)
+    return type(base.__name__, (base,), {"__doc__": base.__doc__, "__init__": __init__})
+
+
+ACSource = _unsupported_source(electrodes.ACSource, "Volley's current inputs are DC and step currents "
+                               "(use a StepCurrentSource sampled at the time step for a sine)")
+NoisyCurrentSource = _unsupported_source(electrodes.NoisyCurrentSource,
+                                         "Volley's current inputs are DC and step currents (use a "
+                                         "StepCurrentSource with drawn amplitudes for noise)")
+
+
 class StaticSynapse(synapses.StaticSynapse):
     __doc__ = synapses.StaticSynapse.__doc__
     translations = _identity(synapses.StaticSynapse)
