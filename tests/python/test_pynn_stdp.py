@@ -120,5 +120,23 @@ for make, parameter in (
     sim.setup(timestep=0.1)
     a = sim.Population(2, sim.SpikeSourceArray(spike_times=[10.0]))
     b = sim.Population(2, sim.IF_curr_exp())
+
+# Learned weights come back per connection for random connectivity onto an Assembly on two
+# threads (one Volley projection per target population), and reset() restores the initial ones.
+sim.setup(timestep=0.1, threads=2)
+a = sim.Population(30, sim.SpikeSourcePoisson(rate=20.0))
+targets = sim.Population(20, sim.IF_curr_exp(i_offset=1.2)) + sim.Population(5, sim.IF_curr_exp(i_offset=1.0))
+prj = sim.Projection(a, targets, sim.FixedProbabilityConnector(0.5, rng=sim.NumpyRNG(3)), sim.STDPMechanism(
+    sim.SpikePairRule(), sim.MultiplicativeWeightDependence(w_max=0.02),
+    weight=sim.RandomDistribution("uniform", (0.0, 0.02), rng=sim.NumpyRNG(4))))
+before = prj.get("weight", format="list")
+sim.run(500.0)
+after = prj.get("weight", format="list")
+check([x[:2] for x in after] == [x[:2] for x in before], "the connections' order changed")
+changed = sum(1 for x, y in zip(before, after) if x[2] != y[2])
+check(changed > 0.9 * len(before) and all(0.0 <= x[2] <= 0.02 for x in after), f"{changed} of {len(before)} learned")
+sim.reset()
+check(prj.get("weight", format="list") == before, "reset() did not restore the initial weights")
+print(f"Assembly target, 2 threads: {changed} of {len(before)} weights learned; reset() restores them")
 sim.end()
 print("test_pynn_stdp: ok")

@@ -86,7 +86,9 @@ class Projection(common.Projection):
             order = np.argsort(post, kind="stable")  # Volley lists a projection's synapses by target
             if not (np.array_equal(sources, pre[order]) and np.array_equal(targets, post[order])):
                 raise RuntimeError(f"projection {self.label}: Volley's synapses do not match PyNN's connections")
-            weights[positions[order]] = learned / scale
+            where = positions[order]
+            changed = learned != weights[where] * scale  # unchanged weights keep PyNN's value, unrounded
+            weights[where[changed]] = learned[changed] / scale
         return weights
 
     def _stdp_rule(self, scale, delays):
