@@ -21,8 +21,8 @@ here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pynn")
 TOL = 1e-9  # [relative to w_max] backend vs analytic, and backend vs backend on equal spike times
 
 
-def run(backend):
-    p = subprocess.run([sys.executable, os.path.join(here, "stdp_pair.py"), backend], capture_output=True,
+def run(backend, *extra):
+    p = subprocess.run([sys.executable, os.path.join(here, "stdp_pair.py"), backend, *extra], capture_output=True,
                        text=True, timeout=600)
     lines = [line for line in p.stdout.splitlines() if line.startswith("RESULT ")]
     check(p.returncode == 0 and lines, f"stdp_pair.py on {backend} failed:\n{p.stdout[-2000:]}\n{p.stderr[-3000:]}")
@@ -31,7 +31,8 @@ def run(backend):
 
 def analytic(pre, post, delay, dependence, rule, w0, w_max):
     """The final weight of one synapse under the all-to-all pair rule, event by event: the post
-    spikes reach the synapse at t_post + delay (all of it dendritic), the pre spikes at t_pre."""
+    spikes reach the synapse at t_post + delay (the dendritic part, less the axonal part that
+    delays the pre spikes), the pre spikes at t_pre."""
     events = sorted([(t, 1) for t in pre] + [(t + delay, 0) for t in post])
     w, seen_pre, seen_post = w0, [], []
     for t, is_pre in events:
@@ -50,9 +51,10 @@ def analytic(pre, post, delay, dependence, rule, w0, w_max):
 
 def check_analytic(result, backend):
     worst = 0.0
+    shift = (2 * result["fraction"] - 1) * result["delay"]  # f·d dendritic, (1 - f)·d axonal
     for dependence, weights in result["weights"].items():
         for k, w in enumerate(weights):
-            expected = analytic(result["pre"][k], result["post"][k], result["delay"], dependence, result["rule"],
+            expected = analytic(result["pre"][k], result["post"][k], shift, dependence, result["rule"],
                                 result["w0"], result["w_max"])
             worst = max(worst, abs(w - expected) / result["w_max"])
             check(abs(w - expected) <= TOL * result["w_max"],
@@ -67,6 +69,12 @@ check_analytic(v, "pyNN.volley")
 for dependence, weights in v["weights"].items():
     for lag, w in zip(v["lags"], weights):
         check((w > v["w0"]) == (lag + v["delay"] > 0), f"{dependence}: lag {lag}: weight {w} against w0 {v['w0']}")
+# dendritic_delay_fraction = 0.5 (Volley only): the delay splits evenly and Δt = t_post - t_pre,
+# so the post spike 0.6 ms before the pre spike now depresses.
+half = run("volley.pynn", "0.5")
+check_analytic(half, "pyNN.volley, dendritic_delay_fraction 0.5")
+k = half["lags"].index(-0.5)
+check(all(half["weights"][d][k] < half["w0"] for d in half["weights"]), "lag -0.5 with f = 0.5 must depress")
 
 have_nest = subprocess.run([sys.executable, "-c", "import pyNN.nest"], capture_output=True).returncode == 0
 if have_nest:
@@ -128,7 +136,8 @@ a = sim.Population(30, sim.SpikeSourcePoisson(rate=20.0))
 targets = sim.Population(20, sim.IF_curr_exp(i_offset=1.2)) + sim.Population(5, sim.IF_curr_exp(i_offset=1.0))
 prj = sim.Projection(a, targets, sim.FixedProbabilityConnector(0.5, rng=sim.NumpyRNG(3)), sim.STDPMechanism(
     sim.SpikePairRule(), sim.MultiplicativeWeightDependence(w_max=0.02),
-    weight=sim.RandomDistribution("uniform", (0.0, 0.02), rng=sim.NumpyRNG(4))))
+    weight=sim.RandomDistribution("uniform", (0.0, 0.02), rng=sim.NumpyRNG(4))),
+    receptor_type="excitatory")  # PyNN guesses an Assembly's default receptor from a set: at random
 before = prj.get("weight", format="list")
 sim.run(500.0)
 after = prj.get("weight", format="list")

@@ -11,6 +11,7 @@ weight dependence (additive, multiplicative, additive potentiation with multipli
 depression), delay 1 ms, all of it dendritic (PyNN's default, the only choice NEST has): the
 post spike 0.6 ms before the pre spike (lag -0.5) then counts as Δt = +0.4 ms, potentiation.
 The plastic weights (at most 0.01 nA) hardly move the post neuron, whose spikes the driver sets.
+An optional second argument sets dendritic_delay_fraction (Volley honours 0.5 to 1, NEST 1).
 Prints the recorded spike times and the final weights as JSON."""
 
 import importlib
@@ -18,6 +19,7 @@ import json
 import sys
 
 backend = sys.argv[1]
+fraction = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
 sim = importlib.import_module(backend)
 extra = {"spike_precision": "on_grid"} if backend == "pyNN.nest" else {}
 sim.setup(timestep=0.1, min_delay=0.1, **extra)
@@ -44,7 +46,8 @@ dependences = {"additive": sim.AdditiveWeightDependence, "multiplicative": sim.M
 projections = {}
 for name, dependence in dependences.items():
     stdp = sim.STDPMechanism(timing_dependence=sim.SpikePairRule(**rule),
-                             weight_dependence=dependence(w_min=0.0, w_max=w_max), weight=w0, delay=delay)
+                             weight_dependence=dependence(w_min=0.0, w_max=w_max), weight=w0, delay=delay,
+                             dendritic_delay_fraction=fraction)
     projections[name] = sim.Projection(pre, post, sim.OneToOneConnector(), stdp, receptor_type="excitatory")
 
 pre.record("spikes")
@@ -57,7 +60,7 @@ def trains(pop):
             sorted(pop.get_data().segments[0].spiketrains, key=lambda st: st.annotations["source_index"])]
 
 
-out = {"lags": lags, "delay": delay, "w0": w0, "w_max": w_max, "rule": rule, "pre": trains(pre),
+out = {"lags": lags, "delay": delay, "fraction": fraction, "w0": w0, "w_max": w_max, "rule": rule, "pre": trains(pre),
        "post": trains(post), "weights": {}}
 for name, prj in projections.items():
     w = prj.get("weight", format="array")
