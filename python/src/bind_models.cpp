@@ -298,13 +298,16 @@ An unknown name raises UnknownName, a bad value InvalidParameter.)doc")
         m, "StdpPair", "Pair-based STDP (docs/plasticity.md); weights in the projection's units.")
         .def(py::init([](double tau_plus, double tau_minus, double a_plus, double a_minus,
                          double w_min, double w_max, const std::string& dependence,
-                         const std::string& pairing) {
+                         const std::string& pairing, double dendritic_delay) {
                  snn::stdp_pair r{tau_plus, tau_minus, a_plus, a_minus, w_min, w_max};
+                 r.dendritic_delay_ms = dendritic_delay;
                  if (dependence == "multiplicative")
                      r.dependence = snn::stdp_weight_dependence::multiplicative;
+                 else if (dependence == "soft_bounds")
+                     r.dependence = snn::stdp_weight_dependence::soft_bounds;
                  else if (dependence != "additive")
                      throw invalid_parameter("StdpPair", "dependence", dependence,
-                                             "must be additive or multiplicative");
+                                             "must be additive, multiplicative or soft_bounds");
                  if (pairing == "nearest")
                      r.pairing = snn::stdp_pairing::nearest;
                  else if (pairing != "all_to_all")
@@ -316,13 +319,14 @@ An unknown name raises UnknownName, a bad value InvalidParameter.)doc")
              py::arg("tau_plus_ms") = 20.0, py::arg("tau_minus_ms") = 20.0,
              py::arg("a_plus") = 0.005, py::arg("a_minus") = 0.00525, py::arg("w_min") = 0.0,
              py::arg("w_max") = 1.0, py::arg("dependence") = "additive",
-             py::arg("pairing") = "all_to_all")
+             py::arg("pairing") = "all_to_all", py::arg("dendritic_delay_ms") = 0.0)
         .def_readwrite("tau_plus_ms", &snn::stdp_pair::tau_plus_ms)
         .def_readwrite("tau_minus_ms", &snn::stdp_pair::tau_minus_ms)
         .def_readwrite("a_plus", &snn::stdp_pair::a_plus)
         .def_readwrite("a_minus", &snn::stdp_pair::a_minus)
         .def_readwrite("w_min", &snn::stdp_pair::w_min)
-        .def_readwrite("w_max", &snn::stdp_pair::w_max);
+        .def_readwrite("w_max", &snn::stdp_pair::w_max)
+        .def_readwrite("dendritic_delay_ms", &snn::stdp_pair::dendritic_delay_ms);
 }
 
 }  // namespace volley::python

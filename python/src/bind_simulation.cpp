@@ -116,6 +116,11 @@ struct py_state_recorder {
     std::shared_ptr<recorder_views> views;
 };
 
+struct py_weight_recorder {
+    std::shared_ptr<snn::weight_data> data;
+    std::shared_ptr<recorder_views> views;
+};
+
 std::atomic<bool> interrupted{false};
 extern "C" void on_sigint(int) {
     interrupted.store(true);
@@ -254,6 +259,33 @@ recorder's data (no copy), column j belonging to node_ids[j]; `times_ms` the sam
             })
         .def("__len__", [](const py_state_recorder& r) { return r.data->sample_steps.size(); });
 
+    py::class_<py_weight_recorder>(m, "WeightRecorder", R"doc(
+Samples of the weights of one projection (Simulation.record_weights). `values` is a read-only
+(samples, synapses) NumPy view of the recorder's data (no copy), column k belonging to the
+synapse sources[k] -> targets[k] (local indices; grouped by target, in connector order, as
+Simulation.weights lists them); `times_ms` the sample times.)doc")
+        .def_property_readonly("projection", [](const py_weight_recorder& r) { return r.data->projection; })
+        .def_property_readonly("source", [](const py_weight_recorder& r) { return r.data->source; })
+        .def_property_readonly("target", [](const py_weight_recorder& r) { return r.data->target; })
+        .def_property_readonly("sources", [](const py_weight_recorder& r) { return to_array(r.data->sources); })
+        .def_property_readonly("targets", [](const py_weight_recorder& r) { return to_array(r.data->targets); })
+        .def_property_readonly("values",
+                               [](py_weight_recorder& r) {
+                                   const auto n = static_cast<py::ssize_t>(r.data->sources.size());
+                                   const auto s = static_cast<py::ssize_t>(r.data->sample_steps.size());
+                                   return r.views->view(r.data->values, r.data, {s, n});
+                               })
+        .def_property_readonly(
+            "times_ms",
+            [](const py_weight_recorder& r) {
+                auto t = new_array<double>({static_cast<py::ssize_t>(r.data->sample_steps.size())});
+                auto* out = t.mutable_data();
+                for (std::size_t i = 0; i < r.data->sample_steps.size(); ++i)
+                    out[i] = static_cast<double>(r.data->sample_steps[i]) * r.data->dt_ms;
+                return t;
+            })
+        .def("__len__", [](const py_weight_recorder& r) { return r.data->sample_steps.size(); });
+
     py::class_<py_simulation>(m, "Simulation", R"doc(
 A simulation of one network (a copy of it is taken). threads=0 uses the OpenMP default. backend:
 "auto" (cuda when gpu_id >= 0, else cpu), "cpu", "portable" (the CUDA backend's source on
@@ -301,6 +333,15 @@ raises KeyboardInterrupt, and the simulation can be run on.)doc")
             py::arg("population"), py::arg("variable"), py::arg("interval_ms"),
             py::arg("neurons") = std::vector<std::uint32_t>{},
             "Records a state variable (v_mv, ...) every interval_ms (whole steps).")
+        .def(
+            "record_weights",
+            [](py_simulation& s, std::size_t projection, double interval_ms) {
+                busy_guard busy(s);
+                auto r = s.sim->record_weights(projection, interval_ms);
+                return py_weight_recorder{shared_data<snn::weight_recorder, snn::weight_data>(r), s.views};
+            },
+            py::arg("projection"), py::arg("interval_ms"),
+            "Samples the weights of a projection every interval_ms (whole steps), from now on.")
         .def(
             "run",
             [](py_simulation& s, double duration_ms) {

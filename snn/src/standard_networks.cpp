@@ -133,7 +133,8 @@ network hpc_benchmark_network(const hpc_benchmark_options& o) {
     if (o.plastic)
         stdp = stdp_pair{.tau_plus_ms = 15, .tau_minus_ms = 30, .a_plus = lambda * std::pow(r_gohm, 1 - mu),
                          .a_minus = lambda * alpha, .w_min = 0, .w_max = 100 * j_e,
-                         .dependence = stdp_weight_dependence::power_law, .pairing = stdp_pairing::all_to_all, .mu = mu};
+                         .dependence = stdp_weight_dependence::power_law, .pairing = stdp_pairing::all_to_all,
+                         .mu = mu, .dendritic_delay_ms = hpc_delay_ms};  // NEST: the whole delay is dendritic
     const fixed_in_degree from_e{c_e, false, true}, from_i{c_i, false, true};
     net.connect(e, e, from_e, {.weight = j_e, .delay_ms = hpc_delay_ms, .receptor = excitatory, .plasticity = stdp});
     net.connect(i, e, from_i, {.weight = j_i, .delay_ms = hpc_delay_ms, .receptor = inhibitory});

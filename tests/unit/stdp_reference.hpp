@@ -44,21 +44,28 @@ void for_each_event(const std::vector<double>& pre, const std::vector<double>& p
     }
 }
 
-/// The pair rule (Song et al. 2000; van Rossum et al. 2000) applied to one synapse.
-inline double reference_pair(const vs::stdp_pair& r, const std::vector<double>& pre, const std::vector<double>& post,
-                             double w) {
+/// The pair rule (Song et al. 2000; van Rossum et al. 2000; Rubin et al. 2001 for soft bounds)
+/// applied to one synapse; the post spikes count at t_post + r.dendritic_delay_ms.
+inline double reference_pair(const vs::stdp_pair& r, const std::vector<double>& pre,
+                             const std::vector<double>& somatic_post, double w) {
     const bool nearest = r.pairing == vs::stdp_pairing::nearest;
+    std::vector<double> post = somatic_post;
+    for (double& t : post) t += r.dendritic_delay_ms;
+    const double span = r.w_max - r.w_min;
     for_each_event(
         pre, post,
         [&](double t) {
             double dep = r.a_minus * kernel_sum(post, t, r.tau_minus_ms, false, nearest);
-            if (r.dependence == vs::stdp_weight_dependence::multiplicative) dep *= (w - r.w_min) / (r.w_max - r.w_min);
+            if (r.dependence == vs::stdp_weight_dependence::multiplicative ||
+                r.dependence == vs::stdp_weight_dependence::soft_bounds)
+                dep *= (w - r.w_min) / span;
             if (r.dependence == vs::stdp_weight_dependence::power_law) dep *= w;  // Morrison et al. 2007
             w = std::max(r.w_min, w - dep);
         },
         [&](double t) {
             double pot = r.a_plus * kernel_sum(pre, t, r.tau_plus_ms, true, nearest);
             if (r.dependence == vs::stdp_weight_dependence::power_law) pot *= std::pow(w, r.mu);
+            if (r.dependence == vs::stdp_weight_dependence::soft_bounds) pot *= (r.w_max - w) / span;
             w = std::min(r.w_max, w + pot);
         });
     return w;

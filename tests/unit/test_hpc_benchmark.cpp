@@ -123,6 +123,7 @@ TEST(HpcBenchmark, WiringIsHpcBenchmarkPys) {
     EXPECT_EQ(stdp.tau_plus_ms, 15);
     EXPECT_EQ(stdp.tau_minus_ms, 30);
     EXPECT_EQ(stdp.mu, 0.4);
+    EXPECT_EQ(stdp.dendritic_delay_ms, 1.5);  // NEST's stdp_pl_synapse_hom: the whole delay is dendritic
     EXPECT_FALSE(vs::is_plastic(vs::hpc_benchmark_network({.scale = 0.2, .in_degree_scale = 0.01, .plastic = false})
                                     .projections()[2].synapse.plasticity));
     EXPECT_THROW(vs::hpc_benchmark_network({.scale = 0}), volley::invalid_parameter);

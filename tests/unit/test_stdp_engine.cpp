@@ -215,12 +215,21 @@ TEST(StdpJson, PlasticityRoundTripsAndErrorsNameThePath) {
     EXPECT_TRUE(fails(R"({"type": "stdp_pair", "pairing": "closest"})", {"/projections/0/plasticity/pairing", "closest"}));
     EXPECT_TRUE(fails(R"({"type": "stdp_quad"})", {"/projections/0/plasticity/type", "stdp_quad"}));
     EXPECT_TRUE(fails(R"({"type": "stdp_pair", "lambda": 1})", {"/projections/0/plasticity/lambda"}));
+    EXPECT_TRUE(fails(R"({"type": "stdp_pair", "dendritic_delay_ms": -1})", {"/projections/0", "dendritic_delay_ms", "-1"}));
+    // Soft bounds and a dendritic delay round-trip; a rule without a delay writes no key for it.
+    const auto soft = vs::parse_network_json(
+        head + R"({"type": "stdp_pair", "weight_dependence": "soft_bounds", "dendritic_delay_ms": 1.5}}]})", "p.json");
+    const auto& rule = std::get<vs::stdp_pair>(soft.net.projections()[0].synapse.plasticity);
+    EXPECT_EQ(rule.dependence, vs::stdp_weight_dependence::soft_bounds);
+    EXPECT_EQ(rule.dendritic_delay_ms, 1.5);
+    EXPECT_EQ(vs::parse_network_json(vs::to_network_json(soft.net), "again.json").net, soft.net);
+    EXPECT_EQ(vs::to_network_json(net).find("dendritic_delay_ms"), std::string::npos);
     // The power-law dependence (hpc_benchmark's rule) and its exponent.
     const auto pl = vs::parse_network_json(
         head + R"({"type": "stdp_pair", "weight_dependence": "power_law", "mu": 0.25, "w_max": 4}}]})", "p.json");
-    const auto& rule = std::get<vs::stdp_pair>(pl.net.projections()[0].synapse.plasticity);
-    EXPECT_EQ(rule.dependence, vs::stdp_weight_dependence::power_law);
-    EXPECT_EQ(rule.mu, 0.25);
+    const auto& pl_rule = std::get<vs::stdp_pair>(pl.net.projections()[0].synapse.plasticity);
+    EXPECT_EQ(pl_rule.dependence, vs::stdp_weight_dependence::power_law);
+    EXPECT_EQ(pl_rule.mu, 0.25);
     EXPECT_EQ(vs::parse_network_json(vs::to_network_json(pl.net), "back.json").net, pl.net);
     EXPECT_TRUE(fails(R"({"type": "stdp_pair", "mu": 0.4})", {"/projections/0/plasticity/mu", "power_law"}));
     EXPECT_TRUE(fails(R"({"type": "stdp_pair", "weight_dependence": "power_law", "mu": 2})", {"/projections/0", "mu", "2"}));

@@ -190,4 +190,74 @@ TEST(StdpTriplet, VisualCortexPresetsAreTheTable2Values) {
     EXPECT_EQ(s.tau_x_ms, 101);
 }
 
+// Soft bounds (Rubin et al. 2001; NEST's stdp_synapse with mu = 1, PyNN's multiplicative):
+// potentiation scales with w_max - w and depression with w - w_min, so neither bound is reached.
+// One pairing each way is checked against the closed form, forty against the reference sums.
+TEST(StdpWeightDependence, SoftBoundsScaleBothSidesWithTheDistanceToTheirBound) {
+    vs::stdp_pair rule{.tau_plus_ms = 20, .tau_minus_ms = 30, .a_plus = 0.05, .a_minus = 0.06, .w_min = 0.1, .w_max = 1.1,
+                       .dependence = vs::stdp_weight_dependence::soft_bounds};
+    const double w0 = 0.6;
+    {
+        const auto r = run_rig({{50}, {60}}, {{60}, {50}}, rule, w0, 200);  // pre-post, then post-pre
+        ASSERT_EQ(r.post_ms[0].size(), 1u);
+        const double up = r.post_ms[0][0] - 50, down = 60 - r.post_ms[1][0];
+        EXPECT_NEAR(r.weights[0] - w0, 0.05 * std::exp(-up / 20) * (1.1 - w0) / 1.0, tol);
+        EXPECT_NEAR(r.weights[1] - w0, -0.06 * std::exp(-down / 30) * (w0 - 0.1) / 1.0, tol);
+    }
+    std::vector<double> down_pre, down_drive, up_pre, up_drive;
+    for (int k = 0; k < 40; ++k) {
+        const double t = 10 + 200.0 * k;
+        down_drive.push_back(t);
+        down_pre.push_back(t + 5);
+        up_pre.push_back(t);
+        up_drive.push_back(t + 5);
+    }
+    rule.a_plus = rule.a_minus = 0.3;
+    const auto r = run_rig({down_pre, up_pre}, {down_drive, up_drive}, rule, w0, 8100);
+    for (int s = 0; s < 2; ++s) EXPECT_NEAR(r.weights[s], reference_pair(rule, r.pre_ms[s], r.post_ms[s], w0), tol);
+    EXPECT_GT(r.weights[0], 0.1);
+    EXPECT_LT(r.weights[0], 0.1 + 1e-2);  // near the bound: the odd pairs 195 ms apart hold it off
+    EXPECT_LT(r.weights[1], 1.1);
+    EXPECT_GT(r.weights[1], 1.1 - 1e-2);
+}
+
+// A dendritic delay d: the post spikes reach the rule d later (NEST's stdp_synapse, PyNN's
+// dendritic_delay_fraction = 1), so Δt = t_post + d - t_pre. Pre spikes up to d after a post
+// spike now potentiate; the same answer with 1 and 3 threads, and across run boundaries that
+// fall between a post spike and its arrival.
+TEST(StdpPairDendriticDelay, PostSpikesCountDLaterThanTheyHappen) {
+    vs::stdp_pair rule{.tau_plus_ms = 16.8, .tau_minus_ms = 33.7, .a_plus = 0.01, .a_minus = 0.006, .w_min = 0, .w_max = 1,
+                       .dendritic_delay_ms = 2.0};
+    const std::vector<double> offsets = {-30, -5, -2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 5, 30};  // t_pre - t_post, about
+    std::vector<std::vector<double>> pre, drive;
+    for (double o : offsets) {
+        pre.push_back({std::round((200.1 + o) * 10) / 10});
+        drive.push_back({200.0});
+    }
+    for (int threads : {1, 3}) {
+        const auto r = run_rig(pre, drive, rule, 0.5, 400, threads);
+        for (std::size_t i = 0; i < offsets.size(); ++i) {
+            ASSERT_EQ(r.post_ms[i].size(), 1u);
+            const double dt = r.post_ms[i][0] + 2.0 - r.pre_ms[i][0];
+            ASSERT_GT(std::abs(dt), 0.05);
+            const double expected = dt > 0 ? 0.01 * std::exp(-dt / 16.8) : -0.006 * std::exp(dt / 33.7);
+            EXPECT_NEAR(r.weights[r.targets[i]] - 0.5, expected, tol) << "Δt = " << dt << " ms, threads " << threads;
+            EXPECT_NEAR(r.weights[r.targets[i]], reference_pair(rule, r.pre_ms[i], r.post_ms[i], 0.5), tol);
+        }
+    }
+    // Runs that end while post spikes are on their way to the rule.
+    vs::network net;
+    const auto p = net.add_population("pre", 2, vs::spike_source{{{201.0}, {100.0}}});
+    const auto d = net.add_population("drive", 2, vs::spike_source{{{200.0}, {99.0}}});
+    const auto q = net.add_population("post", 2, vs::lif_delta{{.t_ref_ms = 1}});
+    net.connect(d, q, vs::one_to_one{}, {.weight = 100.0, .delay_ms = 0.1});
+    const auto k = net.connect(p, q, vs::one_to_one{}, {.weight = 0.5, .delay_ms = 0.1, .plasticity = rule});
+    vs::simulation whole(net, vs::context{}, {.dt_ms = 0.1, .seed = 7});
+    whole.run(300);
+    vs::simulation parts(net, vs::context{}, {.dt_ms = 0.1, .seed = 7});
+    for (double t : {100.5, 0.6, 100.0, 0.8, 98.1}) parts.run(t);
+    EXPECT_EQ(parts.weights(k).weights, whole.weights(k).weights);
+    EXPECT_GT(whole.weights(k).weights[0], 0.5) << "pre 0.9 ms after post, d = 2 ms: potentiation";
+}
+
 }  // namespace

@@ -7,7 +7,9 @@
 
 Cell types: IF_curr_exp, IF_curr_alpha, IF_curr_delta, IF_cond_exp, IF_cond_alpha, Izhikevich,
 EIF_cond_exp_isfa_ista, HH_cond_exp, SpikeSourcePoisson, SpikeSourceArray. Current sources:
-DCSource, StepCurrentSource. Synapses: StaticSynapse. Every PyNN connector. Spikes and state
+DCSource, StepCurrentSource. Synapses: StaticSynapse, STDPMechanism (SpikePairRule with
+Additive, Multiplicative or AdditivePotentiationMultiplicativeDepression weight dependence).
+Every PyNN connector. Spikes and state
 variables are recorded into Neo blocks. The network is built at the first run(): changing it
 afterwards raises VolleyNotSupported naming what was changed.
 """

@@ -12,7 +12,7 @@ import volley
 
 from . import simulator
 from .errors_ import unsupported
-from .standardmodels import StaticSynapse
+from .standardmodels import STDPMechanism, StaticSynapse
 
 
 class Projection(common.Projection):
@@ -25,13 +25,14 @@ class Projection(common.Projection):
         simulator.state.require_unbuilt("Projection()")
         common.Projection.__init__(self, presynaptic_population, postsynaptic_population, connector, synapse_type,
                                    source, receptor_type, space, label)
-        if not isinstance(self.synapse_type, StaticSynapse):
+        if not isinstance(self.synapse_type, (StaticSynapse, STDPMechanism)):
             raise unsupported(f"projection {self.label}", "synapse_type", type(self.synapse_type).__name__,
-                              "pyNN.volley has StaticSynapse only (STDP is not mapped yet)")
+                              "pyNN.volley has StaticSynapse and STDPMechanism")
         if self.receptor_type not in ("excitatory", "inhibitory"):
             raise unsupported(f"projection {self.label}", "receptor_type", self.receptor_type,
                               "must be excitatory or inhibitory")
         self._pre, self._post, self._weights, self._delays = [], [], [], []
+        self._parts = []  # plastic: (Volley projection, positions of its connections in _columns())
         connector.connect(self)
         simulator.state.projections.append(self)
 
@@ -39,15 +40,90 @@ class Projection(common.Projection):
         return sum(len(p) for p in self._pre)
 
     def set(self, **attributes):
-        raise unsupported(f"projection {self.label}", "set()", ", ".join(attributes),
-                          "changing synapses after they are made is not supported by pyNN.volley")
+        if simulator.state.simulation is not None:
+            raise unsupported(f"projection {self.label}", "set()", ", ".join(attributes),
+                              "Volley builds the network at the first run(); set weights and delays before it")
+        for name in attributes:
+            if name not in ("weight", "delay"):
+                raise unsupported(f"projection {self.label}", "set()", name,
+                                  "pyNN.volley sets weight and delay (STDP parameters are given to STDPMechanism)")
+        common.Projection.set(self, **attributes)
+
+    def _set_attributes(self, parameter_space):
+        """PyNN's set(): each connection (i, j) takes the value at [i, j] of the
+        (pre.size, post.size) parameter space."""
+        if not self._pre:
+            return
+        pre, post = np.concatenate(self._pre), np.concatenate(self._post)
+        sizes = np.cumsum([len(p) for p in self._pre])[:-1]
+        for name, value in parameter_space.items():
+            value.shape = (self.pre.size, self.post.size)
+            full = np.broadcast_to(np.asarray(value.evaluate(simplify=False), dtype=float),
+                                   (self.pre.size, self.post.size))
+            chosen = full[pre, post].copy()
+            if name == "weight" and len(chosen):
+                # PyNN's sign convention, as the connectors check it when they make connections
+                from pyNN.standardmodels.base import check_weights
+                check_weights(chosen, self)
+            target = self._weights if name == "weight" else self._delays
+            target[:] = np.split(chosen, sizes)
 
     def _columns(self):
         """The connections as columns, in PyNN's units and local indices of pre and post."""
         if not self._pre:
             return {name: np.array([]) for name in ("presynaptic_index", "postsynaptic_index", "weight", "delay")}
         return {"presynaptic_index": np.concatenate(self._pre), "postsynaptic_index": np.concatenate(self._post),
-                "weight": np.concatenate(self._weights), "delay": np.concatenate(self._delays)}
+                "weight": self._current_weights(), "delay": np.concatenate(self._delays)}
+
+    def _current_weights(self):
+        """The weights in PyNN's units: as made, or as learned so far for a plastic projection."""
+        weights = np.concatenate(self._weights)
+        sim = simulator.state.simulation
+        if not self._parts or sim is None:
+            return weights
+        for index, positions, pre, post, scale in self._parts:
+            sources, targets, learned = (np.asarray(a) for a in sim.weights(index))
+            order = np.argsort(post, kind="stable")  # Volley lists a projection's synapses by target
+            if not (np.array_equal(sources, pre[order]) and np.array_equal(targets, post[order])):
+                raise RuntimeError(f"projection {self.label}: Volley's synapses do not match PyNN's connections")
+            where = positions[order]
+            changed = learned != weights[where] * scale  # unchanged weights keep PyNN's value, unrounded
+            weights[where[changed]] = learned[changed] / scale
+        return weights
+
+    def _stdp_rule(self, scale, delays):
+        """The volley.StdpPair of this projection's STDPMechanism, in Volley's weight units
+        (weights times `scale`), with the dendritic share of `delays` [ms]."""
+        syn = self.synapse_type
+        values = {}
+        for name, value in syn.native_parameters.items():
+            if name in ("weight", "delay"):
+                continue
+            if not value.is_homogeneous:
+                raise unsupported(f"projection {self.label}", name, "heterogeneous",
+                                  "Volley's STDP parameters are one per projection")
+            value.shape = (1,)
+            values[name] = float(value.evaluate(simplify=True))
+        w_min, w_max = values["w_min"] * scale, values["w_max"] * scale
+        span = w_max - w_min
+        dependence = syn.weight_dependence.volley_dependence
+        # NEST's stdp_synapse (lambda = A_plus, alpha = A_minus / A_plus, Wmax) and pyNN.brian2:
+        # a weight-independent change is A times w_max; a weight-dependent one A times the
+        # distance to the bound (w_max - w or w - w_min), which the engine scales by 1 / span.
+        a_plus = values["A_plus"] * (span if dependence == "soft_bounds" else w_max)
+        a_minus = values["A_minus"] * (w_max if dependence == "additive" else span)
+        fraction = values["dendritic_delay_fraction"]
+        dendritic_ms = 0.0
+        if fraction != 0.5:
+            if not np.all(delays == delays[0]):
+                raise unsupported(f"projection {self.label}", "delay", "heterogeneous",
+                                  f"with dendritic_delay_fraction = {fraction:g} Volley's STDP needs one delay per "
+                                  "projection (its post spikes are delayed by one time per projection)")
+            # pre seen at t_pre + (1 - f)·d, post at t_post + f·d: the post side is late by (2f - 1)·d
+            dendritic_ms = (2 * fraction - 1) * float(delays[0])
+        return volley.StdpPair(tau_plus_ms=values["tau_plus"], tau_minus_ms=values["tau_minus"], a_plus=a_plus,
+                               a_minus=a_minus, w_min=w_min, w_max=w_max, dependence=dependence,
+                               pairing="all_to_all", dendritic_delay_ms=dendritic_ms)
 
     def _get_attributes_as_list(self, names):
         columns = self._columns()
@@ -113,6 +189,8 @@ class Projection(common.Projection):
         pre_cells, post_cells = np.concatenate(self._pre), np.concatenate(self._post)
         all_weights, all_delays = np.concatenate(self._weights), np.concatenate(self._delays)
         pre_root, post_root = pre_which[pre_cells], post_which[post_cells]
+        plastic = isinstance(self.synapse_type, STDPMechanism)
+        self._parts = []
         # One Volley projection per pair of root populations the connections join.
         for a in np.unique(pre_root):
             for b in np.unique(post_root):
@@ -127,7 +205,22 @@ class Projection(common.Projection):
                                       "a spike source cannot be a target")
                 weights = all_weights[mask] * scale[post]
                 if self.receptor_type == "inhibitory" and not post_pop.conductance_based:
+                    if plastic:
+                        raise unsupported(f"projection {self.label}", "receptor_type", "inhibitory",
+                                          "Volley's STDP keeps weights >= 0; current-based inhibitory weights are "
+                                          "negative (use a conductance-based target)")
                     weights = -np.abs(weights)
-                net.connect(pre_pop._volley_index, post_pop._volley_index,
-                            volley.FromList(pre.astype(np.uint32).tolist(), post.astype(np.uint32).tolist()),
-                            weight=weights, delay_ms=all_delays[mask], receptor=self.receptor_type)
+                rule = None
+                if plastic:
+                    if not np.all(scale[post] == scale[post][0]):
+                        raise unsupported(f"projection {self.label}", "target", post_pop.label,
+                                          "Volley's STDP bounds are one per projection, and the weight units of "
+                                          "these targets differ (heterogeneous tau_m or cm)")
+                    rule = self._stdp_rule(float(scale[post][0]), all_delays[mask])
+                index = net.connect(pre_pop._volley_index, post_pop._volley_index,
+                                    volley.FromList(pre.astype(np.uint32).tolist(), post.astype(np.uint32).tolist()),
+                                    weight=weights, delay_ms=all_delays[mask], receptor=self.receptor_type,
+                                    plasticity=rule)
+                if plastic:
+                    self._parts.append((index, np.nonzero(mask)[0], pre.astype(np.int64), post.astype(np.int64),
+                                        float(scale[post][0])))

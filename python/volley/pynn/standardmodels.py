@@ -45,6 +45,20 @@ class StepCurrentSource(_VolleyCurrentSource, electrodes.StepCurrentSource):
     translations = _identity(electrodes.StepCurrentSource)
 
 
+def _unsupported_source(base, why):
+    def __init__(self, *args, **kwargs):
+        from .errors_ import unsupported
+        raise unsupported("pyNN.volley", "current source", base.__name__, why)
+    return type(base.__name__, (base,), {"__doc__": base.__doc__, "__init__": __init__})
+
+
+ACSource = _unsupported_source(electrodes.ACSource, "Volley's current inputs are DC and step currents "
+                               "(use a StepCurrentSource sampled at the time step for a sine)")
+NoisyCurrentSource = _unsupported_source(electrodes.NoisyCurrentSource,
+                                         "Volley's current inputs are DC and step currents (use a "
+                                         "StepCurrentSource with drawn amplitudes for noise)")
+
+
 class StaticSynapse(synapses.StaticSynapse):
     __doc__ = synapses.StaticSynapse.__doc__
     translations = _identity(synapses.StaticSynapse)
@@ -52,3 +66,95 @@ class StaticSynapse(synapses.StaticSynapse):
     def _get_minimum_delay(self):
         d = simulator.state.min_delay
         return simulator.state.dt if d == "auto" else d
+
+
+# ---- Plasticity -----------------------------------------------------------------------------
+# STDPMechanism(SpikePairRule, Additive/Multiplicative/AdditivePotentiationMultiplicativeDepression)
+# becomes Volley's stdp_pair (docs/python.md, "STDP"), with NEST's stdp_synapse definitions:
+#   additive:        Δw+ = A_plus·w_max·x,        Δw- = A_minus·w_max·y
+#   multiplicative:  Δw+ = A_plus·(w_max - w)·x,  Δw- = A_minus·(w - w_min)·y
+#   additive potentiation, multiplicative depression: A_plus·w_max·x and A_minus·(w - w_min)·y
+# all-to-all pairing, weights clipped to [w_min, w_max], and the delay split into a dendritic
+# part (dendritic_delay_fraction) that the post spikes take to reach the synapse.
+
+class STDPMechanism(synapses.STDPMechanism):
+    __doc__ = synapses.STDPMechanism.__doc__
+    base_translations = build_translations(
+        ('weight', 'weight'),
+        ('delay', 'delay'),
+        ('dendritic_delay_fraction', 'dendritic_delay_fraction'),
+    )
+
+    def __init__(self, timing_dependence=None, weight_dependence=None, voltage_dependence=None,
+                 dendritic_delay_fraction=1.0, weight=0.0, delay=None):
+        from .errors_ import unsupported
+        if voltage_dependence is not None:
+            raise unsupported("STDPMechanism", "voltage_dependence", type(voltage_dependence).__name__,
+                              "Volley's STDP depends on spike times only")
+        if not isinstance(timing_dependence, SpikePairRule):
+            raise unsupported("STDPMechanism", "timing_dependence", type(timing_dependence).__name__,
+                              "pyNN.volley has SpikePairRule")
+        if not isinstance(weight_dependence, _VOLLEY_WEIGHT_DEPENDENCES):
+            raise unsupported("STDPMechanism", "weight_dependence", type(weight_dependence).__name__,
+                              "pyNN.volley has AdditiveWeightDependence, MultiplicativeWeightDependence and "
+                              "AdditivePotentiationMultiplicativeDepression")
+        if dendritic_delay_fraction < 0.5:
+            raise unsupported("STDPMechanism", "dendritic_delay_fraction", dendritic_delay_fraction,
+                              "Volley delays post spikes for the rule (fractions 0.5 to 1); an axonal share over "
+                              "half the delay would need pre spikes seen later than they are sent")
+        super().__init__(timing_dependence, weight_dependence, voltage_dependence, dendritic_delay_fraction,
+                         weight, delay)
+
+    def _get_minimum_delay(self):
+        d = simulator.state.min_delay
+        return simulator.state.dt if d == "auto" else d
+
+
+class SpikePairRule(synapses.SpikePairRule):
+    __doc__ = synapses.SpikePairRule.__doc__
+    translations = _identity(synapses.SpikePairRule)
+    possible_models = {"stdp_pair"}
+
+
+class AdditiveWeightDependence(synapses.AdditiveWeightDependence):
+    __doc__ = synapses.AdditiveWeightDependence.__doc__
+    translations = _identity(synapses.AdditiveWeightDependence)
+    possible_models = {"stdp_pair"}
+    volley_dependence = "additive"
+
+
+class MultiplicativeWeightDependence(synapses.MultiplicativeWeightDependence):
+    __doc__ = synapses.MultiplicativeWeightDependence.__doc__
+    translations = _identity(synapses.MultiplicativeWeightDependence)
+    possible_models = {"stdp_pair"}
+    volley_dependence = "soft_bounds"
+
+
+class AdditivePotentiationMultiplicativeDepression(synapses.AdditivePotentiationMultiplicativeDepression):
+    __doc__ = synapses.AdditivePotentiationMultiplicativeDepression.__doc__
+    translations = _identity(synapses.AdditivePotentiationMultiplicativeDepression)
+    possible_models = {"stdp_pair"}
+    volley_dependence = "multiplicative"
+
+
+_VOLLEY_WEIGHT_DEPENDENCES = (AdditiveWeightDependence, MultiplicativeWeightDependence,
+                              AdditivePotentiationMultiplicativeDepression)
+
+
+def _not_supported(base, why):
+    def __init__(self, *args, **kwargs):
+        from .errors_ import unsupported
+        raise unsupported("pyNN.volley", "synapse model", base.__name__, why)
+    return type(base.__name__, (base,), {"__doc__": base.__doc__, "__init__": __init__})
+
+
+GutigWeightDependence = _not_supported(
+    synapses.GutigWeightDependence, "Volley's weight dependences are PyNN's additive, multiplicative and "
+    "additive-potentiation-multiplicative-depression (Gütig's mu = 0 or 1)")
+Vogels2011Rule = _not_supported(synapses.Vogels2011Rule, "Volley's STDP timing rule is SpikePairRule")
+TsodyksMarkramSynapse = _not_supported(synapses.TsodyksMarkramSynapse, "Volley has no short-term plasticity")
+StochasticTsodyksMarkramSynapse = _not_supported(synapses.StochasticTsodyksMarkramSynapse,
+                                                 "Volley has no short-term plasticity")
+MultiQuantalSynapse = _not_supported(synapses.MultiQuantalSynapse, "Volley has no short-term plasticity")
+SimpleStochasticSynapse = _not_supported(synapses.SimpleStochasticSynapse, "Volley's synapses always transmit")
+ElectricalSynapse = _not_supported(synapses.ElectricalSynapse, "Volley has no gap junctions")

@@ -330,17 +330,20 @@ plasticity_rule read_plasticity(const node& n) {
     };
     if (type == "stdp_pair") {
         n.only_keys({"type", "tau_plus_ms", "tau_minus_ms", "a_plus", "a_minus", "w_min", "w_max", "weight_dependence",
-                     "pairing", "mu"});
+                     "pairing", "mu", "dendritic_delay_ms"});
         stdp_pair r;
         numbers({{"tau_plus_ms", &r.tau_plus_ms}, {"tau_minus_ms", &r.tau_minus_ms}, {"a_plus", &r.a_plus},
-                 {"a_minus", &r.a_minus}, {"w_min", &r.w_min}, {"w_max", &r.w_max}, {"mu", &r.mu}});
+                 {"a_minus", &r.a_minus}, {"w_min", &r.w_min}, {"w_max", &r.w_max}, {"mu", &r.mu},
+                 {"dendritic_delay_ms", &r.dendritic_delay_ms}});
         if (n.has("pairing")) r.pairing = read_pairing(n.at("pairing"));
         if (n.has("weight_dependence")) {
             const auto d = n.at("weight_dependence").string();
             if (d == "additive") r.dependence = stdp_weight_dependence::additive;
             else if (d == "multiplicative") r.dependence = stdp_weight_dependence::multiplicative;
+            else if (d == "soft_bounds") r.dependence = stdp_weight_dependence::soft_bounds;
             else if (d == "power_law") r.dependence = stdp_weight_dependence::power_law;
-            else n.at("weight_dependence").fail("unknown weight_dependence \"" + d + "\" (known: additive, multiplicative, power_law)");
+            else n.at("weight_dependence").fail("unknown weight_dependence \"" + d +
+                                                "\" (known: additive, multiplicative, soft_bounds, power_law)");
         }
         if (n.has("mu") && r.dependence != stdp_weight_dependence::power_law) {
             n.at("mu").fail("\"mu\" is the exponent of the power_law weight dependence only");
@@ -372,9 +375,9 @@ plasticity_rule read_plasticity(const node& n) {
 
 ojson write_plasticity(const plasticity_rule& rule) {
     const char* pairing_names[] = {"all_to_all", "nearest"};
+    const char* dependence_names[] = {"additive", "multiplicative", "soft_bounds", "power_law"};
     if (const auto* p = std::get_if<stdp_pair>(&rule)) {
-        const char* dependence_names[] = {"additive", "multiplicative", "power_law"};
-        ojson j = {{"type", "stdp_pair"},
+        ojson o = {{"type", "stdp_pair"},
                    {"tau_plus_ms", p->tau_plus_ms},
                    {"tau_minus_ms", p->tau_minus_ms},
                    {"a_plus", p->a_plus},
@@ -383,8 +386,9 @@ ojson write_plasticity(const plasticity_rule& rule) {
                    {"w_max", p->w_max},
                    {"weight_dependence", dependence_names[static_cast<int>(p->dependence)]},
                    {"pairing", pairing_names[static_cast<int>(p->pairing)]}};
-        if (p->dependence == stdp_weight_dependence::power_law) j["mu"] = p->mu;
-        return j;
+        if (p->dependence == stdp_weight_dependence::power_law) o["mu"] = p->mu;
+        if (p->dendritic_delay_ms != 0) o["dendritic_delay_ms"] = p->dendritic_delay_ms;  // older files stay as they were
+        return o;
     }
     const auto& t = std::get<stdp_triplet>(rule);
     return {{"type", "stdp_triplet"},   {"pairing", pairing_names[static_cast<int>(t.pairing)]},

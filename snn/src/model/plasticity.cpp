@@ -95,9 +95,12 @@ void validate_plasticity(const plasticity_rule& r, const std::string& object) {
         check_amplitude(p->a_plus, o, "a_plus");
         check_amplitude(p->a_minus, o, "a_minus");
         check_bounds(p->w_min, p->w_max, o);
-        if (p->dependence == stdp_weight_dependence::multiplicative && p->w_min == p->w_max)
+        if (p->dependence != stdp_weight_dependence::additive && p->w_min == p->w_max)
             throw invalid_parameter(o, "w_max", format_number(p->w_max),
-                                    "multiplicative depression needs w_max > w_min");
+                                    "a weight-dependent rule needs w_max > w_min");
+        if (!std::isfinite(p->dendritic_delay_ms) || p->dendritic_delay_ms < 0)
+            throw invalid_parameter(o, "dendritic_delay_ms", format_number(p->dendritic_delay_ms),
+                                    "must be finite and >= 0 ms");
         if (p->dependence == stdp_weight_dependence::power_law) {
             if (!(p->mu >= 0 && p->mu <= 1))
                 throw invalid_parameter(o, "mu", format_number(p->mu), "the power-law exponent must lie in [0, 1]");

@@ -4,7 +4,8 @@
 // A projection is static unless its synapse_spec carries a rule. Weights are in the
 // projection's weight units ([mV], like synapse_spec::weight) and stay within the hard bounds
 // [w_min, w_max]. Spike times are the somatic spike times of the source and target neurons
-// (the transmission delay does not enter Δt = t_post - t_pre).
+// (the transmission delay does not enter Δt = t_post - t_pre), except that a pair rule may add
+// a dendritic delay to the post spikes (stdp_pair::dendritic_delay_ms).
 
 #include <cstdint>
 #include <string>
@@ -31,6 +32,10 @@ enum class stdp_weight_dependence : std::uint8_t {
     /// proportional to the weight: -a_minus·y·(w - w_min)/(w_max - w_min), so a_minus is the
     /// depression of a synapse at w_max.
     multiplicative,
+    /// Rubin, Lee & Sompolinsky 2001 (soft bounds; NEST's stdp_synapse with mu_plus = mu_minus
+    /// = 1, PyNN's MultiplicativeWeightDependence): both sides scale with the distance to
+    /// their bound, +a_plus·x·(w_max - w)/(w_max - w_min) and -a_minus·y·(w - w_min)/(w_max - w_min).
+    soft_bounds,
     /// Morrison, Aertsen & Diesmann 2007 (NEST's stdp_pl_synapse_hom, the hpc_benchmark rule):
     /// potentiation by a power of the weight, +a_plus·w^mu·x, depression proportional to it,
     /// -a_minus·y·w. a_plus is in [weight units]^(1 - mu) (NEST's lambda in pA^(1 - mu)), a_minus
@@ -41,6 +46,8 @@ enum class stdp_weight_dependence : std::uint8_t {
 /// Pair-based STDP. For one pre spike at t_pre and one post spike at t_post, Δt = t_post - t_pre:
 ///   Δt >= 0:  Δw = +a_plus  · exp(-Δt / tau_plus_ms)
 ///   Δt <  0:  Δw = -a_minus · exp( Δt / tau_minus_ms)   (additive)
+/// With a dendritic delay d, a post spike reaches the rule at t_post + d: Δt = t_post + d - t_pre
+/// (NEST's stdp_synapse takes d = the connection's delay; PyNN's dendritic_delay_fraction = 1).
 /// Defaults: Song et al. 2000 (τ± = 20 ms, a_minus / a_plus = 1.05) with a_plus = 0.005·w_max.
 struct stdp_pair {
     double tau_plus_ms = 20.0;   ///< [ms] decay of the pre trace x, > 0
@@ -52,6 +59,10 @@ struct stdp_pair {
     stdp_weight_dependence dependence = stdp_weight_dependence::additive;
     stdp_pairing pairing = stdp_pairing::all_to_all;
     double mu = 0.4;             ///< exponent of the power-law potentiation (power_law only), in [0, 1]
+    /// [ms] the post spikes reach the rule this much after they happen (rounded to steps,
+    /// >= 0). Potentiation by a post spike is applied at t_post + d, so a run's last d ms of post
+    /// spikes count at the next run.
+    double dendritic_delay_ms = 0.0;
     friend bool operator==(const stdp_pair&, const stdp_pair&) = default;
 };
 

@@ -47,8 +47,9 @@ struct hpc_benchmark_options {
 /// no autapses), J_E = the weight of a 0.14 mV EPSP (hpc_benchmark_je_pa(), as R·I in mV), J_I =
 /// -5 J_E, delay 1.5 ms; an independent Poisson drive per neuron at eta = 1.685 times the
 /// threshold rate, weight J_E; E -> E synapses plastic with the power-law rule (stdp_pair with
-/// power_law: lambda = 0.1, alpha = 0.0513, mu = 0.4, tau_plus = 15 ms, tau_minus = 30 ms;
-/// docs/plasticity.md says how it differs from NEST's). Populations "E", "I", "drive_E",
+/// power_law: lambda = 0.1, alpha = 0.0513, mu = 0.4, tau_plus = 15 ms, tau_minus = 30 ms, the
+/// post spikes delayed by the 1.5 ms as NEST's dendritic delay; w_max = 100 J_E where NEST has
+/// no bound). Populations "E", "I", "drive_E",
 /// "drive_I". Throws invalid_parameter for a scale or in_degree_scale out of range.
 network hpc_benchmark_network(const hpc_benchmark_options& options = {});
 

@@ -183,10 +183,12 @@ std::uint64_t cpu_engine::deliver_plastic(int t, std::int64_t s, plastic_table& 
         ring_[(static_cast<std::size_t>(slot) * n + lo + off) * 2 + r] += w;
         touched(t, tp, slot).push_back(off);
     };
+    table.flush_posts(s + 1, true);  // delayed post spikes (dendritic delay) before this step's
     for_each_spike_list(s, table.source_population(), [&](const std::vector<std::uint32_t>& fired) {
         for (const std::uint32_t g : fired) events += table.on_pre_spike(g, s + 1, add);
     });
-    for (const std::uint32_t j : spikes_of(s, t, tp)) table.on_post_spike(j, s + 1);
+    for (const std::uint32_t j : spikes_of(s, t, tp)) table.post_spike(j, s + 1);
+    table.flush_posts(s + 1, false);
     return events;
 }
 

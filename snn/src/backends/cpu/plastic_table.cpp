@@ -5,6 +5,7 @@
 #include <volley/error.hpp>
 
 #include <bit>
+#include <cmath>
 
 #include "build/connectivity.hpp"
 #include "model/format_number.hpp"
@@ -23,6 +24,7 @@ stdp_constants stdp_constants::from(const plasticity_rule& rule) {
         k.nearest = p->pairing == stdp_pairing::nearest;
         k.dependence = p->dependence;
         k.mu = p->mu;
+        k.dendritic_delay_ms = p->dendritic_delay_ms;
     } else if (const auto* t = std::get_if<stdp_triplet>(&rule)) {
         k.tau_r1_ms = t->tau_plus_ms;
         k.tau_r2_ms = t->tau_x_ms;
@@ -45,6 +47,7 @@ plastic_table::plastic_table(const network& net, std::size_t projection, const s
     : projection_(projection), begin_(begin), ring_base_(ring_base), dt_ms_(options.dt_ms) {
     const auto& proj = net.projections()[projection];
     k_ = stdp_constants::from(proj.synapse.plasticity);
+    post_shift_ = std::llround(k_.dendritic_delay_ms / options.dt_ms);
     source_pop_ = proj.source.value;
     target_pop_ = proj.target.value;
     receptor_ = static_cast<std::uint32_t>(proj.synapse.receptor);
@@ -129,6 +132,7 @@ void plastic_table::on_post_spike(std::uint32_t target, std::int64_t stamp) {
     const double o2 = k_.triplet ? decayed(post.x2, post.last, stamp, trace_o2) : 0.0;
     const double amp = k_.a2_plus + k_.a3_plus * o2;
     if (k_.dependence == stdp_weight_dependence::power_law) potentiate_column<stdp_weight_dependence::power_law>(j, amp, stamp);
+    else if (k_.dependence == stdp_weight_dependence::soft_bounds) potentiate_column<stdp_weight_dependence::soft_bounds>(j, amp, stamp);
     else potentiate_column<stdp_weight_dependence::additive>(j, amp, stamp);  // multiplicative potentiates additively
     jump(post.x1, post.x2, post.last, stamp, trace_o1, trace_o2);
 }
@@ -139,12 +143,14 @@ void plastic_table::potentiate_column(std::uint32_t j, double amp, std::int64_t 
     // fetch them some synapses ahead, so the misses overlap instead of adding up.
     constexpr std::uint32_t ahead = 16;
     const std::uint32_t end = col_begin_[j + 1];
+    const double span = k_.w_max - k_.w_min;
     for (std::uint32_t c = col_begin_[j]; c < end; ++c) {
         if (c + ahead < end) __builtin_prefetch(&weights_[col_synapse_[c + ahead]], 1, 0);
         const auto& pre = pre_[col_source_[c]];
         double& w = weights_[col_synapse_[c]];
         double dw = decayed(pre.x1, pre.last, stamp, trace_r1) * amp;
         if constexpr (D == stdp_weight_dependence::power_law) dw *= std::pow(w, k_.mu);
+        if constexpr (D == stdp_weight_dependence::soft_bounds) dw *= (k_.w_max - w) / span;
         w = std::min(k_.w_max, w + dw);
     }
 }

@@ -39,9 +39,11 @@ struct stdp_constants {
     double a2_plus = 0, a3_plus = 0, a2_minus = 0, a3_minus = 0;
     double w_min = 0, w_max = 0;
     bool nearest = false;         ///< traces reset to 1 instead of adding 1
+    double dendritic_delay_ms = 0;  ///< post spikes reach the rule this much later
     bool triplet = false;         ///< r2 and o2 are used
-    /// additive; multiplicative: depression scaled by (w - w_min) / (w_max - w_min); power_law:
-    /// potentiation scaled by w^mu, depression by w
+    /// additive; multiplicative: depression scaled by (w - w_min) / (w_max - w_min); soft_bounds:
+    /// that, and potentiation by (w_max - w) / (w_max - w_min); power_law: potentiation scaled
+    /// by w^mu, depression by w
     stdp_weight_dependence dependence = stdp_weight_dependence::additive;
     double mu = 0;  ///< power_law exponent
 
@@ -83,6 +85,8 @@ public:
         switch (k_.dependence) {
             case stdp_weight_dependence::multiplicative:
                 return depress_row<stdp_weight_dependence::multiplicative>(source, stamp, deliver);
+            case stdp_weight_dependence::soft_bounds:  // depresses as multiplicative does
+                return depress_row<stdp_weight_dependence::multiplicative>(source, stamp, deliver);
             case stdp_weight_dependence::power_law:
                 return depress_row<stdp_weight_dependence::power_law>(source, stamp, deliver);
             case stdp_weight_dependence::additive: break;
@@ -95,6 +99,24 @@ public:
     /// traces. Targets outside the table's range are ignored.
     void on_post_spike(std::uint32_t target, std::int64_t stamp);
 
+    /// A post spike as the engine sees it: with a dendritic delay of k steps it reaches the rule
+    /// (on_post_spike) at stamp + k, from flush_posts(); without one at once.
+    void post_spike(std::uint32_t target, std::int64_t stamp) {
+        if (post_shift_ == 0) return on_post_spike(target, stamp);
+        if (target < begin_ || target - begin_ >= post_.size()) return;
+        pending_.push_back({stamp + post_shift_, target});
+    }
+    /// Applies the delayed post spikes that reach the rule at stamps < `stamp` (strict) or
+    /// <= `stamp` (not strict), in order. Call with strict before a step's pre spikes and
+    /// without after them, so that pre comes before post within a step as without the delay.
+    void flush_posts(std::int64_t stamp, bool strict) {
+        while (head_ < pending_.size() && (strict ? pending_[head_].stamp < stamp : pending_[head_].stamp <= stamp)) {
+            const auto p = pending_[head_++];
+            on_post_spike(p.target, p.stamp);
+        }
+        if (head_ == pending_.size()) pending_.clear(), head_ = 0;
+    }
+
     /// Appends (source, target, weight) of every synapse, by target then in connector order.
     void append_weights(std::vector<std::uint32_t>& sources, std::vector<std::uint32_t>& targets,
                         std::vector<double>& weights) const;
@@ -102,7 +124,14 @@ public:
     std::uint64_t synapses() const noexcept { return weights_.size(); }
     std::uint64_t bytes() const noexcept;
     /// Saves or restores the dynamic state (checkpoint/state_archive.hpp).
-    void visit_state(state_archive& a) { a.field("weights", weights_), a.field("pre", pre_), a.field("post", post_); }
+    void visit_state(state_archive& a) {
+        a.field("weights", weights_), a.field("pre", pre_), a.field("post", post_);
+        if (post_shift_ > 0) {  // tables without a dendritic delay keep the format they had
+            pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(head_));
+            head_ = 0;
+            a.field("pending_post", pending_);
+        }
+    }
 
 private:
     template <stdp_weight_dependence D, class Deliver>
@@ -133,6 +162,10 @@ private:
         double x1 = 0, x2 = 0;    ///< just after the last jump: (r1, r2) of a source, (o1, o2) of a target
         std::int64_t last = 0;    ///< step of the last jump
     };
+    struct delayed_post {
+        std::int64_t stamp = 0;   ///< when it reaches the rule (spike stamp + post_shift_)
+        std::uint32_t target = 0, unused = 0;
+    };
 
     /// value · exp(-(now - last)·dt / tau); the factors of recent lags come from a table
     /// filled with the same expression, so the result does not depend on which path is taken.
@@ -155,6 +188,9 @@ private:
     std::uint32_t min_delay_ = std::numeric_limits<std::uint32_t>::max();
     std::uint32_t begin_ = 0, ring_base_ = 0, delay_bits_ = 0, delay_mask_ = 0;
     double dt_ms_ = 0.1, to_fixed_ = 0;
+    std::int64_t post_shift_ = 0;           ///< [steps] dendritic delay of the post spikes
+    std::vector<delayed_post> pending_;     ///< post spikes on their way to the rule, by stamp
+    std::size_t head_ = 0;                  ///< the first of pending_ not yet applied
     std::vector<std::uint32_t> row_begin_;  ///< [source + 1]
     std::vector<std::uint32_t> words_;      ///< (target - begin) << delay_bits | (delay - 1)
     std::vector<double> weights_;           ///< [weight units], row order
