@@ -224,13 +224,15 @@ An unknown name raises UnknownName, a bad value InvalidParameter.)doc")
         .def_readwrite("p", &snn::fixed_probability::p)
         .def_readwrite("allow_autapses", &snn::fixed_probability::allow_autapses);
     py::class_<snn::fixed_in_degree>(m, "FixedInDegree",
-                                     "Each target gets exactly k distinct sources.")
-        .def(py::init([](std::uint32_t k, bool autapses) {
-                 return snn::fixed_in_degree{k, autapses};
+                                     "Each target gets exactly k sources: distinct ones, or k independent draws "
+                                     "with allow_multapses.")
+        .def(py::init([](std::uint32_t k, bool autapses, bool multapses) {
+                 return snn::fixed_in_degree{k, autapses, multapses};
              }),
-             py::arg("k"), py::arg("allow_autapses") = true)
+             py::arg("k"), py::arg("allow_autapses") = true, py::arg("allow_multapses") = false)
         .def_readwrite("k", &snn::fixed_in_degree::k)
-        .def_readwrite("allow_autapses", &snn::fixed_in_degree::allow_autapses);
+        .def_readwrite("allow_autapses", &snn::fixed_in_degree::allow_autapses)
+        .def_readwrite("allow_multapses", &snn::fixed_in_degree::allow_multapses);
     py::class_<snn::from_list>(m, "FromList", "Explicit (source, target) pairs of local indices.")
         .def(py::init([](std::vector<std::uint32_t> s, std::vector<std::uint32_t> t) {
                  return snn::from_list{std::move(s), std::move(t)};
@@ -298,16 +300,19 @@ An unknown name raises UnknownName, a bad value InvalidParameter.)doc")
         m, "StdpPair", "Pair-based STDP (docs/plasticity.md); weights in the projection's units.")
         .def(py::init([](double tau_plus, double tau_minus, double a_plus, double a_minus,
                          double w_min, double w_max, const std::string& dependence,
-                         const std::string& pairing, double dendritic_delay) {
+                         const std::string& pairing, double dendritic_delay, double mu) {
                  snn::stdp_pair r{tau_plus, tau_minus, a_plus, a_minus, w_min, w_max};
                  r.dendritic_delay_ms = dendritic_delay;
+                 r.mu = mu;
                  if (dependence == "multiplicative")
                      r.dependence = snn::stdp_weight_dependence::multiplicative;
                  else if (dependence == "soft_bounds")
                      r.dependence = snn::stdp_weight_dependence::soft_bounds;
+                 else if (dependence == "power_law")
+                     r.dependence = snn::stdp_weight_dependence::power_law;
                  else if (dependence != "additive")
                      throw invalid_parameter("StdpPair", "dependence", dependence,
-                                             "must be additive, multiplicative or soft_bounds");
+                                             "must be additive, multiplicative, soft_bounds or power_law");
                  if (pairing == "nearest")
                      r.pairing = snn::stdp_pairing::nearest;
                  else if (pairing != "all_to_all")
@@ -319,14 +324,15 @@ An unknown name raises UnknownName, a bad value InvalidParameter.)doc")
              py::arg("tau_plus_ms") = 20.0, py::arg("tau_minus_ms") = 20.0,
              py::arg("a_plus") = 0.005, py::arg("a_minus") = 0.00525, py::arg("w_min") = 0.0,
              py::arg("w_max") = 1.0, py::arg("dependence") = "additive",
-             py::arg("pairing") = "all_to_all", py::arg("dendritic_delay_ms") = 0.0)
+             py::arg("pairing") = "all_to_all", py::arg("dendritic_delay_ms") = 0.0, py::arg("mu") = 0.4)
         .def_readwrite("tau_plus_ms", &snn::stdp_pair::tau_plus_ms)
         .def_readwrite("tau_minus_ms", &snn::stdp_pair::tau_minus_ms)
         .def_readwrite("a_plus", &snn::stdp_pair::a_plus)
         .def_readwrite("a_minus", &snn::stdp_pair::a_minus)
         .def_readwrite("w_min", &snn::stdp_pair::w_min)
         .def_readwrite("w_max", &snn::stdp_pair::w_max)
-        .def_readwrite("dendritic_delay_ms", &snn::stdp_pair::dendritic_delay_ms);
+        .def_readwrite("dendritic_delay_ms", &snn::stdp_pair::dendritic_delay_ms)
+        .def_readwrite("mu", &snn::stdp_pair::mu);
 }
 
 }  // namespace volley::python

@@ -67,7 +67,8 @@ class FixedProbability:
 class FixedInDegree:
     k: int
     allow_autapses: bool
-    def __init__(self, k: int, allow_autapses: bool = True) -> None: ...
+    allow_multapses: bool
+    def __init__(self, k: int, allow_autapses: bool = True, allow_multapses: bool = False) -> None: ...
 class FromList:
     sources: list[int]
     targets: list[int]
@@ -107,9 +108,10 @@ class StdpPair:
     w_min: float
     w_max: float
     dendritic_delay_ms: float
+    mu: float
     def __init__(self, tau_plus_ms: float = 20.0, tau_minus_ms: float = 20.0, a_plus: float = 0.005,
                  a_minus: float = 0.00525, w_min: float = 0.0, w_max: float = 1.0, dependence: str = "additive",
-                 pairing: str = "all_to_all", dendritic_delay_ms: float = 0.0) -> None: ...
+                 pairing: str = "all_to_all", dendritic_delay_ms: float = 0.0, mu: float = 0.4) -> None: ...
 
 class PopulationIndex:
     value: int
