@@ -6,13 +6,12 @@ errors of the difference (each backend's seed-to-seed spread), and the rate by l
 both must be in Brunel's irregular regime (CV > 1) at tens of Hz, far from the refractory
 limit. Skips without PyNN; without NEST only Volley's run is checked."""
 
-import json
 import math
 import os
 import subprocess
 import sys
 
-from volley_test_support import check, require, volley_module
+from volley_test_support import check, mean_sd, require, run_peer_script, volley_module
 
 volley_module()
 require("pyNN", "PyNN is not installed (pip install pyNN)")
@@ -22,21 +21,11 @@ seeds = ["1", "2", "3", "4"]
 have_nest = subprocess.run([sys.executable, "-c", "import pyNN.nest"], capture_output=True).returncode == 0
 backends = ["volley.pynn"] + (["pyNN.nest"] if have_nest else [])
 command = ["--seeds", *seeds, "--time", "600", "--transient", "100"]
-children = {b: subprocess.Popen([sys.executable, script, b, *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True) for b in backends}
-results = {}
-for backend, child in children.items():
-    out, err = child.communicate(timeout=600)
-    lines = [json.loads(x[len("RESULT "):]) for x in out.splitlines() if x.startswith("RESULT ")]
-    check(child.returncode == 0 and len(lines) == len(seeds), f"{backend} failed:\n{out[-2000:]}\n{err[-3000:]}")
-    results[backend] = lines
+results = run_peer_script(script, backends, command, len(seeds), parallel=True)
 
 
 def stats(backend, key):
-    values = [r[key] for r in results[backend]]
-    mean = sum(values) / len(values)
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
-    return mean, sd
+    return mean_sd([r[key] for r in results[backend]])
 
 
 for backend in backends:

@@ -10,13 +10,12 @@ standard errors of the difference (from each backend's seed-to-seed spread), and
 less than 20 %; both must show self-sustained irregular activity (rates of a few to tens of Hz
 after the kick, far from the 200 Hz refractory limit; CV > 0.8). Skips (77) without PyNN or NEST."""
 
-import json
 import math
 import os
 import subprocess
 import sys
 
-from volley_test_support import SKIP, check, require, volley_module
+from volley_test_support import SKIP, check, mean_sd, require, run_peer_script, volley_module
 
 volley_module()
 require("pyNN", "PyNN is not installed (pip install pyNN)")
@@ -28,20 +27,11 @@ script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "b
 seeds = ["1", "2", "3"]
 backends = ["volley.pynn", "pyNN.nest"]
 command = ["--seeds", *seeds, "--time", "500", "--transient", "100"]
-results = {}
-for backend in backends:  # one at a time: the NEST run is the heavy one
-    child = subprocess.run([sys.executable, script, backend, *command], capture_output=True, text=True, timeout=900)
-    lines = [json.loads(x[len("RESULT "):]) for x in child.stdout.splitlines() if x.startswith("RESULT ")]
-    check(child.returncode == 0 and len(lines) == len(seeds),
-          f"{backend} failed:\n{child.stdout[-2000:]}\n{child.stderr[-3000:]}")
-    results[backend] = lines
+results = run_peer_script(script, backends, command, len(seeds), parallel=False)  # NEST's run is the heavy one
 
 
 def stats(backend, key):
-    values = [r[key] for r in results[backend]]
-    mean = sum(values) / len(values)
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
-    return mean, sd
+    return mean_sd([r[key] for r in results[backend]])
 
 
 keys = (("rate_exc_hz", "exc rate", "Hz"), ("rate_inh_hz", "inh rate", "Hz"), ("cv", "exc CV", ""))

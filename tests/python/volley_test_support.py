@@ -39,3 +39,32 @@ def check(condition, message):
     """assert that also works under python -O."""
     if not condition:
         raise AssertionError(message)
+
+
+def run_peer_script(script, backends, args, runs, parallel):
+    """Runs `python3 SCRIPT BACKEND ARGS` for each backend (a bench/peers script that prints one
+    `RESULT {json}` line per run) and returns {backend: [result, ...]}; fails the test unless
+    each backend printed `runs` results. `parallel`: all backends at once, else one by one."""
+    import json
+    import subprocess
+
+    def start(backend):
+        return subprocess.Popen([sys.executable, script, backend, *args], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+
+    results = {}
+    children = {b: start(b) for b in backends} if parallel else {}
+    for backend in backends:
+        child = children[backend] if parallel else start(backend)
+        out, err = child.communicate(timeout=900)
+        lines = [json.loads(x[len("RESULT "):]) for x in out.splitlines() if x.startswith("RESULT ")]
+        check(child.returncode == 0 and len(lines) == runs, f"{backend} failed:\n{out[-2000:]}\n{err[-3000:]}")
+        results[backend] = lines
+    return results
+
+
+def mean_sd(values):
+    """The mean and the sample standard deviation of `values` (at least two)."""
+    import math
+    mean = sum(values) / len(values)
+    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
