@@ -6,7 +6,7 @@
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    volley::fuzz::scratch_dir();  // commands that write files write them there
+    volley::fuzz::enter_scratch_dir();  // commands that write files write them there
     std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
     std::ostringstream out, err;
     volley::hw::processor_tool tool(in, out, err);

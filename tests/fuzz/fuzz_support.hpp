@@ -36,21 +36,30 @@ inline void drop_fuzzer_state_in_child() {
     for (int sig : {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL}) std::signal(sig, SIG_DFL);
 }
 
-/// This process's scratch directory (created once; the process's working directory too, so that
-/// a loader or command that writes a file writes it there).
+/// This process's scratch directory (created once).
 inline const std::filesystem::path& scratch_dir() {
     static const std::filesystem::path dir = [] {
         const char* tmp = std::getenv("TMPDIR");
         std::filesystem::path d = std::filesystem::path(tmp && *tmp ? tmp : "/tmp") /
                                   ("volley-fuzz-" + std::to_string(::getpid()));
         std::filesystem::create_directories(d);
-        std::filesystem::current_path(d);
         ::pthread_atfork(nullptr, nullptr, drop_fuzzer_state_in_child);
         // The preflight's time limit for a child that loops (the default is 10 s per file).
         ::setenv("VOLLEY_HDF5_PREFLIGHT_SECONDS", "3", 0);
         return d;
     }();
     return dir;
+}
+
+/// Makes the scratch directory the working directory, for a harness whose input may write files
+/// by name (processor_tool's EMPTYNET and PARAMS). libFuzzer then needs absolute paths for its
+/// corpus, dictionary and artifacts (scripts/fuzz passes them so).
+inline void enter_scratch_dir() {
+    static const bool entered = [] {
+        std::filesystem::current_path(scratch_dir());
+        return true;
+    }();
+    (void)entered;
 }
 
 /// Writes `size` bytes to `name` in the scratch directory, with a modification time no earlier
