@@ -232,7 +232,7 @@ tennlab_network load_tennlab_network(const std::string& path, unknown_keys polic
     nlohmann::json j;
     try {
         in >> j;
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number out of range
         throw tennlab_error(path, std::string("malformed JSON: ") + e.what(), "");
     }
     return tennlab_network::from_json(j, path, policy);

@@ -431,7 +431,7 @@ network_file parse_network_json(const std::string& text, const std::string& sour
     json j;
     try {
         j = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // a syntax error, or a number past double's range
         throw file_format_error(source_name, "", std::string("malformed JSON: ") + e.what());
     }
     const node root(j, "", source_name);
