@@ -5,7 +5,11 @@
 
 #include <volley/error.hpp>
 #include <volley/hw/tennlab_error.hpp>
+#include <volley/hw/processor_tool.hpp>
 #include <volley/hw/tennlab_network.hpp>
+#include <volley/convert/cnn_readers.hpp>
+#include <volley/convert/idx_file.hpp>
+#include <volley/snn/npz_file.hpp>
 #include <volley/snn/network_json.hpp>
 #include <volley/snn/nir_file.hpp>
 
@@ -13,6 +17,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -49,6 +54,74 @@ TEST(FuzzRegressions, NirDatasetLargerThanTheFileIsRefusedBeforeAllocating) {
     const auto file = regressions / "nir" / "shape_larger_than_file.nir";
     EXPECT_TRUE(throws_naming<volley::file_format_error>([&] { volley::snn::read_nir(file); },
                                                          {file.string(), "the shape ("}));
+}
+
+// fuzz_volley_cnn_h5: a damaged attribute message in a layer group overflowed a heap buffer
+// inside libhdf5 (H5Aexists) in the reading process: the preflight child had not reached the group,
+// as H5Ovisit gives up at the first object it cannot read. The child now walks the links itself
+// past errors and decodes every attribute as H5Aexists does. Under ASan (the asan preset) the
+// child's report refuses the file; without it, the overflow may go unnoticed and the reader's own
+// checks answer: either way a typed error naming the file, and the process lives.
+TEST(FuzzRegressions, VolleyCnnH5WithADamagedAttributeIsATypedError) {
+    const auto file = regressions / "volley_cnn_h5" / "attribute_overflow_after_damaged_object.h5";
+    EXPECT_TRUE(throws_naming<volley::error>([&] { volley::convert::read_volley_h5(file); },
+                                             {file.string()}));
+}
+
+// fuzz_processor_tool: `M <file>` where the file named is a directory ("." here): libstdc++'s
+// filebuf threw std::ios_base::failure from the JSON read, and the tool aborted. Now the tool
+// prints the error, as for a file that cannot be opened, and runs on.
+TEST(FuzzRegressions, ProcessorToolReadingADirectoryPrintsTheErrorAndGoesOn) {
+    std::ifstream input(regressions / "processor_tool" / "make_from_directory.txt", std::ios::binary);
+    std::stringstream commands;
+    commands << input.rdbuf() << "\nM risp " << std::filesystem::temp_directory_path().string() << "\n";
+    std::ostringstream out, err;
+    volley::hw::processor_tool tool(commands, out, err);
+    EXPECT_EQ(tool.run(), 0);
+    EXPECT_NE(err.str().find(std::filesystem::temp_directory_path().string() + ": Is a directory"),
+              std::string::npos)
+        << err.str();
+}
+
+// fuzz_keras_weights_json: an architecture JSON that is a string ("supported") made
+// model.value() throw nlohmann's type_error from inside the reader. Any JSON value of the wrong type
+// in a model configuration is now a file_format_error naming the JSON file.
+TEST(FuzzRegressions, KerasArchitectureOfTheWrongJsonTypeIsAFormatError) {
+    const auto architecture = regressions / "keras_weights_json" / "string_where_object_expected.json";
+    const auto weights = std::filesystem::path(VOLLEY_TEST_DATA_DIR) / "keras" / "weights_only.h5";
+    EXPECT_TRUE(throws_naming<volley::file_format_error>(
+        [&] { volley::convert::read_keras_weights(weights, architecture); },
+        {architecture.string(), "unexpected model configuration", "type_error"}));
+}
+
+// fuzz_npz: a member's shape "(x, 3)"-like text made std::stoull throw std::invalid_argument.
+TEST(FuzzRegressions, NpzMemberWithAMalformedShapeIsAFormatError) {
+    const auto file = regressions / "npz" / "malformed_shape.npz";
+    // Its first member ('x') has the malformed shape; the mutation also broke the second's
+    // local header.
+    EXPECT_TRUE(throws_naming<volley::file_format_error>(
+        [&] { volley::snn::read_npz_array(file, "x"); },
+        {file.string(), "array 'x'", "malformed shape"}));
+    EXPECT_TRUE(throws_naming<volley::file_format_error>(
+        [&] { volley::snn::read_npz_array(file, "y"); },
+        {file.string(), "array 'y'", "bad local zip header"}));
+}
+
+// fuzz_npy: the dtype "' <f8'" (a space for the byte order) made std::stoi throw on "f8".
+TEST(FuzzRegressions, NpyWithAMalformedDtypeIsAFormatError) {
+    const auto file = regressions / "npy" / "malformed_dtype_width.npy";
+    EXPECT_TRUE(throws_naming<volley::file_format_error>([&] { volley::snn::read_npy(file); },
+                                                         {file.string(), "malformed dtype"}));
+}
+
+// fuzz_idx: an 18-byte file whose header promises 2 × 11520 × 525056 values (12 GB): read_idx
+// allocated them all before reading (libFuzzer: out-of-memory, malloc of 12 GB). It now grows the
+// array with the data, and refuses the file for holding fewer values than promised.
+TEST(FuzzRegressions, IdxHeaderPromisingGigabytesIsRefusedWithoutAllocatingThem) {
+    const auto file = regressions / "idx" / "header_promises_12gb";
+    EXPECT_TRUE(throws_naming<volley::file_format_error>(
+        [&] { volley::convert::read_idx(file); },
+        {file.string(), "holds 2 values; the header promises 12097290240"}));
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 namespace volley::snn {
@@ -153,23 +154,45 @@ npy_array parse_npy(const std::string& b, const std::string& file, const std::st
     out.dtype = descr;
     const bool fortran = header_value(h, "fortran_order", ctx) == "True";
     const std::string shape = header_value(h, "shape", ctx);
+    // Digits only, checked for overflow (std::stoull threw std::invalid_argument on a shape such
+    // as "(x,)" and wrapped a product of huge dimensions: found by tests/fuzz).
+    auto number = [&](const std::string& text, std::size_t& k, const std::string& what) {
+        std::size_t value = 0;
+        const std::size_t first = k;
+        for (; k < text.size() && text[k] >= '0' && text[k] <= '9'; ++k) {
+            const auto digit = static_cast<std::size_t>(text[k] - '0');
+            if (value > (std::numeric_limits<std::size_t>::max() - digit) / 10)
+                fail(what + " " + text + " is out of range");
+            value = value * 10 + digit;
+        }
+        if (k == first) fail("malformed " + what + " " + text);
+        return value;
+    };
     for (std::size_t k = 1; k < shape.size();) {
         while (k < shape.size() && (shape[k] == ' ' || shape[k] == ',')) ++k;
         if (k >= shape.size() || shape[k] == ')') break;
-        std::size_t used = 0;
-        out.shape.push_back(std::stoull(shape.substr(k), &used));
-        k += used;
+        out.shape.push_back(number(shape, k, "shape"));
     }
-    std::size_t count = 1;
-    for (auto d : out.shape) count *= d;
     if (descr.size() < 3) fail("unsupported dtype '" + descr + "'");
     const char order = descr[0], kind = descr[1];
-    const int width = std::stoi(descr.substr(2));
+    std::size_t width_end = 2;
+    const std::size_t width = number(descr, width_end, "dtype");
+    if (width_end != descr.size() || width == 0)
+        fail("unsupported dtype '" + descr + "' (bool, int, uint, float32 and float64 are)");
     const bool swap = (order == '>' && std::endian::native == std::endian::little) ||
                       (order == '<' && std::endian::native == std::endian::big);
     const std::size_t data = start + hlen;
-    if (data + count * static_cast<std::size_t>(width) > b.size())
-        fail("data too short for shape " + shape + " and dtype " + descr);
+    const std::size_t available = (b.size() - data) / width;  // values the bytes can hold
+    std::size_t count = 1;
+    for (auto d : out.shape) {
+        if (d != 0 && count > available / d) {
+            count = available + 1;  // more than the data holds, without overflowing
+            break;
+        }
+        count *= d;
+    }
+    if (std::find(out.shape.begin(), out.shape.end(), std::size_t{0}) != out.shape.end()) count = 0;
+    if (count > available) fail("data too short for shape " + shape + " and dtype " + descr);
     out.values.resize(count);
     const char* p = b.data() + data;
     for (std::size_t i = 0; i < count; ++i, p += width) {
