@@ -83,6 +83,19 @@ TEST(FuzzRegressions, ProcessorToolReadingADirectoryPrintsTheErrorAndGoesOn) {
         << err.str();
 }
 
+// fuzz_processor_tool (UBSan): `ML` with an inline network whose edge property has "size":
+// 66666...661 (6.7e76): nlohmann's get<int>() converted the double to int, undefined behaviour.
+// A property's type, index or size outside int's range is now a tennlab_error naming it.
+TEST(FuzzRegressions, ProcessorToolPropertySizeOutsideIntIsAnError) {
+    std::ifstream commands(regressions / "processor_tool" / "property_size_6e76.txt", std::ios::binary);
+    std::ostringstream out, err;
+    volley::hw::processor_tool tool(commands, out, err);
+    EXPECT_EQ(tool.run(), 0);
+    EXPECT_NE(err.str().find("edge_properties[0]: size = 6.666666666666667e+76 is out of range"),
+              std::string::npos)
+        << err.str();
+}
+
 // fuzz_keras_weights_json: an architecture JSON that is a string ("supported") made
 // model.value() throw nlohmann's type_error from inside the reader. Any JSON value of the wrong type
 // in a model configuration is now a file_format_error naming the JSON file.
