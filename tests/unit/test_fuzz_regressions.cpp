@@ -10,6 +10,9 @@
 #include <volley/convert/cnn_readers.hpp>
 #include <volley/convert/idx_file.hpp>
 #include <volley/snn/npz_file.hpp>
+#include <volley/snn/sha256.hpp>
+
+#include "checkpoint/checkpoint_file.hpp"
 #include <volley/snn/network_json.hpp>
 #include <volley/snn/nir_file.hpp>
 
@@ -17,6 +20,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <span>
 #include <sstream>
 #include <string>
 
@@ -94,6 +98,23 @@ TEST(FuzzRegressions, ProcessorToolPropertySizeOutsideIntIsAnError) {
     EXPECT_NE(err.str().find("edge_properties[0]: size = 6.666666666666667e+76 is out of range"),
               std::string::npos)
         << err.str();
+}
+
+// fuzz_checkpoint (UBSan): a checkpoint with an empty state record, whose bytes read_checkpoint
+// hashes: sha256::update with an empty span passed its null data() to memcpy (undefined
+// behaviour). Empty updates now return at once; the damaged file is refused as before.
+TEST(FuzzRegressions, CheckpointWithAnEmptyRecordIsRefusedAndEmptyHashUpdatesAreNoOps) {
+    const auto file = regressions / "checkpoint" / "empty_record.ckpt";
+    volley::snn::detail::checkpoint_header header;
+    EXPECT_TRUE(throws_naming<volley::file_format_error>(
+        [&] { volley::snn::detail::read_checkpoint(file, header); }, {file.string()}));
+    volley::snn::detail::sha256 with_empty, without;
+    with_empty.update(std::span<const std::byte>{});
+    with_empty.update(std::string("abc"));
+    with_empty.update(std::span<const std::byte>{});
+    without.update(std::string("abc"));
+    EXPECT_EQ(with_empty.finish_hex(), without.finish_hex());
+    EXPECT_EQ(without.finish_hex().size(), 64u);
 }
 
 // fuzz_keras_weights_json: an architecture JSON that is a string ("supported") made
