@@ -141,6 +141,24 @@ TEST(FuzzRegressions, NpzMemberWithAMalformedShapeIsAFormatError) {
         {file.string(), "array 'y'", "bad local zip header"}));
 }
 
+// fuzz_npz (second run): a 612-byte archive whose deflated member claims gigabytes uncompressed:
+// member_bytes allocated the claimed size before inflating (libFuzzer: out-of-memory, 2.2 GB).
+// A claim past deflate's 1032:1 is now refused before any allocation.
+TEST(FuzzRegressions, NpzMemberClaimingMoreThanDeflateCanProduceIsRefused) {
+    const auto file = regressions / "npz" / "claims_gigabytes_uncompressed.npz";
+    int refused = 0;
+    for (const auto& name : volley::snn::npz_array_names(file)) {
+        try {
+            volley::snn::read_npz_array(file, name);
+        } catch (const volley::file_format_error& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find(file.string()), std::string::npos) << what;
+            if (what.find("more than deflate can produce") != std::string::npos) ++refused;
+        }
+    }
+    EXPECT_GE(refused, 1);
+}
+
 // fuzz_npy: the dtype "' <f8'" (a space for the byte order) made std::stoi throw on "f8".
 TEST(FuzzRegressions, NpyWithAMalformedDtypeIsAFormatError) {
     const auto file = regressions / "npy" / "malformed_dtype_width.npy";

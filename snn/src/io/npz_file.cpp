@@ -91,12 +91,25 @@ std::vector<zip_member> zip_directory(const std::string& b, const std::string& f
 }
 
 std::string member_bytes(const std::string& b, const zip_member& m, const std::string& file, const std::string& array) {
-    auto fail = [&](const std::string& why) -> void { throw file_format_error(file, "array '" + array + "'", why); };
-    if (m.local_offset + 30 > b.size() || le(b, m.local_offset, 4) != 0x04034b50) fail("bad local zip header");
+    std::string shown = array;  // a damaged name's control bytes (NUL) would cut what() short
+    for (char& c : shown)
+        if (static_cast<unsigned char>(c) < 0x20) c = '?';
+    auto fail = [&](const std::string& why) -> void { throw file_format_error(file, "array '" + shown + "'", why); };
+    // Offsets and sizes are compared without sums that a hostile 64-bit value could wrap.
+    if (m.local_offset > b.size() || b.size() - m.local_offset < 30 ||
+        le(b, m.local_offset, 4) != 0x04034b50)
+        fail("bad local zip header");
     const std::size_t data = m.local_offset + 30 + le(b, m.local_offset + 26, 2) + le(b, m.local_offset + 28, 2);
-    if (data + m.compressed > b.size()) fail("member data runs past the end of the file");
+    if (data > b.size() || m.compressed > b.size() - data)
+        fail("member data runs past the end of the file");
     if (m.method == 0) return b.substr(data, m.size);
     if (m.method != 8) fail("unsupported zip compression method " + std::to_string(m.method) + " (stored and deflated are)");
+    // The uncompressed size is the header's claim: deflate cannot expand more than 1032:1, so a
+    // larger claim is refused before the buffer is allocated (found by tests/fuzz: a 612-byte
+    // archive claiming gigabytes).
+    if (m.size / 1032 > m.compressed + 1)
+        fail("claims " + std::to_string(m.size) + " bytes uncompressed from " +
+             std::to_string(m.compressed) + " compressed, more than deflate can produce");
     std::string out(m.size, '\0');
     z_stream zs{};
     if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) fail("zlib inflateInit2 failed");
