@@ -5,6 +5,9 @@
 #include "json_key_check.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <set>
 
 namespace volley::hw {
@@ -21,6 +24,24 @@ const property* find(const std::vector<property>& props, const std::string& name
     for (const auto& p : props)
         if (p.name == name) return &p;
     return nullptr;
+}
+
+/// A number field read as an int, as nlohmann's get<int>() does (a fraction is cut off), but a value
+/// outside int's range is an error: converting it was undefined behaviour (found by tests/fuzz:
+/// a "size" of 6.7e76).
+int int_field(const nlohmann::json& pj, const char* key, const std::string& object) {
+    const auto& v = pj[key];
+    const bool in_range =
+        v.is_number_integer()
+            ? (v.is_number_unsigned() ? v.get<std::uint64_t>() <= std::numeric_limits<int>::max()
+                                      : v.get<std::int64_t>() >= std::numeric_limits<int>::min() &&
+                                            v.get<std::int64_t>() <= std::numeric_limits<int>::max())
+            : std::isfinite(v.get<double>()) &&
+                  v.get<double>() > static_cast<double>(std::numeric_limits<int>::min()) - 1 &&
+                  v.get<double>() < static_cast<double>(std::numeric_limits<int>::max()) + 1;
+    if (!in_range)
+        throw tennlab_error(object, std::string(key) + " = " + v.dump() + " is out of range", "");
+    return v.get<int>();
 }
 
 std::vector<property> parse_category(const nlohmann::json& list, const std::string& category,
@@ -41,9 +62,9 @@ std::vector<property> parse_category(const nlohmann::json& list, const std::stri
                            {"name", "type", "index", "size", "min_value", "max_value"}, object);
         property p;
         p.name = pj["name"].get<std::string>();
-        const int type = pj["type"].get<int>();
-        p.index = pj["index"].get<int>();
-        p.size = pj["size"].get<int>();
+        const int type = int_field(pj, "type", object);
+        p.index = int_field(pj, "index", object);
+        p.size = int_field(pj, "size", object);
         p.min_value = pj["min_value"].get<double>();
         p.max_value = pj["max_value"].get<double>();
         p.type = static_cast<property_type>(type);

@@ -3,9 +3,12 @@
 
 #include "json_key_check.hpp"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <ios>
 #include <map>
 #include <set>
 #include <sstream>
@@ -232,8 +235,10 @@ tennlab_network load_tennlab_network(const std::string& path, unknown_keys polic
     nlohmann::json j;
     try {
         in >> j;
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number out of range
         throw tennlab_error(path, std::string("malformed JSON: ") + e.what(), "");
+    } catch (const std::ios_base::failure&) {  // libstdc++ throws on a read error (a directory)
+        throw io_error(path, std::string("cannot read: ") + std::strerror(errno ? errno : EIO));
     }
     return tennlab_network::from_json(j, path, policy);
 }

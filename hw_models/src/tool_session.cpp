@@ -8,6 +8,7 @@
 #include <cstdarg>
 #include <cstdlib>
 #include <cstring>
+#include <ios>
 #include <fstream>
 #include <istream>
 #include <ostream>
@@ -129,6 +130,11 @@ std::optional<nlohmann::json> tool_session::read_json(const tokens& t, std::size
             file >> j;
             return j;
         } catch (const nlohmann::json::exception&) {
+            return std::nullopt;
+        } catch (const std::ios_base::failure&) {
+            // libstdc++'s filebuf throws on a read error, e.g. a directory, which opens (found
+            // by tests/fuzz: `M .`): report it as an open failure is.
+            err_ << t[file_pos] << ": " << std::strerror(errno ? errno : EIO) << '\n';
             return std::nullopt;
         }
     }

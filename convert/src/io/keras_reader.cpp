@@ -354,6 +354,20 @@ cnn_graph build(const json& model, detail::graph_builder& b, hid_t root, hid_t w
     return b.finish();
 }
 
+/// build(), with a JSON value of the wrong type anywhere in the model's configuration (a string
+/// where an object is read with value(), ...) a file_format_error naming `config_source` instead of
+/// nlohmann's type_error escaping (found by tests/fuzz).
+cnn_graph build_checked(const json& model, detail::graph_builder& b, hid_t root, hid_t weights_root,
+                        const std::string& weights_path, const std::string& config_source,
+                        const std::string& config_object) {
+    try {
+        return build(model, b, root, weights_root, weights_path);
+    } catch (const json::exception& e) {
+        throw file_format_error(config_source, config_object,
+                                std::string("unexpected model configuration: ") + e.what());
+    }
+}
+
 json parse(const std::string& text, const std::string& file, const std::string& where) {
     try {
         return json::parse(text);
@@ -378,8 +392,8 @@ cnn_graph read_keras_h5(const std::filesystem::path& path) {
     auto weights = snn::detail::open_group_if_present(h5.get(), "model_weights");
     if (!weights.valid()) throw file_format_error(file, "/model_weights", "missing group");
     detail::graph_builder b(file, "keras");
-    return build(parse(*config, file, "model_config"), b, h5.get(), weights.get(),
-                 "/model_weights/");
+    return build_checked(parse(*config, file, "model_config"), b, h5.get(), weights.get(),
+                         "/model_weights/", file, "model_config");
 }
 
 cnn_graph read_keras_weights(const std::filesystem::path& weights_file,
@@ -393,8 +407,10 @@ cnn_graph read_keras_weights(const std::filesystem::path& weights_file,
     auto h5 = snn::detail::open_hdf5_file(weights_file, false);
     auto weights = snn::detail::open_group_if_present(h5.get(), "model_weights");
     detail::graph_builder b(file, "keras-weights+json");
-    if (weights.valid()) return build(model, b, h5.get(), weights.get(), "/model_weights/");
-    return build(model, b, h5.get(), h5.get(), "/");
+    const std::string source = architecture_json.string();
+    if (weights.valid())
+        return build_checked(model, b, h5.get(), weights.get(), "/model_weights/", source, "");
+    return build_checked(model, b, h5.get(), h5.get(), "/", source, "");
 }
 
 }  // namespace volley::convert

@@ -27,8 +27,12 @@
 
 // Everything below is compiled for AVX-512; the headers above are not (their inline functions
 // must not come out in AVX-512 code that other files could link to).
+#if defined(__clang__)  // clang has no #pragma GCC target (the fuzz and tsan presets)
+#pragma clang attribute push(__attribute__((target("avx512f"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx512f")
+#endif
 
 #include "analysis/kreuz_lanes_avx512.hpp"
 
@@ -112,6 +116,10 @@ void isi_distance_pairs_avx512(std::span<const knots_pair> pairs, const kreuz_op
 
 }  // namespace volley::snn::analysis::detail
 
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 #endif  // the portable fallback is in kreuz_pairs.cpp

@@ -3,6 +3,8 @@
 #include <volley/error.hpp>
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 
 namespace volley::snn::detail {
 
@@ -68,6 +70,35 @@ void overwrite_dataset(hid_t dataset, hid_t mem_type, const void* data, const st
     hdf5_quiet quiet;
     check_hdf5(H5Dwrite(dataset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), file,
                "write " + object);
+}
+
+std::size_t checked_element_count(hid_t dataset, std::size_t element_bytes, const std::string& file,
+                                  const std::string& object) {
+    const auto shape = dataset_shape(dataset);
+    std::string text = "(";
+    for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+    text += ")";
+    constexpr std::uint64_t max_ratio = 1032;            // deflate's largest compression ratio
+    constexpr std::uint64_t fill_allowance = 1u << 20;  // bytes read as fill values
+    const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() / (max_ratio + 1);
+    std::uint64_t count = 1;
+    for (hsize_t d : shape) {
+        if (d != 0 && count > limit / d)
+            throw file_format_error(file, object, "the shape " + text + " has too many elements");
+        count *= d;
+    }
+    const std::uint64_t element = std::max<std::size_t>(element_bytes, 1);
+    if (count > limit / element)
+        throw file_format_error(file, object, "the shape " + text + " has too many elements");
+    hdf5_quiet quiet;
+    const std::uint64_t stored = H5Dget_storage_size(dataset);
+    const std::uint64_t bytes = count * element;
+    if (bytes > fill_allowance && stored < limit && bytes > stored * max_ratio + fill_allowance)
+        throw file_format_error(file, object,
+                                "the shape " + text + " declares " + std::to_string(bytes) +
+                                    " bytes, but the file stores " + std::to_string(stored) +
+                                    " bytes for it (damaged or hostile file)");
+    return static_cast<std::size_t>(count);
 }
 
 std::vector<hsize_t> dataset_shape(hid_t dataset) {

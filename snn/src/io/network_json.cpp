@@ -220,7 +220,7 @@ void read_population(network& net, const node& p) {
         for (const auto& [key, value] : sec.raw().items()) {
             const auto x = sec.at(key);
             auto spec = read_value(x);
-            at_node(x, [&] {
+            at_node(x, [&, &key = key] {  // clang 14 captures no structured binding implicitly
                 if (std::string_view(section) == "initial") net.initialise(pop, key, std::move(spec));
                 else net.set_parameter(pop, key, std::move(spec));
                 return 0;
@@ -444,7 +444,7 @@ network_file parse_network_json(const std::string& text, const std::string& sour
     json j;
     try {
         j = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // a syntax error, or a number past double's range
         throw file_format_error(source_name, "", std::string("malformed JSON: ") + e.what());
     }
     const node root(j, "", source_name);

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 namespace volley::snn {
@@ -90,12 +91,25 @@ std::vector<zip_member> zip_directory(const std::string& b, const std::string& f
 }
 
 std::string member_bytes(const std::string& b, const zip_member& m, const std::string& file, const std::string& array) {
-    auto fail = [&](const std::string& why) -> void { throw file_format_error(file, "array '" + array + "'", why); };
-    if (m.local_offset + 30 > b.size() || le(b, m.local_offset, 4) != 0x04034b50) fail("bad local zip header");
+    std::string shown = array;  // a damaged name's control bytes (NUL) would cut what() short
+    for (char& c : shown)
+        if (static_cast<unsigned char>(c) < 0x20) c = '?';
+    auto fail = [&](const std::string& why) -> void { throw file_format_error(file, "array '" + shown + "'", why); };
+    // Offsets and sizes are compared without sums that a hostile 64-bit value could wrap.
+    if (m.local_offset > b.size() || b.size() - m.local_offset < 30 ||
+        le(b, m.local_offset, 4) != 0x04034b50)
+        fail("bad local zip header");
     const std::size_t data = m.local_offset + 30 + le(b, m.local_offset + 26, 2) + le(b, m.local_offset + 28, 2);
-    if (data + m.compressed > b.size()) fail("member data runs past the end of the file");
+    if (data > b.size() || m.compressed > b.size() - data)
+        fail("member data runs past the end of the file");
     if (m.method == 0) return b.substr(data, m.size);
     if (m.method != 8) fail("unsupported zip compression method " + std::to_string(m.method) + " (stored and deflated are)");
+    // The uncompressed size is the header's claim: deflate cannot expand more than 1032:1, so a
+    // larger claim is refused before the buffer is allocated (found by tests/fuzz: a 612-byte
+    // archive claiming gigabytes).
+    if (m.size / 1032 > m.compressed + 1)
+        fail("claims " + std::to_string(m.size) + " bytes uncompressed from " +
+             std::to_string(m.compressed) + " compressed, more than deflate can produce");
     std::string out(m.size, '\0');
     z_stream zs{};
     if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) fail("zlib inflateInit2 failed");
@@ -153,23 +167,45 @@ npy_array parse_npy(const std::string& b, const std::string& file, const std::st
     out.dtype = descr;
     const bool fortran = header_value(h, "fortran_order", ctx) == "True";
     const std::string shape = header_value(h, "shape", ctx);
+    // Digits only, checked for overflow (std::stoull threw std::invalid_argument on a shape such
+    // as "(x,)" and wrapped a product of huge dimensions: found by tests/fuzz).
+    auto number = [&](const std::string& text, std::size_t& k, const std::string& what) {
+        std::size_t value = 0;
+        const std::size_t first = k;
+        for (; k < text.size() && text[k] >= '0' && text[k] <= '9'; ++k) {
+            const auto digit = static_cast<std::size_t>(text[k] - '0');
+            if (value > (std::numeric_limits<std::size_t>::max() - digit) / 10)
+                fail(what + " " + text + " is out of range");
+            value = value * 10 + digit;
+        }
+        if (k == first) fail("malformed " + what + " " + text);
+        return value;
+    };
     for (std::size_t k = 1; k < shape.size();) {
         while (k < shape.size() && (shape[k] == ' ' || shape[k] == ',')) ++k;
         if (k >= shape.size() || shape[k] == ')') break;
-        std::size_t used = 0;
-        out.shape.push_back(std::stoull(shape.substr(k), &used));
-        k += used;
+        out.shape.push_back(number(shape, k, "shape"));
     }
-    std::size_t count = 1;
-    for (auto d : out.shape) count *= d;
     if (descr.size() < 3) fail("unsupported dtype '" + descr + "'");
     const char order = descr[0], kind = descr[1];
-    const int width = std::stoi(descr.substr(2));
+    std::size_t width_end = 2;
+    const std::size_t width = number(descr, width_end, "dtype");
+    if (width_end != descr.size() || width == 0)
+        fail("unsupported dtype '" + descr + "' (bool, int, uint, float32 and float64 are)");
     const bool swap = (order == '>' && std::endian::native == std::endian::little) ||
                       (order == '<' && std::endian::native == std::endian::big);
     const std::size_t data = start + hlen;
-    if (data + count * static_cast<std::size_t>(width) > b.size())
-        fail("data too short for shape " + shape + " and dtype " + descr);
+    const std::size_t available = (b.size() - data) / width;  // values the bytes can hold
+    std::size_t count = 1;
+    for (auto d : out.shape) {
+        if (d != 0 && count > available / d) {
+            count = available + 1;  // more than the data holds, without overflowing
+            break;
+        }
+        count *= d;
+    }
+    if (std::find(out.shape.begin(), out.shape.end(), std::size_t{0}) != out.shape.end()) count = 0;
+    if (count > available) fail("data too short for shape " + shape + " and dtype " + descr);
     out.values.resize(count);
     const char* p = b.data() + data;
     for (std::size_t i = 0; i < count; ++i, p += width) {

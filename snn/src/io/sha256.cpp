@@ -74,6 +74,7 @@ void sha256::compress(const std::uint8_t* block) noexcept {
 void sha256::update(std::span<const std::byte> bytes) noexcept {
     const auto* p = reinterpret_cast<const std::uint8_t*>(bytes.data());
     std::size_t n = bytes.size();
+    if (n == 0) return;  // an empty span's data() may be null, which memcpy must not get
     total_bytes_ += n;
     if (block_used_ > 0) {
         const std::size_t take = std::min(n, block_.size() - block_used_);

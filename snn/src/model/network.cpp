@@ -48,7 +48,7 @@ void check_plastic_weights(const synapse_spec& syn, const std::string& object) {
     const auto [lo, hi] = weight_bounds(syn.plasticity);
     const std::string bounds = "initial weights must lie within [w_min, w_max] = [" + format_number(lo) + ", " +
                                format_number(hi) + "]";
-    auto inside = [&](double w, const std::string& name) {
+    auto inside = [&, lo = lo, hi = hi](double w, const std::string& name) {  // clang 14: no implicit
         if (w < lo || w > hi) throw invalid_parameter(object, name, format_number(w), bounds);
     };
     if (const auto* c = std::get_if<double>(&syn.weight)) inside(*c, "weight");

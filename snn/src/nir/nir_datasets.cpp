@@ -53,8 +53,7 @@ nir_array read_nir_array(hid_t dataset, const nir_location& where) {
     hdf5_quiet quiet;
     nir_array a;
     for (hsize_t d : dataset_shape(dataset)) a.shape.push_back(static_cast<std::size_t>(d));
-    std::size_t count = 1;
-    for (std::size_t d : a.shape) count *= d;
+    const std::size_t count = checked_element_count(dataset, sizeof(double), where.file, where.path);
     hdf5_id type(H5Dget_type(dataset), H5Tclose);
     switch (H5Tget_class(type.get())) {
         case H5T_STRING:

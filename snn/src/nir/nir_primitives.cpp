@@ -172,7 +172,7 @@ void check_nir_params(nir_node& node, const nir_location& where) {
                                 "node '" + node.name + "' has unknown type '" + node.type + "'");
     for (const auto& [key, value] : node.params) {
         auto p = std::find_if(rule->params.begin(), rule->params.end(),
-                              [&](const param_rule& r) { return r.name == key; });
+                              [&key = key](const param_rule& r) { return r.name == key; });
         if (p == rule->params.end())
             throw file_format_error(
                 where.file, where.path + "/" + key,

@@ -33,6 +33,14 @@ void overwrite_dataset(hid_t dataset, hid_t mem_type, const void* data, const st
 /// The dataset's shape (one entry per dimension; empty for a scalar).
 std::vector<hsize_t> dataset_shape(hid_t dataset);
 
+/// The number of elements of the dataset, checked before a reader allocates memory for them: a
+/// damaged or hostile file can declare a shape far larger than what it stores. file_format_error
+/// naming `file`, `object` and the shape when the count overflows, or when count × element_bytes
+/// is more than the dataset stores times 1032 (deflate's largest compression ratio) plus 1 MiB
+/// (a small dataset that stores nothing reads as its fill value).
+std::size_t checked_element_count(hid_t dataset, std::size_t element_bytes, const std::string& file,
+                                  const std::string& object);
+
 /// The class of the dataset's element type (H5T_INTEGER, H5T_FLOAT, ...).
 H5T_class_t dataset_class(hid_t dataset);
 

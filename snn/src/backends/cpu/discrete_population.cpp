@@ -113,7 +113,7 @@ discrete_population::discrete_population(const network& net, population_index po
     for (const auto& [var, spec] : p.initial_values) {
         auto& target = var == "v" ? v_ : i_syn_;
         const auto slot = static_cast<std::uint32_t>(
-            64 + (std::find_if(vars.begin(), vars.end(), [&](const char* v) { return var == v; }) - vars.begin()));
+            64 + (std::find_if(vars.begin(), vars.end(), [&var = var](const char* v) { return var == v; }) - vars.begin()));
         for (std::uint32_t i = 0; i < n_; ++i) target[i] = draw_neuron_value(spec, seed, pop.value, slot, i);
     }
     v_initial_ = v_;

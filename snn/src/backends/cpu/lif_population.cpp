@@ -128,7 +128,7 @@ lif_population::lif_population(const network& net, population_index pop, double 
     for (const auto& [var, spec] : p.initial_values) {
         auto& target = this->column(var);  // at step 0 the scale is 1
         const auto slot = static_cast<std::uint32_t>(
-            64 + (std::find_if(vars.begin(), vars.end(), [&](const char* v) { return var == v; }) - vars.begin()));
+            64 + (std::find_if(vars.begin(), vars.end(), [&var = var](const char* v) { return var == v; }) - vars.begin()));
         for (std::uint32_t i = 0; i < n_; ++i) target[i] = draw_neuron_value(spec, seed, pop.value, slot, i);
     }
     if (scaled_)  // the scaled kernel keeps v relative to v_rest

@@ -64,7 +64,7 @@ class ode_columns : public ode_population::kernel {
                 for (const auto& [name, spec] : p.parameters) {
                     const auto k = static_cast<std::uint32_t>(
                         std::find_if(infos.begin(), infos.end(),
-                                     [&](const auto& f) { return name == f.name; }) -
+                                     [&name = name](const auto& f) { return name == f.name; }) -
                         infos.begin());
                     const double v = draw_neuron_value(spec, seed, pop.value, k, i);
                     check_parameter(m, name, v, who);
@@ -80,7 +80,7 @@ class ode_columns : public ode_population::kernel {
         for (const auto& [var, spec] : p.initial_values) {
             const auto k =
                 static_cast<std::size_t>(std::find_if(names_.begin(), names_.end(),
-                                                      [&](const char* v) { return var == v; }) -
+                                                      [&var = var](const char* v) { return var == v; }) -
                                          names_.begin());
             for (std::uint32_t i = 0; i < n_; ++i)
                 x_[k][i] =

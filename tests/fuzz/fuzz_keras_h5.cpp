@@ -1,0 +1,10 @@
+// libFuzzer harness: Keras model.save HDF5 files (read_keras_h5, through the HDF5 preflight) (tests/fuzz/README.md).
+#include "fuzz_support.hpp"
+
+#include <volley/convert/cnn_readers.hpp>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const auto path = volley::fuzz::write_input("model.h5", data, size);
+    VOLLEY_FUZZ_REFUSALS_ARE_FINE(volley::convert::read_keras_h5(path));
+    return 0;
+}

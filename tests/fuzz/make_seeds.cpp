@@ -1,0 +1,66 @@
+// Writes the seed inputs of tests/fuzz/corpus that no fixture of tests/data provides, with the
+// library's own writers (small valid files): a Volley network file, a checkpoint, a SONATA spike
+// file, a spike CSV, a DANNA programme. Run by hand when a format changes:
+//   build/fuzz/tests/fuzz/fuzz_make_seeds tests/fuzz/corpus
+#include <volley/danna/grid_benchmark.hpp>
+#include <volley/danna/grid_programme.hpp>
+#include <volley/snn/network_json.hpp>
+#include <volley/snn/simulation.hpp>
+#include <volley/snn/sonata_spikes.hpp>
+#include <volley/snn/spike_csv.hpp>
+#include <volley/snn/standard_networks.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <vector>
+
+namespace vs = volley::snn;
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::cerr << "usage: fuzz_make_seeds CORPUS_DIR\n";
+        return 2;
+    }
+    const std::filesystem::path out = argv[1];
+    auto dir = [&](const char* target) {
+        std::filesystem::create_directories(out / target);
+        return out / target;
+    };
+
+    // A small network with every kind of state: Poisson input, plastic synapses, inhibition.
+    vs::network net;
+    const auto in = net.add_population("in", 8, vs::poisson_source{{.rate_hz = 50}});
+    const auto exc = net.add_population("exc", 6, vs::lif_exp{});
+    net.initialise(exc, "v_mv", vs::uniform{-60, -50});
+    net.connect(in, exc, vs::fixed_probability{0.5},
+                {.weight = vs::uniform{0, 2.0}, .delay_ms = vs::uniform{0.5, 3},
+                 .plasticity = vs::stdp_pair{.a_plus = 0.02, .a_minus = 0.021, .w_min = 0, .w_max = 2.0}});
+    net.connect(exc, exc, vs::fixed_probability{0.3, false},
+                {.weight = -1.0, .delay_ms = 1.0, .receptor = vs::inhibitory});
+    std::ofstream(dir("network_json") / "small_plastic.json") << vs::to_network_json(net, {.duration_ms = 20});
+    std::ofstream(dir("network_json") / "cuba_40.json") << vs::to_network_json(vs::cuba_network(40), {.duration_ms = 5});
+
+    vs::simulation sim(net, vs::context{}, vs::simulation_options{});
+    auto rec = sim.record_spikes(exc);
+    sim.run(20);
+    sim.checkpoint(dir("checkpoint") / "small_plastic.ckpt");
+
+    std::vector<vs::population_spikes> pops{{"in", {0, 3, 7, 1}, {0.5, 1.25, 2.0, 7.5}},
+                                            {"exc", {2, 5}, {3.0, 4.5}}};
+    {
+        vs::sonata_spike_writer w(dir("sonata_spikes") / "two_populations.h5");
+        for (const auto& p : pops) {
+            const auto i = w.add_population(p.population);
+            w.append(i, p.node_ids, p.timestamps_ms);
+        }
+        w.close();
+    }
+    vs::write_spike_csv(dir("spike_csv") / "two_populations.csv", pops);
+
+    volley::danna::save_programme(volley::danna::benchmark_programme("tiny", 2),
+                                  (dir("danna_programme") / "benchmark_tiny.json").string());
+    std::cout << "seeds written under " << out << "\n";
+    return 0;
+}
