@@ -11,7 +11,7 @@ if(VOLLEY_HAVE_MPI AND MPIEXEC_EXECUTABLE)
                      ${MPIEXEC_PREFLAGS} $<TARGET_FILE:test_mpi_engine> ${MPIEXEC_POSTFLAGS})
     # One OpenMP thread per rank unless a test asks for two; no binding to cores that are shared.
     set_tests_properties(mpi_engine.ranks_${ranks} PROPERTIES
-      ENVIRONMENT "OMP_NUM_THREADS=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_hwloc_base_binding_policy=none"
+      ENVIRONMENT "OMP_NUM_THREADS=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_hwloc_base_binding_policy=none;LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/data/sanitizers/lsan_mpi.supp:fast_unwind_on_malloc=0"
       PROCESSORS 2 TIMEOUT 600)
   endforeach()
 else()
