@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/json_node.hpp"
+
 #include <cmath>
 #include <array>
 #include <fstream>
@@ -18,84 +20,10 @@ namespace {
 
 using json = nlohmann::json;
 using ojson = nlohmann::ordered_json;
-
-/// A JSON value with its path, for errors that say where and what.
-class node {
-public:
-    node(const json& j, std::string path, const std::string& file) : j_(j), path_(std::move(path)), file_(file) {}
-
-    [[noreturn]] void fail(const std::string& what) const { throw file_format_error(file_, path_.empty() ? "/" : path_, what); }
-
-    std::string show() const {
-        auto s = j_.dump();
-        return s.size() > 60 ? s.substr(0, 57) + "..." : s;
-    }
-
-    const json& raw() const { return j_; }
-    const std::string& path() const { return path_; }
-
-    node at(const std::string& key) const {
-        if (!j_.is_object()) fail("expected an object, got " + show());
-        if (!j_.contains(key)) fail("missing required key '" + key + "'");
-        return {j_.at(key), path_ + "/" + key, file_};
-    }
-    bool has(const std::string& key) const { return j_.is_object() && j_.contains(key); }
-    node at(std::size_t i) const { return {j_.at(i), path_ + "/" + std::to_string(i), file_}; }
-    std::size_t size() const { return j_.size(); }
-
-    void only_keys(std::initializer_list<const char*> allowed) const {
-        if (!j_.is_object()) fail("expected an object, got " + show());
-        for (const auto& [k, v] : j_.items()) {
-            bool ok = false;
-            for (const char* a : allowed) ok = ok || k == a;
-            if (!ok) {
-                std::string known;
-                for (const char* a : allowed) known += (known.empty() ? "" : ", ") + std::string(a);
-                node(v, path_ + "/" + k, file_).fail("unknown key '" + k + "' (known: " + known + ")");
-            }
-        }
-    }
-
-    const json& array() const {
-        if (!j_.is_array()) fail("expected an array, got " + show());
-        return j_;
-    }
-    double number() const {
-        if (!j_.is_number()) fail("expected a number, got " + show());
-        return j_.get<double>();
-    }
-    std::uint64_t unsigned_int(std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) const {
-        if (!j_.is_number_integer() || (j_.is_number_integer() && !j_.is_number_unsigned() && j_.get<std::int64_t>() < 0))
-            fail("expected a non-negative integer, got " + show());
-        const auto v = j_.get<std::uint64_t>();
-        if (v > max) fail("value " + show() + " is larger than " + std::to_string(max));
-        return v;
-    }
-    bool boolean() const {
-        if (!j_.is_boolean()) fail("expected true or false, got " + show());
-        return j_.get<bool>();
-    }
-    std::string string() const {
-        if (!j_.is_string()) fail("expected a string, got " + show());
-        return j_.get<std::string>();
-    }
-    std::vector<double> numbers() const {
-        std::vector<double> out;
-        for (std::size_t i = 0; i < array().size(); ++i) out.push_back(at(i).number());
-        return out;
-    }
-    std::vector<std::uint32_t> indices() const {
-        std::vector<std::uint32_t> out;
-        for (std::size_t i = 0; i < array().size(); ++i)
-            out.push_back(static_cast<std::uint32_t>(at(i).unsigned_int(std::numeric_limits<std::uint32_t>::max())));
-        return out;
-    }
-
-private:
-    const json& j_;
-    std::string path_;
-    const std::string& file_;
-};
+using detail::at_node;
+using detail::node;
+using detail::read_plasticity;
+using detail::write_plasticity;
 
 value_spec read_value(const node& n) {
     if (n.raw().is_number()) return n.number();
@@ -121,18 +49,6 @@ nlohmann::ordered_json write_value(const value_spec& v) {
     if (const auto* u = std::get_if<uniform>(&v)) return {{"uniform", {{"low", u->low}, {"high", u->high}}}};
     const auto& n = std::get<normal>(v);
     return {{"normal", {{"mean", n.mean}, {"stddev", n.stddev}}}};
-}
-
-/// Runs f, turning a validation error from the network API into a file_format_error at `n`.
-template <class F>
-auto at_node(const node& n, F&& f) {
-    try {
-        return f();
-    } catch (const file_format_error&) {
-        throw;
-    } catch (const error& e) {
-        n.fail(e.what());
-    }
 }
 
 population_index population_ref(const network& net, const node& n) {
@@ -312,91 +228,6 @@ connector read_connector(const node& c) {
     c.at("type").fail("unknown connector type \"" + type +
                       "\" (known: all_to_all, one_to_one, fixed_probability, fixed_in_degree, from_list, convolution, "
                       "max_pool_gate)");
-}
-
-stdp_pairing read_pairing(const node& n) {
-    const auto s = n.string();
-    if (s == "all_to_all") return stdp_pairing::all_to_all;
-    if (s == "nearest") return stdp_pairing::nearest;
-    n.fail("unknown pairing \"" + s + "\" (known: all_to_all, nearest)");
-}
-
-/// The "plasticity" object of a projection (docs/plasticity.md).
-plasticity_rule read_plasticity(const node& n) {
-    const auto type = n.at("type").string();
-    auto numbers = [&](std::initializer_list<std::pair<const char*, double*>> fields) {
-        for (const auto& [key, field] : fields)
-            if (n.has(key)) *field = n.at(key).number();
-    };
-    if (type == "stdp_pair") {
-        n.only_keys({"type", "tau_plus_ms", "tau_minus_ms", "a_plus", "a_minus", "w_min", "w_max", "weight_dependence",
-                     "pairing", "mu", "dendritic_delay_ms"});
-        stdp_pair r;
-        numbers({{"tau_plus_ms", &r.tau_plus_ms}, {"tau_minus_ms", &r.tau_minus_ms}, {"a_plus", &r.a_plus},
-                 {"a_minus", &r.a_minus}, {"w_min", &r.w_min}, {"w_max", &r.w_max}, {"mu", &r.mu},
-                 {"dendritic_delay_ms", &r.dendritic_delay_ms}});
-        if (n.has("pairing")) r.pairing = read_pairing(n.at("pairing"));
-        if (n.has("weight_dependence")) {
-            const auto d = n.at("weight_dependence").string();
-            if (d == "additive") r.dependence = stdp_weight_dependence::additive;
-            else if (d == "multiplicative") r.dependence = stdp_weight_dependence::multiplicative;
-            else if (d == "soft_bounds") r.dependence = stdp_weight_dependence::soft_bounds;
-            else if (d == "power_law") r.dependence = stdp_weight_dependence::power_law;
-            else n.at("weight_dependence").fail("unknown weight_dependence \"" + d +
-                                                "\" (known: additive, multiplicative, soft_bounds, power_law)");
-        }
-        if (n.has("mu") && r.dependence != stdp_weight_dependence::power_law) {
-            n.at("mu").fail("\"mu\" is the exponent of the power_law weight dependence only");
-        }
-        return r;
-    }
-    if (type == "stdp_triplet") {
-        n.only_keys({"type", "preset", "pairing", "scale", "tau_plus_ms", "tau_minus_ms", "tau_x_ms", "tau_y_ms", "a2_plus",
-                     "a3_plus", "a2_minus", "a3_minus", "w_min", "w_max"});
-        const auto pairing = n.has("pairing") ? read_pairing(n.at("pairing")) : stdp_pairing::all_to_all;
-        bool minimal = false;
-        if (n.has("preset")) {
-            const auto p = n.at("preset").string();
-            if (p == "visual_cortex_minimal") minimal = true;
-            else if (p != "visual_cortex") n.at("preset").fail("unknown preset \"" + p + "\" (known: visual_cortex, visual_cortex_minimal)");
-        }
-        auto r = stdp_triplet::visual_cortex(pairing, minimal);
-        if (n.has("scale")) {
-            const auto s = n.at("scale");
-            r = at_node(s, [&] { return r.scaled(s.number()); });
-        }
-        numbers({{"tau_plus_ms", &r.tau_plus_ms}, {"tau_minus_ms", &r.tau_minus_ms}, {"tau_x_ms", &r.tau_x_ms},
-                 {"tau_y_ms", &r.tau_y_ms}, {"a2_plus", &r.a2_plus}, {"a3_plus", &r.a3_plus}, {"a2_minus", &r.a2_minus},
-                 {"a3_minus", &r.a3_minus}, {"w_min", &r.w_min}, {"w_max", &r.w_max}});
-        return r;
-    }
-    n.at("type").fail("unknown plasticity type \"" + type + "\" (known: stdp_pair, stdp_triplet)");
-}
-
-ojson write_plasticity(const plasticity_rule& rule) {
-    const char* pairing_names[] = {"all_to_all", "nearest"};
-    const char* dependence_names[] = {"additive", "multiplicative", "soft_bounds", "power_law"};
-    if (const auto* p = std::get_if<stdp_pair>(&rule)) {
-        ojson o = {{"type", "stdp_pair"},
-                   {"tau_plus_ms", p->tau_plus_ms},
-                   {"tau_minus_ms", p->tau_minus_ms},
-                   {"a_plus", p->a_plus},
-                   {"a_minus", p->a_minus},
-                   {"w_min", p->w_min},
-                   {"w_max", p->w_max},
-                   {"weight_dependence", dependence_names[static_cast<int>(p->dependence)]},
-                   {"pairing", pairing_names[static_cast<int>(p->pairing)]}};
-        if (p->dependence == stdp_weight_dependence::power_law) o["mu"] = p->mu;
-        if (p->dendritic_delay_ms != 0) o["dendritic_delay_ms"] = p->dendritic_delay_ms;  // older files stay as they were
-        return o;
-    }
-    const auto& t = std::get<stdp_triplet>(rule);
-    return {{"type", "stdp_triplet"},   {"pairing", pairing_names[static_cast<int>(t.pairing)]},
-            {"tau_plus_ms", t.tau_plus_ms}, {"tau_minus_ms", t.tau_minus_ms},
-            {"tau_x_ms", t.tau_x_ms},       {"tau_y_ms", t.tau_y_ms},
-            {"a2_plus", t.a2_plus},         {"a3_plus", t.a3_plus},
-            {"a2_minus", t.a2_minus},       {"a3_minus", t.a3_minus},
-            {"w_min", t.w_min},             {"w_max", t.w_max}};
 }
 
 void read_projection(network& net, const node& p) {
