@@ -38,12 +38,7 @@ danna2_params danna2_params::from_json(const nlohmann::json& j) {
         if (known.count(key) == 0)
             throw invalid_parameter("danna2 parameters", key, value.dump(), "unknown parameter");
     const auto get = [&](const char* key, auto& field) {
-        if (!j.contains(key)) return;
-        try {
-            field = j.at(key).get<std::decay_t<decltype(field)>>();
-        } catch (const nlohmann::json::exception&) {
-            throw invalid_parameter("danna2 parameters", key, j.at(key).dump(), "wrong type");
-        }
+        detail::read_param(j, key, field, "danna2 parameters");
     };
     get("min_threshold", p.limits.min_threshold);
     get("max_threshold", p.limits.max_threshold);

@@ -3,6 +3,7 @@
 #include "model_params_json.hpp"
 
 #include <volley/error.hpp>
+#include <volley/json_integer.hpp>
 
 namespace volley::danna {
 
@@ -95,7 +96,7 @@ nlohmann::json grid_params::to_json() const {
 grid_params grid_params::from_json(const nlohmann::json& j) {
     grid_params p = grid_preset(j.value("preset", std::string("tiny")));
     const auto get = [&](const char* key, auto& field) {
-        if (j.contains(key)) field = j.at(key).get<std::decay_t<decltype(field)>>();
+        detail::read_param(j, key, field, "danna grid");
     };
     get("width", p.width);
     get("height", p.height);
@@ -105,7 +106,13 @@ grid_params grid_params::from_json(const nlohmann::json& j) {
             throw invalid_parameter("danna grid", "port_offsets", ports.dump(),
                                     "must list 16 [dx, dy] pairs");
         for (std::size_t i = 0; i < ports.size(); ++i)
-            p.port_offsets[i] = {ports[i].at(0).get<int>(), ports[i].at(1).get<int>()};
+            for (std::size_t axis = 0; axis < 2; ++axis) {
+                const auto offset = json_integer<int>(ports[i].at(axis));
+                if (!offset)
+                    throw invalid_parameter("danna grid", "port_offsets", ports[i].dump(),
+                                            "offsets must be integers");
+                (axis == 0 ? p.port_offsets[i].x : p.port_offsets[i].y) = *offset;
+            }
     }
     get("min_threshold", p.limits.min_threshold);
     get("max_threshold", p.limits.max_threshold);

@@ -1,6 +1,7 @@
 #include <volley/danna/grid_programme.hpp>
 
 #include <volley/error.hpp>
+#include <volley/json_integer.hpp>
 
 #include <fstream>
 
@@ -50,8 +51,18 @@ grid_programme grid_programme::from_json(const nlohmann::json& j, const std::str
                 source, "/version",
                 "unsupported version " + j.value("version", nlohmann::json()).dump());
         grid_programme g(grid_params::from_json(j.at("params")));
+        // An integer field of an element, node or synapse list entry, within T's range.
+        const auto integer = [&]<class T = int>(const nlohmann::json& v, const std::string& at) {
+            const auto value = json_integer<T>(v);
+            if (!value)
+                throw file_format_error(source, at, "expected an integer in [" +
+                                                        std::to_string(std::numeric_limits<T>::min()) +
+                                                        ", " + std::to_string(std::numeric_limits<T>::max()) +
+                                                        "], got " + v.dump());
+            return *value;
+        };
         const auto cell_of = [&](const nlohmann::json& e, const std::string& at) {
-            const int x = e.at("x").get<int>(), y = e.at("y").get<int>();
+            const int x = integer(e.at("x"), at + "/x"), y = integer(e.at("y"), at + "/y");
             if (x < 0 || y < 0 || x >= g.params.width || y >= g.params.height)
                 throw file_format_error(source, at,
                                         "cell (" + std::to_string(x) + ", " + std::to_string(y) +
@@ -66,15 +77,15 @@ grid_programme grid_programme::from_json(const nlohmann::json& j, const std::str
             const std::string kind = e.at("kind").get<std::string>();
             if (g.kind[i] != element_kind::empty)
                 throw file_format_error(source, at, "cell programmed twice");
-            g.ports[i] = e.at("ports").get<std::uint16_t>();
+            g.ports[i] = integer.operator()<std::uint16_t>(e.at("ports"), at + "/ports");
             if (kind == "neuron") {
                 g.kind[i] = element_kind::neuron;
-                g.threshold[i] = e.at("threshold").get<int>();
-                g.refractory[i] = e.at("refractory").get<int>();
+                g.threshold[i] = integer(e.at("threshold"), at + "/threshold");
+                g.refractory[i] = integer(e.at("refractory"), at + "/refractory");
             } else if (kind == "synapse") {
                 g.kind[i] = element_kind::synapse;
-                g.weight[i] = e.at("weight").get<int>();
-                g.delay[i] = e.at("delay").get<int>();
+                g.weight[i] = integer(e.at("weight"), at + "/weight");
+                g.delay[i] = integer(e.at("delay"), at + "/delay");
                 g.learning[i] = e.value("learning", false) ? 1 : 0;
             } else if (kind == "fanout") {
                 g.kind[i] = element_kind::fanout;
@@ -86,15 +97,30 @@ grid_programme grid_programme::from_json(const nlohmann::json& j, const std::str
         const auto& node_list = j.at("nodes");
         for (std::size_t k = 0; k < node_list.size(); ++k) {
             const auto& n = node_list[k];
-            g.nodes.push_back({n.at("id").get<node_id>(), n.value("name", std::string()),
-                               cell_of(n, "/nodes/" + std::to_string(k))});
+            const std::string at = "/nodes/" + std::to_string(k);
+            g.nodes.push_back({integer.operator()<node_id>(n.at("id"), at + "/id"),
+                               n.value("name", std::string()), cell_of(n, at)});
         }
-        for (const auto& s : j.at("synapses")) {
-            const int x = s.at(0).get<int>(), y = s.at(1).get<int>();
+        const auto& synapse_list = j.at("synapses");
+        for (std::size_t k = 0; k < synapse_list.size(); ++k) {
+            const std::string at = "/synapses/" + std::to_string(k);
+            const int x = integer(synapse_list[k].at(0), at + "/0");
+            const int y = integer(synapse_list[k].at(1), at + "/1");
+            if (x < 0 || y < 0 || x >= g.params.width || y >= g.params.height)
+                throw file_format_error(source, at, "cell (" + std::to_string(x) + ", " +
+                                                        std::to_string(y) + ") is outside the grid");
             g.synapse_cells.push_back(g.index(x, y));
         }
-        g.inputs = j.at("inputs").get<std::vector<node_id>>();
-        g.outputs = j.at("outputs").get<std::vector<node_id>>();
+        const auto ids = [&](const char* key) {
+            std::vector<node_id> out;
+            const auto& list = j.at(key);
+            for (std::size_t k = 0; k < list.size(); ++k)
+                out.push_back(integer.operator()<node_id>(list.at(k), std::string("/") + key + "/" +
+                                                                          std::to_string(k)));
+            return out;
+        };
+        g.inputs = ids("inputs");
+        g.outputs = ids("outputs");
         g.validate();
         return g;
     } catch (const nlohmann::json::exception& e) {

@@ -1,6 +1,7 @@
 #include <volley/danna/hardware_network.hpp>
 
 #include <volley/error.hpp>
+#include <volley/json_integer.hpp>
 
 #include <cmath>
 #include <map>
@@ -111,9 +112,12 @@ hardware_network from_tennlab(const hw::tennlab_network& net, int default_refrac
                            ? integer_value(n.values.at(static_cast<std::size_t>(refractory->index)),
                                            object, property_names::refractory)
                            : default_refractory;
-        if (n.coords.is_array() && n.coords.size() == 2 && n.coords[0].is_number() &&
-            n.coords[1].is_number())
-            h.position = cell{n.coords[0].get<int>(), n.coords[1].get<int>()};
+        // Coordinates are a placement hint: TENNLab files also carry fractional drawing
+        // coordinates there, which are not grid cells and are left to the placer.
+        if (n.coords.is_array() && n.coords.size() == 2) {
+            const auto x = json_integer<int>(n.coords[0]), y = json_integer<int>(n.coords[1]);
+            if (x && y) h.position = cell{*x, *y};
+        }
         out.neurons.push_back(std::move(h));
     }
     out.synapses.reserve(net.edges.size());

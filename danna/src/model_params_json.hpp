@@ -5,7 +5,13 @@
 #include <volley/danna/cycle_rules.hpp>
 #include <volley/danna/hardware_network.hpp>
 
+#include <volley/error.hpp>
+#include <volley/json_integer.hpp>
+
 #include <nlohmann/json.hpp>
+
+#include <concepts>
+#include <string>
 
 namespace volley::danna::detail {
 
@@ -27,6 +33,29 @@ inline nlohmann::json shared_params_json(const network_limits& limits, const cyc
             {"ltd_step", rules.ltd_step},
             {"default_refractory", default_refractory},
             {"spike_value_factor", spike_value_factor}};
+}
+
+/// Reads j[key] into `field` when j has the key: an integer field takes only an integer within
+/// its type's range (json_integer.hpp), any other field the JSON type of its own; else an
+/// invalid_parameter naming `object`, the key and the value.
+template <class T>
+void read_param(const nlohmann::json& j, const char* key, T& field, const std::string& object) {
+    if (!j.contains(key)) return;
+    const auto& v = j.at(key);
+    if constexpr (std::integral<T> && !std::same_as<T, bool>) {
+        const auto value = json_integer<T>(v);
+        if (!value)
+            throw invalid_parameter(object, key, v.dump(),
+                                    "must be an integer in [" + std::to_string(std::numeric_limits<T>::min()) +
+                                        ", " + std::to_string(std::numeric_limits<T>::max()) + "]");
+        field = *value;
+    } else {
+        try {
+            field = v.get<T>();
+        } catch (const nlohmann::json::exception&) {
+            throw invalid_parameter(object, key, v.dump(), "wrong type");
+        }
+    }
 }
 
 }  // namespace volley::danna::detail

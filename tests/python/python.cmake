@@ -5,6 +5,21 @@ if(NOT VOLLEY_HAVE_PYTHON)
   return()
 endif()
 
+# Under VOLLEY_SANITIZE the module is built with ASan and UBSan, and an unsanitized interpreter
+# can import it only with the sanitizer runtimes loaded first: the tests preload them (as GCC
+# finds them) and turn off LeakSanitizer, which reports CPython's own objects alive at exit.
+set(volley_python_sanitizer_env "")
+if(VOLLEY_SANITIZE)
+  foreach(runtime asan ubsan)
+    execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=lib${runtime}.so
+                    OUTPUT_VARIABLE path OUTPUT_STRIP_TRAILING_WHITESPACE)
+    list(APPEND volley_python_preload ${path})
+  endforeach()
+  list(JOIN volley_python_preload ":" volley_python_preload)
+  set(volley_python_sanitizer_env
+      ";LD_PRELOAD=${volley_python_preload};ASAN_OPTIONS=detect_leaks=0")
+endif()
+
 # volley_python_test(<name> <script> [ARGS ...]): one ctest test, python_<name>.
 function(volley_python_test name script)
   cmake_parse_arguments(ARG "" "TIMEOUT" "ARGS" ${ARGN})
@@ -15,7 +30,7 @@ function(volley_python_test name script)
            WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(python_${name} PROPERTIES
     SKIP_RETURN_CODE 77 TIMEOUT ${ARG_TIMEOUT}
-    ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python:${CMAKE_CURRENT_SOURCE_DIR}/python;VOLLEY_CLI=$<TARGET_FILE:volley>;VOLLEY_TEST_DATA_DIR=${CMAKE_CURRENT_SOURCE_DIR}/data;OMP_WAIT_POLICY=PASSIVE;PYTHONDONTWRITEBYTECODE=1")
+    ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python:${CMAKE_CURRENT_SOURCE_DIR}/python;VOLLEY_CLI=$<TARGET_FILE:volley>;VOLLEY_TEST_DATA_DIR=${CMAKE_CURRENT_SOURCE_DIR}/data;OMP_WAIT_POLICY=PASSIVE;PYTHONDONTWRITEBYTECODE=1${volley_python_sanitizer_env}")
 endfunction()
 
 set(volley_python_tests lif_analytic cuba errors interrupt checkpoint views risp files analysis convert pynn pynn_stdp pynn_brunel pynn_coba pynn_set record_weights models)

@@ -169,6 +169,47 @@ TEST(danna_grid, programme_json_errors_name_the_element) {
     }
 }
 
+// nlohmann's get<int>() turned 1e100 into an int (undefined behaviour, UBSan's report) and
+// get<uint16_t>() wrapped 65537 to 1; each is now refused with the field's path.
+TEST(danna_grid, programme_json_integers_out_of_range_are_refused_with_their_path) {
+    const auto programme = relay_line(1, 2).to_json();
+    std::size_t synapse = 0;
+    while (programme["elements"][synapse]["kind"] != "synapse") ++synapse;
+    const std::string weight = "/elements/" + std::to_string(synapse) + "/weight";
+    const auto refused = [&](const std::string& pointer, const nlohmann::json& value) {
+        auto j = programme;
+        j[nlohmann::json::json_pointer(pointer)] = value;
+        try {
+            grid_programme::from_json(j, "p.json");
+            ADD_FAILURE() << pointer << " = " << value.dump() << " was accepted";
+        } catch (const volley::file_format_error& e) {
+            EXPECT_NE(std::string(e.what()).find(pointer), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find(value.dump()), std::string::npos) << e.what();
+        }
+    };
+    refused("/elements/0/x", 1e100);
+    refused("/elements/0/threshold", 2.5);
+    refused("/elements/1/ports", 65537);
+    refused(weight, -3000000000.0);
+    refused("/nodes/0/id", -1);
+    refused("/synapses/0/1", 4294967296.0);
+    refused("/inputs/0", "0");
+}
+
+TEST(danna_grid, grid_params_integer_out_of_range_is_an_invalid_parameter) {
+    auto j = relay_line(1, 2).to_json();
+    j["params"]["max_delay"] = 1e300;
+    EXPECT_THROW(grid_programme::from_json(j, "p.json"), volley::file_format_error);
+    nlohmann::json params = {{"width", 4294967296LL}};
+    try {
+        grid_params::from_json(params);
+        FAIL();
+    } catch (const volley::invalid_parameter& e) {
+        EXPECT_NE(std::string(e.what()).find("width"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("4294967296"), std::string::npos) << e.what();
+    }
+}
+
 TEST(danna_place_and_route, fan_in_over_16_names_the_node) {
     auto net = neurons({});
     for (node_id i = 0; i < 18; ++i) net.neurons.push_back({i, 1, 1, "", {}});

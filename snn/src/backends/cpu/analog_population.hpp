@@ -19,7 +19,7 @@ class analog_population {
 public:
     analog_population(const network& net, population_index pop);
 
-    static constexpr kernel_input input = kernel_input::none;
+    static constexpr kernel_input input() { return kernel_input::none; }
     static constexpr bool spikes_once_per_step = false;  // each listed neuron stands for its value
 
     /// One step (population_kernel.hpp): update().

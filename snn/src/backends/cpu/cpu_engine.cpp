@@ -97,7 +97,7 @@ void cpu_engine::update_population(int t, std::int64_t s, std::uint32_t p) {
     }
     std::visit(
         [&](auto& kernel) {
-            if constexpr (std::decay_t<decltype(kernel)>::input == kernel_input::none)  // input to a source is dropped
+            if (kernel.input() == kernel_input::none)  // input to a source is dropped
                 for (const std::uint32_t k : in) cells[2 * (k + step.shift)] = cells[2 * (k + step.shift) + 1] = 0;
             kernel.step(step, out);
         },

@@ -136,7 +136,7 @@ private:
     /// ODE); the others read every ring cell of their neurons.
     bool follows_touched_list(std::uint32_t p) const { return input_of(p) == kernel_input::touched_list; }
     kernel_input input_of(std::uint32_t p) const {
-        return std::visit([](const auto& k) { return std::decay_t<decltype(k)>::input; }, pops_[p]);
+        return std::visit([](const auto& k) { return k.input(); }, pops_[p]);
     }
     /// Updates thread t's neurons of every population over step s, in order_, delivering the
     /// spikes of zero-delay projections after their source (behind `sync` when not null).

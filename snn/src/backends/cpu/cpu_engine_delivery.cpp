@@ -98,10 +98,12 @@ std::uint64_t cpu_engine::deliver_from(int t, std::int64_t s, std::uint32_t sp, 
 
 std::uint64_t cpu_engine::deliver_uniform(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp,
                                           std::uint32_t tp, const synapse_table& table) {
-    // Add the weight at each target and list the row as touched, in one pass over it.
+    // Add the weight at each target and list the row as touched (for a target that follows
+    // the list), in one pass over it.
     const std::int64_t slot = (sent + table.delay()) & slot_mask_;
     std::int64_t* cells = ring_cells(t, slot, table.receptor());
     const std::int64_t w = table.weight();
+    const bool listed = follows_touched_list(tp);
     auto& hit = touched(t, tp, slot);
     std::uint64_t events = 0;
     for_each_spike_list(s, sp, [&](const std::vector<std::uint32_t>& fired) {
@@ -109,7 +111,7 @@ std::uint64_t cpu_engine::deliver_uniform(int t, std::int64_t s, std::int64_t se
             const auto row = table.row(g);
             events += row.size();
             for (const std::uint32_t off : row) cells[2 * std::size_t{off}] += w;
-            hit.insert(hit.end(), row.begin(), row.end());
+            if (listed) hit.insert(hit.end(), row.begin(), row.end());
         }
     });
     return events;

@@ -39,7 +39,7 @@ public:
         std::uint32_t sums_shift = 0;
     };
 
-    static constexpr kernel_input input = kernel_input::every_cell;
+    static constexpr kernel_input input() { return kernel_input::every_cell; }
     static constexpr bool spikes_once_per_step = true;
 
     /// One step (population_kernel.hpp).

@@ -57,7 +57,7 @@ public:
     /// The instruction set of the dense step (the engine's, cpu_isa.hpp).
     void set_isa(cpu_isa isa) noexcept { isa_ = isa; }
 
-    static constexpr kernel_input input = kernel_input::touched_list;
+    static constexpr kernel_input input() { return kernel_input::touched_list; }
     static constexpr bool spikes_once_per_step = true;
 
     /// One step (population_kernel.hpp): the current stimuli that change at it, then update().

@@ -90,7 +90,7 @@ std::unique_ptr<ode_population::kernel> make_kernel(const network& net, populati
 
 ode_population::ode_population(const network& net, population_index pop, double dt_ms,
                                std::uint64_t seed)
-    : k_(make_kernel(net, pop, dt_ms, seed)) {}
+    : k_(make_kernel(net, pop, dt_ms, seed)), input_(k_->input()) {}
 ode_population::~ode_population() = default;
 ode_population::ode_population(ode_population&&) noexcept = default;
 ode_population& ode_population::operator=(ode_population&&) noexcept = default;

@@ -38,12 +38,16 @@ class ode_population {
     struct step_input {
         std::int64_t* cells =
             nullptr;  ///< ring cells [neuron][receptor] of the population's neuron 0
-        std::span<const std::uint32_t> touched;  ///< neurons that may have input (repeats allowed)
+        std::span<const std::uint32_t> touched;  ///< neurons that may have input (repeats allowed;
+                                                 ///< empty for a kernel that reads every cell)
         std::int64_t shift = 0;                  ///< local index = touched[k] + shift
         double scale_e = 0, scale_i = 0;         ///< fixed point -> weight units per receptor
     };
 
-    static constexpr kernel_input input = kernel_input::touched_list;
+    /// How the kernel takes its input (population_kernel.hpp): the fixed-step kernels of
+    /// models whose input cannot move v read every ring cell within their pass, the others
+    /// the touched list.
+    kernel_input input() const { return input_; }
     static constexpr bool spikes_once_per_step = false;  // an event may repeat within a step
 
     /// One step (population_kernel.hpp): the current stimuli that change at it, then update().
@@ -87,6 +91,7 @@ class ode_population {
 
   private:
     std::unique_ptr<kernel> k_;
+    kernel_input input_ = kernel_input::touched_list;
 };
 
 }  // namespace volley::snn::detail

@@ -46,7 +46,7 @@ template <class K>
 concept population_kernel_model =
     requires(K& k, const K& ck, const population_step& st, std::vector<std::uint32_t>& spikes, state_archive& a,
              const std::string& variable, std::span<const std::uint32_t> ids, std::vector<double>& values) {
-        { K::input } -> std::convertible_to<kernel_input>;
+        { ck.input() } -> std::convertible_to<kernel_input>;
         { K::spikes_once_per_step } -> std::convertible_to<bool>;
         k.step(st, spikes);
         k.visit_state(a);

@@ -19,7 +19,7 @@ class source_population {
 public:
     source_population(const network& net, population_index pop, double dt_ms, std::uint64_t seed);
 
-    static constexpr kernel_input input = kernel_input::none;
+    static constexpr kernel_input input() { return kernel_input::none; }
     static constexpr bool spikes_once_per_step = false;  // a Poisson source may fire twice in a step
 
     /// One step (population_kernel.hpp): update().

@@ -10,8 +10,11 @@
 // izhikevich; hh, adex and exponential_euler call exp or expm1 and stay scalar). A second
 // pass checks that v is finite, and a third collects the spikes (stamped s + 1) in ascending
 // order, eight neurons at a time where none fired. Refractoriness is a countdown of whole
-// steps: ceil(t_ref / dt) steps after the spike step. Then the input of the step's end is
-// added, as for every scheme. Each neuron depends only on its own history, and a vector lane
+// steps: ceil(t_ref / dt) steps after the spike step. The input of the step's end is added
+// within the pass, from every ring cell of the range, where the model's input cannot move v
+// (every model but izhikevich: a sweep over the columns in order, where a touched list
+// costs a scattered read-modify-write of every column per listed neuron); otherwise after it,
+// from the touched list, as the adaptive scheme does. Each neuron depends only on its own history, and a vector lane
 // rounds as the scalar code does (no FMA: -ffp-contract=off), so spikes are bit-identical for
 // any thread count.
 
@@ -79,11 +82,13 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
     }
 
     void set_isa(cpu_isa isa) override { isa_ = isa; }
+    kernel_input input() const override { return in_pass ? kernel_input::every_cell : kernel_input::touched_list; }
 
     void update(std::int64_t s, std::uint32_t begin, std::uint32_t end,
                 const ode_population::step_input& in, std::vector<std::uint32_t>& spikes) override {
-        if (this->uniform_params()) advance<true>(begin, end);
-        else advance<false>(begin, end);
+        if (in_pass && in.cells == nullptr) throw internal_error("an ODE population reading every cell has no ring");
+        if (this->uniform_params()) advance<true>(begin, end, in);
+        else advance<false>(begin, end, in);
         if (!finite_columns(x_[0].data(), begin, end))
             for (std::uint32_t i = begin; i < end; ++i)
                 if (!std::isfinite(x_[0][i])) diverged(s, i);
@@ -101,12 +106,13 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
             }
             ++i;
         }
-        this->add_input(
-            s, in, spikes, [&](std::uint32_t i) { return ref_left_[i] == 0; },
-            [&](std::uint32_t i, state_t& x) {
-                Dyn::reset(param(i), x);
-                ref_left_[i] = ref_steps_[params_.size() == 1 ? 0 : i];
-            });
+        if constexpr (!in_pass)
+            this->add_input(
+                s, in, spikes, [&](std::uint32_t i) { return ref_left_[i] == 0; },
+                [&](std::uint32_t i, state_t& x) {
+                    Dyn::reset(param(i), x);
+                    ref_left_[i] = ref_steps_[params_.size() == 1 ? 0 : i];
+                });
     }
 
     void visit_state(state_archive& a) override {
@@ -115,30 +121,35 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
     }
 
   private:
+    /// Whether the pass adds the step's input (see the top of this file).
+    static constexpr bool in_pass = !Dyn::input_moves_v;
+
     /// The pass over [begin, end) (fixed_step_pass); `uniform`: one parameter set for all.
     template <bool uniform>
-    void advance(std::uint32_t begin, std::uint32_t end) {
+    void advance(std::uint32_t begin, std::uint32_t end, const ode_population::step_input& in) {
         if constexpr (uniform) {
             const step_constants<Dyn> c = constants_[0];
             const std::int32_t steps = ref_steps_[0];
-            pass(begin, end, [c](std::uint32_t) { return c; }, [steps](std::uint32_t) { return steps; });
+            pass(begin, end, in, [c](std::uint32_t) { return c; }, [steps](std::uint32_t) { return steps; });
         } else {
             const step_constants<Dyn>* cs = constants_.data();
             const std::int32_t* steps = ref_steps_.data();
-            pass(begin, end, [cs](std::uint32_t i) -> const step_constants<Dyn>& { return cs[i]; },
+            pass(begin, end, in, [cs](std::uint32_t i) -> const step_constants<Dyn>& { return cs[i]; },
                  [steps](std::uint32_t i) { return steps[i]; });
         }
     }
 
     /// fixed_step_pass compiled for the engine's instruction set.
     template <class Constants, class RefSteps>
-    void pass(std::uint32_t begin, std::uint32_t end, Constants constants, RefSteps ref_steps) {
+    void pass(std::uint32_t begin, std::uint32_t end, const ode_population::step_input& in, Constants constants,
+              RefSteps ref_steps) {
         std::array<double*, dim> col;
         for (std::size_t k = 0; k < dim; ++k) col[k] = x_[k].data();
-        auto* run = isa_ == cpu_isa::avx512 ? &fixed_avx512::fixed_step_pass<Dyn, Scheme, Constants, RefSteps>
-                    : isa_ == cpu_isa::avx2 ? &fixed_avx2::fixed_step_pass<Dyn, Scheme, Constants, RefSteps>
-                                            : &fixed_step_pass<Dyn, Scheme, Constants, RefSteps>;
-        run(col, i_ext_.data(), ref_left_.data(), fired_.data(), constants, ref_steps, begin, end, h_);
+        auto* run = isa_ == cpu_isa::avx512 ? &fixed_avx512::fixed_step_pass<Dyn, Scheme, in_pass, Constants, RefSteps>
+                    : isa_ == cpu_isa::avx2 ? &fixed_avx2::fixed_step_pass<Dyn, Scheme, in_pass, Constants, RefSteps>
+                                            : &fixed_step_pass<Dyn, Scheme, in_pass, Constants, RefSteps>;
+        run(col, i_ext_.data(), ref_left_.data(), fired_.data(), in_pass ? in.cells : nullptr, in.scale_e,
+            in.scale_i, constants, ref_steps, begin, end, h_);
     }
 
     /// all_finite compiled for the engine's instruction set.

@@ -16,13 +16,33 @@
 
 namespace volley::snn::detail {
 
-/// dv/dt = a + b v of the conductance-based LIF models at conductances g_e, g_i (0 when clamped).
+/// dv/dt = a + b v of the conductance-based LIF models at conductances g_e, g_i, as the free
+/// membrane has it. Written so that a population's loop computes little per neuron: g_L E_L + I_e
+/// comes first (one constant when the neurons share their parameters), and a and b depend on
+/// the conductances alone, which an rk4 step holds equal at its two middle stages (the compiler
+/// computes them once there; the exact conductances of exact_flow.hpp).
+VOLLEY_HD inline void lif_cond_free_linear_v(const lif_cond_exp::params& p, double i_ext, double g_e, double g_i,
+                                             double& a, double& b) {
+    a = ((p.g_l_ns * p.e_l_mv + p.i_e_pa) + i_ext + g_e * p.e_ex_mv + g_i * p.e_in_mv) * (1 / p.c_m_pf);
+    b = (p.g_l_ns + g_e + g_i) * (-1 / p.c_m_pf);
+}
+
+/// lif_cond_free_linear_v, with a = b = 0 when clamped (refractory).
 VOLLEY_HD inline void lif_cond_linear_v(const lif_cond_exp::params& p, double i_ext, bool clamped,
                                         double g_e, double g_i, double& a, double& b) {
-    const double a_free = (p.g_l_ns * p.e_l_mv + g_e * p.e_ex_mv + g_i * p.e_in_mv + p.i_e_pa + i_ext) * (1 / p.c_m_pf);
-    const double b_free = -(p.g_l_ns + g_e + g_i) * (1 / p.c_m_pf);
+    double a_free, b_free;
+    lif_cond_free_linear_v(p, i_ext, g_e, g_i, a_free, b_free);
     a = clamped ? 0.0 : a_free;
     b = clamped ? 0.0 : b_free;
+}
+
+/// dv/dt of the conductance-based LIF models, a + b v (0 when clamped).
+VOLLEY_HD inline double lif_cond_dv(const lif_cond_exp::params& p, double i_ext, bool clamped, double v,
+                                    double g_e, double g_i) {
+    double a, b;
+    lif_cond_free_linear_v(p, i_ext, g_e, g_i, a, b);
+    const double dv = a + b * v;  // computed unconditionally: a select, not a branch
+    return clamped ? 0.0 : dv;
 }
 
 /// lif_cond_exp: state (v, g_e, g_i).
@@ -45,11 +65,7 @@ struct lif_cond_exp_dynamics : decaying_conductances<3, 1, 2> {
     }
     VOLLEY_HD static void derivative(const params& p, double i_ext, bool clamped, const state& x,
                            state& dxdt) {
-        const double v = x[0];
-        const double i = -p.g_l_ns * (v - p.e_l_mv) - x[1] * (v - p.e_ex_mv) -
-                         x[2] * (v - p.e_in_mv) + p.i_e_pa + i_ext;
-        const double dv = i * (1 / p.c_m_pf);  // computed unconditionally: a select, not a branch
-        dxdt[0] = clamped ? 0.0 : dv;
+        dxdt[0] = lif_cond_dv(p, i_ext, clamped, x[0], x[1], x[2]);
         dxdt[1] = -x[1] * (1 / p.tau_syn_e_ms);
         dxdt[2] = -x[2] * (1 / p.tau_syn_i_ms);
     }
@@ -81,11 +97,7 @@ struct lif_cond_alpha_dynamics : alpha_conductances<5, 1, 3> {
     }
     VOLLEY_HD static void derivative(const params& p, double i_ext, bool clamped, const state& x,
                            state& dxdt) {
-        const double v = x[0];
-        const double i = -p.g_l_ns * (v - p.e_l_mv) - x[1] * (v - p.e_ex_mv) -
-                         x[2] * (v - p.e_in_mv) + p.i_e_pa + i_ext;
-        const double dv = i * (1 / p.c_m_pf);  // computed unconditionally: a select, not a branch
-        dxdt[0] = clamped ? 0.0 : dv;
+        dxdt[0] = lif_cond_dv(p, i_ext, clamped, x[0], x[1], x[2]);
         dxdt[1] = x[3] - x[1] * (1 / p.tau_syn_e_ms);
         dxdt[2] = x[4] - x[2] * (1 / p.tau_syn_i_ms);
         dxdt[3] = -x[3] * (1 / p.tau_syn_e_ms);

@@ -31,6 +31,8 @@ class ode_population::kernel {
     virtual void visit_state(state_archive& a) = 0;
     /// The instruction set of the kernels that have a compiled variant per set (cpu_isa.hpp).
     virtual void set_isa(cpu_isa) {}
+    /// How update() takes the step's input: the touched list, or every ring cell.
+    virtual kernel_input input() const { return kernel_input::touched_list; }
 };
 
 /// Throws invalid_parameter when a projection onto conductance-based population `pop` can
