@@ -1,7 +1,12 @@
 // Writes the seed inputs of tests/fuzz/corpus that no fixture of tests/data provides, with the
 // library's own writers (small valid files): a Volley network file, a checkpoint, a SONATA spike
-// file, a spike CSV, a DANNA programme. Run by hand when a format changes:
+// file, a spike CSV, a DANNA programme, and the "tiny" CNN in the Volley and Keras HDF5 layouts
+// with a two-image reference batch. Run by hand when a format changes:
 //   build/fuzz/tests/fuzz/fuzz_make_seeds tests/fuzz/corpus
+// then shrink the SONATA file's chunks (8192 elements by default, 277 KB) to 16 (18 KB):
+//   h5repack -l CHUNK=16 two_populations.h5 small.h5 && mv small.h5 two_populations.h5
+#include <volley/convert/model_writers.hpp>
+#include <volley/convert/sequential_model.hpp>
 #include <volley/danna/grid_benchmark.hpp>
 #include <volley/danna/grid_programme.hpp>
 #include <volley/snn/network_json.hpp>
@@ -61,6 +66,20 @@ int main(int argc, char** argv) {
 
     volley::danna::save_programme(volley::danna::benchmark_programme("tiny", 2),
                                   (dir("danna_programme") / "benchmark_tiny.json").string());
+    // The smallest CNN the converter takes (conv(4, 3x3, stride 2)-ReLU-dense(10): 6.8 k
+    // parameters), with two images of a fixed pattern as its reference batch.
+    {
+        namespace vc = volley::convert;
+        const auto model = vc::make_model("tiny", 1);
+        vc::image_dataset images;
+        images.pixels.resize(2 * images.image_size());
+        for (std::size_t k = 0; k < images.pixels.size(); ++k)
+            images.pixels[k] = static_cast<float>(k % 17) / 16.0F;
+        images.labels = {3, 7};
+        const auto batch = vc::make_reference_batch(model, images, 2);
+        vc::write_volley_h5(model, dir("volley_cnn_h5") / "tiny.h5", batch, {});
+        vc::write_keras_h5(model, dir("keras_h5") / "tiny.h5", batch, {});
+    }
     std::cout << "seeds written under " << out << "\n";
     return 0;
 }

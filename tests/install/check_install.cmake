@@ -54,7 +54,12 @@ if(VOLLEY_PYTHON)
   file(WRITE ${WORK_DIR}/check_volley.py
        "import volley\nnet = volley.Network()\nnet.add_population('a', 2, 'lif_exp')\n"
        "volley.Simulation(net).run(1.0)\nprint(volley.__file__)\n")
-  run("the installed Python module" ${VOLLEY_PYTHON} ${WORK_DIR}/check_volley.py)
+  set(python ${VOLLEY_PYTHON})
+  if(VOLLEY_PYTHON_PRELOAD)  # a sanitized module (tests/CMakeLists.txt): its runtimes first
+    set(python ${CMAKE_COMMAND} -E env LD_PRELOAD=${VOLLEY_PYTHON_PRELOAD} ASAN_OPTIONS=detect_leaks=0
+               ${VOLLEY_PYTHON})
+  endif()
+  run("the installed Python module" ${python} ${WORK_DIR}/check_volley.py)
   string(FIND "${run_output}" "${prefix}/" at)
   if(NOT at EQUAL 0)
     message(FATAL_ERROR "import volley found ${run_output}, not the package installed in ${prefix}")

@@ -16,5 +16,6 @@ add_test(NAME install_package
     -DCONSUMER_CXX_FLAGS=${volley_consumer_flags}
     "-DVOLLEY_PYTHON=$<$<BOOL:${VOLLEY_HAVE_PYTHON}>:${Python3_EXECUTABLE}>"
     -DVOLLEY_PYTHON_DIR=${VOLLEY_PYTHON_INSTALL_DIR}
+    -DVOLLEY_PYTHON_PRELOAD=${volley_sanitizer_preload}
     -P ${CMAKE_CURRENT_LIST_DIR}/check_install.cmake)
 set_tests_properties(install_package PROPERTIES TIMEOUT 600 ENVIRONMENT OMP_WAIT_POLICY=PASSIVE)

@@ -5,19 +5,10 @@ if(NOT VOLLEY_HAVE_PYTHON)
   return()
 endif()
 
-# Under VOLLEY_SANITIZE the module is built with ASan and UBSan, and an unsanitized interpreter
-# can import it only with the sanitizer runtimes loaded first: the tests preload them (as GCC
-# finds them) and turn off LeakSanitizer, which reports CPython's own objects alive at exit.
+# Under VOLLEY_SANITIZE the sanitizer runtimes are preloaded (tests/CMakeLists.txt).
 set(volley_python_sanitizer_env "")
-if(VOLLEY_SANITIZE)
-  foreach(runtime asan ubsan)
-    execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=lib${runtime}.so
-                    OUTPUT_VARIABLE path OUTPUT_STRIP_TRAILING_WHITESPACE)
-    list(APPEND volley_python_preload ${path})
-  endforeach()
-  list(JOIN volley_python_preload ":" volley_python_preload)
-  set(volley_python_sanitizer_env
-      ";LD_PRELOAD=${volley_python_preload};ASAN_OPTIONS=detect_leaks=0")
+if(volley_sanitizer_preload)
+  set(volley_python_sanitizer_env ";LD_PRELOAD=${volley_sanitizer_preload};ASAN_OPTIONS=detect_leaks=0")
 endif()
 
 # volley_python_test(<name> <script> [ARGS ...]): one ctest test, python_<name>.
