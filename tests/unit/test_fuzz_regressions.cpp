@@ -60,6 +60,19 @@ TEST(FuzzRegressions, NirDatasetLargerThanTheFileIsRefusedBeforeAllocating) {
                                                          {file.string(), "the shape ("}));
 }
 
+// fuzz_keras_h5 (2026-12-05): one changed byte made a Conv2D kernel's shape (3, 3103784963, 1, 3),
+// 112 GB for 108 stored bytes; read_float_array allocated it before reading (ASan: out of memory;
+// without ASan std::bad_alloc or a process killed for memory). Every reader that sizes a vector
+// from a dataset's shape now goes through read_dataset_values, which checks the shape against
+// what the file stores first (the Keras, Volley CNN and converted-SNN readers, SONATA spikes and
+// reports, weight files).
+TEST(FuzzRegressions, KerasWeightShapeLargerThanTheFileIsRefusedBeforeAllocating) {
+    const auto file = regressions / "keras_h5" / "weight_shape_larger_than_file.h5";
+    EXPECT_TRUE(throws_naming<volley::file_format_error>(
+        [&] { volley::convert::read_keras_h5(file); },
+        {file.string(), "/model_weights/dilated", "the shape (3, 3103784963, 1, 3)", "stores 108 bytes"}));
+}
+
 // fuzz_volley_cnn_h5: a damaged attribute message in a layer group overflowed a heap buffer
 // inside libhdf5 (H5Aexists) in the reading process: the preflight child had not reached the group,
 // as H5Ovisit gives up at the first object it cannot read. The child now walks the links itself

@@ -314,6 +314,33 @@ TEST_F(sonata_spikes_test, non_sonata_hdf5_file_names_the_missing_object) {
     }
 }
 
+// A damaged extent: node_ids and timestamps declare 2^30 spikes (8 GiB each) but store none.
+// The reader checks the shape against what the file stores before it allocates (it resized two
+// vectors to the shape before, and a process without that much memory died).
+TEST_F(sonata_spikes_test, extent_larger_than_the_file_is_refused_before_allocating) {
+    const auto file = dir / "huge_extent.h5";
+    hid_t f = H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    H5Gclose(H5Gcreate2(f, "/spikes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    H5Gclose(H5Gcreate2(f, "/spikes/exc", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    hsize_t n = hsize_t{1} << 30, chunk = 1024;
+    hid_t space = H5Screate_simple(1, &n, nullptr);
+    hid_t layout = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(layout, 1, &chunk);
+    H5Dclose(H5Dcreate2(f, "/spikes/exc/node_ids", H5T_STD_U64LE, space, H5P_DEFAULT, layout, H5P_DEFAULT));
+    H5Dclose(H5Dcreate2(f, "/spikes/exc/timestamps", H5T_IEEE_F64LE, space, H5P_DEFAULT, layout, H5P_DEFAULT));
+    H5Pclose(layout);
+    H5Sclose(space);
+    H5Fclose(f);
+    try {
+        vs::read_sonata_spikes(file);
+        FAIL() << "expected file_format_error";
+    } catch (const volley::file_format_error& e) {
+        EXPECT_EQ(e.location(), "/spikes/exc/node_ids");
+        EXPECT_NE(std::string(e.what()).find("the shape (1073741824)"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("stores 0 bytes"), std::string::npos) << e.what();
+    }
+}
+
 TEST_F(sonata_spikes_test, non_hdf5_file_is_a_file_format_error) {
     const auto file = dir / "text.h5";
     std::ofstream(file) << "population,node_id,time_ms\nexc,1,0.5\n";

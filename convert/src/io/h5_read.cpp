@@ -77,14 +77,8 @@ float_array read_float_array(hid_t parent, const std::string& name, const std::s
     if (cls != H5T_FLOAT && cls != H5T_INTEGER)
         throw file_format_error(file, path, "dataset '" + name + "' is not numeric");
     float_array out;
-    std::size_t n = 1;
-    for (auto d : snn::detail::dataset_shape(ds.get())) {
-        out.shape.push_back(static_cast<std::size_t>(d));
-        n *= static_cast<std::size_t>(d);
-    }
-    out.values.resize(n);
-    if (n)
-        snn::detail::read_whole_dataset(ds.get(), H5T_NATIVE_FLOAT, out.values.data(), file, path);
+    for (auto d : snn::detail::dataset_shape(ds.get())) out.shape.push_back(static_cast<std::size_t>(d));
+    out.values = snn::detail::read_dataset_values<float>(ds.get(), H5T_NATIVE_FLOAT, file, path);
     return out;
 }
 
@@ -92,11 +86,7 @@ std::vector<std::int64_t> read_int_array(hid_t parent, const std::string& name,
                                          const std::string& file, const std::string& path) {
     auto ds = snn::detail::open_dataset_if_present(parent, name);
     if (!ds.valid()) throw file_format_error(file, path, "missing dataset '" + name + "'");
-    std::size_t n = 1;
-    for (auto d : snn::detail::dataset_shape(ds.get())) n *= static_cast<std::size_t>(d);
-    std::vector<std::int64_t> out(n);
-    if (n) snn::detail::read_whole_dataset(ds.get(), H5T_NATIVE_INT64, out.data(), file, path);
-    return out;
+    return snn::detail::read_dataset_values<std::int64_t>(ds.get(), H5T_NATIVE_INT64, file, path);
 }
 
 std::optional<std::vector<std::string>> read_string_list_attribute(hid_t object,

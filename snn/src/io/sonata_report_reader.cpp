@@ -69,15 +69,10 @@ population_report read_report(hid_t report_group, const std::string& name,
         throw file_format_error(file, path + "/data",
                                 "has " + std::to_string(shape[1]) + " columns but mapping has " +
                                     std::to_string(n_nodes) + " node_ids");
-    out.node_ids.resize(n_nodes);
-    if (n_nodes > 0)
-        detail::read_whole_dataset(ids.get(), H5T_NATIVE_UINT64, out.node_ids.data(), file,
-                                   path + "/mapping/node_ids");
+    out.node_ids = detail::read_dataset_values<std::uint64_t>(ids.get(), H5T_NATIVE_UINT64, file,
+                                                              path + "/mapping/node_ids");
     out.samples = shape[0];
-    out.data.resize(shape[0] * shape[1]);
-    if (!out.data.empty())
-        detail::read_whole_dataset(data.get(), H5T_NATIVE_DOUBLE, out.data.data(), file,
-                                   path + "/data");
+    out.data = detail::read_dataset_values<double>(data.get(), H5T_NATIVE_DOUBLE, file, path + "/data");
     return out;
 }
 

@@ -51,13 +51,11 @@ population_spikes read_population(hid_t spikes_group, const std::string& name,
     }
     population_spikes out;
     out.population = name;
-    out.node_ids.resize(n_ids);
-    out.timestamps_ms.resize(n_times);
     if (n_ids > 0) {
-        detail::read_whole_dataset(ids.get(), H5T_NATIVE_UINT64, out.node_ids.data(), file,
-                                   group_path + "/node_ids");
-        detail::read_whole_dataset(times.get(), H5T_NATIVE_DOUBLE, out.timestamps_ms.data(), file,
-                                   group_path + "/timestamps");
+        out.node_ids = detail::read_dataset_values<std::uint64_t>(ids.get(), H5T_NATIVE_UINT64, file,
+                                                                  group_path + "/node_ids");
+        out.timestamps_ms = detail::read_dataset_values<double>(times.get(), H5T_NATIVE_DOUBLE, file,
+                                                                group_path + "/timestamps");
     }
     if (scale_to_ms != 1.0)
         for (double& t : out.timestamps_ms) t *= scale_to_ms;

@@ -32,9 +32,7 @@ template <class T>
 std::vector<T> read_1d(hid_t group, const std::string& name, H5T_class_t cls, hid_t mem, const std::string& file,
                        const std::string& path) {
     hdf5_id d = require_dataset(group, name, cls, 1, file, path + "/" + name);
-    std::vector<T> out(static_cast<std::size_t>(detail::dataset_shape(d.get())[0]));
-    if (!out.empty()) detail::read_whole_dataset(d.get(), mem, out.data(), file, path + "/" + name);
-    return out;
+    return detail::read_dataset_values<T>(d.get(), mem, file, path + "/" + name);
 }
 
 void write_record(hid_t parent, const projection_weight_record& r, const std::string& file) {
@@ -129,8 +127,7 @@ std::vector<projection_weight_record> read_weights(const std::filesystem::path& 
             const auto shape = detail::dataset_shape(h.get());
             if (shape[0] != r.history_time_ms.size() || (shape[1] != r.weights.size() && !r.weights.empty()))
                 throw file_format_error(name, path + "/history", "shape does not match history_time_ms x weight");
-            r.history.resize(static_cast<std::size_t>(shape[0] * shape[1]));
-            if (!r.history.empty()) detail::read_whole_dataset(h.get(), H5T_NATIVE_DOUBLE, r.history.data(), name, path + "/history");
+            r.history = detail::read_dataset_values<double>(h.get(), H5T_NATIVE_DOUBLE, name, path + "/history");
             if (r.weights.empty()) r.history.clear();
         }
         out.push_back(std::move(r));

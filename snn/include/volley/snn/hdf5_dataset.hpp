@@ -49,4 +49,13 @@ H5T_class_t dataset_class(hid_t dataset);
 void read_whole_dataset(hid_t dataset, hid_t mem_type, void* out, const std::string& file,
                         const std::string& object);
 
+/// The whole dataset as T values (converted by HDF5 to `mem_type`), allocated only after
+/// checked_element_count: how every reader takes a dataset whose size it does not know.
+template <class T>
+std::vector<T> read_dataset_values(hid_t dataset, hid_t mem_type, const std::string& file, const std::string& object) {
+    std::vector<T> out(checked_element_count(dataset, sizeof(T), file, object));
+    if (!out.empty()) read_whole_dataset(dataset, mem_type, out.data(), file, object);
+    return out;
+}
+
 }  // namespace volley::snn::detail
