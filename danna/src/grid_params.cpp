@@ -105,14 +105,16 @@ grid_params grid_params::from_json(const nlohmann::json& j) {
         if (!ports.is_array() || ports.size() != ports_per_element)
             throw invalid_parameter("danna grid", "port_offsets", ports.dump(),
                                     "must list 16 [dx, dy] pairs");
-        for (std::size_t i = 0; i < ports.size(); ++i)
-            for (std::size_t axis = 0; axis < 2; ++axis) {
-                const auto offset = json_integer<int>(ports[i].at(axis));
-                if (!offset)
+        for (std::size_t i = 0; i < ports.size(); ++i) {
+            const auto offset = [&](std::size_t axis) {
+                const auto d = json_integer<int>(ports[i].at(axis));
+                if (!d)
                     throw invalid_parameter("danna grid", "port_offsets", ports[i].dump(),
                                             "offsets must be integers");
-                (axis == 0 ? p.port_offsets[i].x : p.port_offsets[i].y) = *offset;
-            }
+                return *d;
+            };
+            p.port_offsets[i] = {offset(0), offset(1)};
+        }
     }
     get("min_threshold", p.limits.min_threshold);
     get("max_threshold", p.limits.max_threshold);

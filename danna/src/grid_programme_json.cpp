@@ -4,8 +4,23 @@
 #include <volley/json_integer.hpp>
 
 #include <fstream>
+#include <limits>
+#include <string>
 
 namespace volley::danna {
+
+namespace {
+/// The integer `v` at JSON pointer `at` of programme `source`, within T's range (json_integer.hpp).
+template <class T = int>
+T integer_at(const nlohmann::json& v, const std::string& source, const std::string& at) {
+    const auto value = json_integer<T>(v);
+    if (!value)
+        throw file_format_error(source, at, "expected an integer in [" + std::to_string(std::numeric_limits<T>::min()) +
+                                                ", " + std::to_string(std::numeric_limits<T>::max()) + "], got " +
+                                                v.dump());
+    return *value;
+}
+}  // namespace
 
 nlohmann::json grid_programme::to_json() const {
     nlohmann::json elements = nlohmann::json::array();
@@ -51,23 +66,20 @@ grid_programme grid_programme::from_json(const nlohmann::json& j, const std::str
                 source, "/version",
                 "unsupported version " + j.value("version", nlohmann::json()).dump());
         grid_programme g(grid_params::from_json(j.at("params")));
-        // An integer field of an element, node or synapse list entry, within T's range.
-        const auto integer = [&]<class T = int>(const nlohmann::json& v, const std::string& at) {
-            const auto value = json_integer<T>(v);
-            if (!value)
-                throw file_format_error(source, at, "expected an integer in [" +
-                                                        std::to_string(std::numeric_limits<T>::min()) +
-                                                        ", " + std::to_string(std::numeric_limits<T>::max()) +
-                                                        "], got " + v.dump());
-            return *value;
+        const auto integer = [&](const nlohmann::json& v, const std::string& at) {
+            return integer_at(v, source, at);
         };
-        const auto cell_of = [&](const nlohmann::json& e, const std::string& at) {
-            const int x = integer(e.at("x"), at + "/x"), y = integer(e.at("y"), at + "/y");
+        // The cell at (x, y), which must lie on the grid (an index off it could alias another cell).
+        const auto cell_at = [&](int x, int y, const std::string& at) {
             if (x < 0 || y < 0 || x >= g.params.width || y >= g.params.height)
                 throw file_format_error(source, at,
                                         "cell (" + std::to_string(x) + ", " + std::to_string(y) +
                                             ") is outside the grid");
             return g.index(x, y);
+        };
+        const auto cell_of = [&](const nlohmann::json& e, const std::string& at) {
+            const int x = integer(e.at("x"), at + "/x"), y = integer(e.at("y"), at + "/y");  // x first
+            return cell_at(x, y, at);
         };
         const auto& elements = j.at("elements");
         for (std::size_t k = 0; k < elements.size(); ++k) {
@@ -77,7 +89,7 @@ grid_programme grid_programme::from_json(const nlohmann::json& j, const std::str
             const std::string kind = e.at("kind").get<std::string>();
             if (g.kind[i] != element_kind::empty)
                 throw file_format_error(source, at, "cell programmed twice");
-            g.ports[i] = integer.operator()<std::uint16_t>(e.at("ports"), at + "/ports");
+            g.ports[i] = integer_at<std::uint16_t>(e.at("ports"), source, at + "/ports");
             if (kind == "neuron") {
                 g.kind[i] = element_kind::neuron;
                 g.threshold[i] = integer(e.at("threshold"), at + "/threshold");
@@ -98,25 +110,20 @@ grid_programme grid_programme::from_json(const nlohmann::json& j, const std::str
         for (std::size_t k = 0; k < node_list.size(); ++k) {
             const auto& n = node_list[k];
             const std::string at = "/nodes/" + std::to_string(k);
-            g.nodes.push_back({integer.operator()<node_id>(n.at("id"), at + "/id"),
+            g.nodes.push_back({integer_at<node_id>(n.at("id"), source, at + "/id"),
                                n.value("name", std::string()), cell_of(n, at)});
         }
         const auto& synapse_list = j.at("synapses");
         for (std::size_t k = 0; k < synapse_list.size(); ++k) {
             const std::string at = "/synapses/" + std::to_string(k);
-            const int x = integer(synapse_list[k].at(0), at + "/0");
-            const int y = integer(synapse_list[k].at(1), at + "/1");
-            if (x < 0 || y < 0 || x >= g.params.width || y >= g.params.height)
-                throw file_format_error(source, at, "cell (" + std::to_string(x) + ", " +
-                                                        std::to_string(y) + ") is outside the grid");
-            g.synapse_cells.push_back(g.index(x, y));
+            const int x = integer(synapse_list[k].at(0), at + "/0"), y = integer(synapse_list[k].at(1), at + "/1");
+            g.synapse_cells.push_back(cell_at(x, y, at));
         }
         const auto ids = [&](const char* key) {
             std::vector<node_id> out;
             const auto& list = j.at(key);
             for (std::size_t k = 0; k < list.size(); ++k)
-                out.push_back(integer.operator()<node_id>(list.at(k), std::string("/") + key + "/" +
-                                                                          std::to_string(k)));
+                out.push_back(integer_at<node_id>(list.at(k), source, std::string("/") + key + "/" + std::to_string(k)));
             return out;
         };
         g.inputs = ids("inputs");

@@ -1,13 +1,12 @@
 #include <volley/hw/property_pack.hpp>
 #include <volley/hw/tennlab_error.hpp>
 #include <volley/hw/tennlab_json.hpp>
+#include <volley/json_integer.hpp>
 
 #include "json_key_check.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
-#include <limits>
 #include <set>
 
 namespace volley::hw {
@@ -31,17 +30,9 @@ const property* find(const std::vector<property>& props, const std::string& name
 /// a "size" of 6.7e76).
 int int_field(const nlohmann::json& pj, const char* key, const std::string& object) {
     const auto& v = pj[key];
-    const bool in_range =
-        v.is_number_integer()
-            ? (v.is_number_unsigned() ? v.get<std::uint64_t>() <= std::numeric_limits<int>::max()
-                                      : v.get<std::int64_t>() >= std::numeric_limits<int>::min() &&
-                                            v.get<std::int64_t>() <= std::numeric_limits<int>::max())
-            : std::isfinite(v.get<double>()) &&
-                  v.get<double>() > static_cast<double>(std::numeric_limits<int>::min()) - 1 &&
-                  v.get<double>() < static_cast<double>(std::numeric_limits<int>::max()) + 1;
-    if (!in_range)
-        throw tennlab_error(object, std::string(key) + " = " + v.dump() + " is out of range", "");
-    return v.get<int>();
+    const auto value = json_integer<int>(v.is_number_float() ? nlohmann::json(std::trunc(v.get<double>())) : v);
+    if (!value) throw tennlab_error(object, std::string(key) + " = " + v.dump() + " is out of range", "");
+    return *value;
 }
 
 std::vector<property> parse_category(const nlohmann::json& list, const std::string& category,

@@ -158,10 +158,10 @@ struct reader {
     std::vector<double> data(hid_t parent, const std::string& name, const std::string& path, std::size_t expected) const {
         auto set = snn::detail::open_dataset_if_present(parent, name);
         if (!set.valid()) throw file_format_error(file, path, "missing dataset");
-        const std::size_t count = snn::detail::checked_element_count(set.get(), sizeof(double), file, path);
-        if (expected != static_cast<std::size_t>(-1) && count != expected)
-            throw file_format_error(file, path, "expected " + std::to_string(expected) + " values, found " + std::to_string(count));
-        return snn::detail::read_dataset_values<double>(set.get(), H5T_NATIVE_DOUBLE, file, path);
+        auto v = snn::detail::read_dataset_values<double>(set.get(), H5T_NATIVE_DOUBLE, file, path);
+        if (expected != static_cast<std::size_t>(-1) && v.size() != expected)
+            throw file_format_error(file, path, "expected " + std::to_string(expected) + " values, found " + std::to_string(v.size()));
+        return v;
     }
     std::vector<std::string> children(hid_t g, const std::string& path) const {
         return snn::detail::child_names(g, file, path);
