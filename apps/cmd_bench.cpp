@@ -5,6 +5,7 @@
 
 #include <volley/snn/standard_networks.hpp>
 
+#include <cmath>
 #include <memory>
 
 namespace volley::cli {
@@ -13,8 +14,10 @@ namespace {
 
 struct network_bench_options {
     std::uint32_t neurons = 4000;
-    double scale = 1, in_degree_scale = 1;  // hpc
+    double scale = 1, in_degree_scale = 1;  // hpc, microcircuit
     bool static_synapses = false;            // hpc
+    std::string drive = "poisson";           // microcircuit
+    double transient_ms = 0;                 // microcircuit
     double duration_ms = 1000, dt_ms = 0.1;
     std::uint64_t seed = 42;
     int threads = 0;
@@ -33,6 +36,39 @@ snn::network build_hpc(const network_bench_options& o) {
         {.scale = o.scale, .in_degree_scale = o.in_degree_scale, .plastic = !o.static_synapses, .dt_ms = o.dt_ms});
 }
 
+snn::network build_microcircuit(const network_bench_options& o) {
+    return snn::microcircuit_network({.scale = o.scale,
+                                      .in_degree_scale = o.in_degree_scale == -1 ? o.scale : o.in_degree_scale,
+                                      .poisson_drive = o.drive == "poisson",
+                                      .dt_ms = o.dt_ms});
+}
+
+/// The microcircuit's rates after the transient beside the full-scale reference
+/// (microcircuit_full_scale_rates_hz), as "microcircuit_rates": [{population, rate_hz,
+/// reference_hz, ratio}], and "microcircuit_rate_check": at full scale with the Poisson drive,
+/// "pass" when every population is within 10% of the reference (one draw at full scale moves a
+/// rate by a few percent; a unit or wiring slip by tens of percent), else "FAIL"; smaller
+/// networks fire differently (fewer, stronger synapses) and the check does not apply.
+void microcircuit_rates(nlohmann::json& figures, const network_bench_options& o) {
+    const auto names = snn::microcircuit_populations();
+    const auto ref = snn::microcircuit_full_scale_rates_hz();
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& p : figures["populations"]) {
+        for (std::size_t i = 0; i < names.size(); ++i)
+            if (p["name"] == names[i] && p.contains("rate_after_transient_hz")) {
+                const double r = p["rate_after_transient_hz"].get<double>();
+                rows.push_back({{"population", names[i]}, {"rate_hz", r}, {"reference_hz", ref[i]}, {"ratio", r / ref[i]}});
+            }
+    }
+    figures["microcircuit_rates"] = rows;
+    const bool full = o.scale == 1 && (o.in_degree_scale == 1 || o.in_degree_scale == -1) && o.drive == "poisson";
+    bool within = rows.size() == names.size();
+    for (const auto& r : rows) within = within && std::abs(r["ratio"].get<double>() - 1) <= 0.1;
+    figures["microcircuit_rate_check"] = !full ? "not applicable below full scale or with the DC drive"
+                                         : within ? "pass (every population within 10% of NEST's full-scale rates)"
+                                                  : "FAIL (a population more than 10% from NEST's full-scale rates)";
+}
+
 /// hpc_benchmark's own check: the mean rate of the neurons (not the drive), which NEST's script
 /// asks to be below 10 Hz at scale >= 10 (below that, input correlations grow the weights).
 void hpc_rate_check(nlohmann::json& figures, double scale) {
@@ -45,7 +81,19 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
                        network_builder build) {
     auto* cmd = bench.add_subcommand(name, help);
     auto o = std::make_shared<network_bench_options>();
-    const bool hpc = std::string_view(name) == "hpc";
+    const bool hpc = std::string_view(name) == "hpc", mc = std::string_view(name) == "microcircuit";
+    if (mc) {
+        o->scale = 0.1;
+        o->in_degree_scale = -1;  // the same as --scale unless given
+        o->transient_ms = 500;
+        cmd->add_option("--scale", o->scale, "Neurons per population x this, in (0, 1] (NEST's N_scaling)");
+        cmd->add_option("--in-degree-scale", o->in_degree_scale,
+                        "Synapses per neuron x this, in (0, 1]; weights and a DC input compensate (default: --scale)");
+        cmd->add_option("--drive", o->drive, "Background input: poisson (independent per neuron) or dc")
+            ->check(CLI::IsMember({"poisson", "dc"}));
+        cmd->add_option("--transient", o->transient_ms, "The rates count spikes from this time on [ms] (NEST: t_presim)")
+            ->check(CLI::NonNegativeNumber);
+    }
     if (hpc) {
         cmd->add_option("--scale", o->scale, "Network size: scale x 11,250 neurons (NEST: use >= 10, check the rate is < 10 Hz)")
             ->check(CLI::PositiveNumber);
@@ -53,7 +101,7 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
                         "The in-degrees 9,000/2,250 times this, in (0, 1]; below 1 it is not the benchmark (quick checks)");
         cmd->add_flag("--static", o->static_synapses, "E -> E synapses static at J_E (no STDP)");
         o->duration_ms = 300;
-    } else {
+    } else if (!mc) {
         cmd->add_option("--neurons", o->neurons, "Number of neurons N (p = 80/N)")->check(CLI::Range(10u, 100000000u));
     }
     cmd->add_option("--duration", o->duration_ms, "Biological time [ms]")->check(CLI::NonNegativeNumber);
@@ -62,7 +110,7 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
     cmd->add_option("--seed", o->seed, "Seed");
     cmd->add_option("--out", o->out, "Write spikes to FILE.h5 or FILE.csv");
     cmd->add_option("--plot", o->plot, "Write a raster plot to FILE.svg");
-    if (std::string_view(name) != "cuba" && !hpc)
+    if (std::string_view(name) != "cuba" && !hpc && !mc)
         cmd->add_option("--integrator", o->integrator,
                         "Scheme of the neurons: adaptive, rk4, rk2, exponential_euler, euler (default: the model's, "
                         "rk4 for coba and exponential_euler for cobahh; docs/integrators.md)");
@@ -71,7 +119,7 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
     cmd->add_flag("--count-only", o->count_only,
                   "Count spikes without recording them (no checksum; the memory of a peer that only counts)");
     add_tuning_options(*cmd, o->tuning);
-    cmd->callback([o, &ctx, name, title, build] {
+    cmd->callback([o, &ctx, name, title, build, hpc, mc] {
         run_request req{.net = build(*o),
                         .settings = {.dt_ms = o->dt_ms, .duration_ms = o->duration_ms, .seed = o->seed},
                         .threads = o->threads,
@@ -83,19 +131,29 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
         if (!o->plot.empty()) req.plot = o->plot;
         req.quiet = o->quiet;
         req.count_only = o->count_only;
-        const std::uint64_t neurons = std::string_view(name) == "hpc"
-                                          ? std::uint64_t{req.net.at(req.net.find("E")).size} + req.net.at(req.net.find("I")).size
-                                          : o->neurons;
+        if (mc) {
+            req.settings.duration_ms = o->transient_ms + o->duration_ms;
+            req.transient_ms = o->transient_ms;
+            req.record_sources = false;
+        }
+        std::uint64_t neurons = o->neurons;
+        if (hpc || mc) {
+            neurons = 0;
+            for (const auto& p : req.net.populations())
+                if (!snn::is_source_model(p.model)) neurons += p.size;
+        }
         req.title = std::string(title) + ", N = " + std::to_string(neurons);
         auto outcome = execute_run(req);
         outcome.figures["network"] = name;
-        if (std::string_view(name) == "hpc" && outcome.completed) hpc_rate_check(outcome.figures, o->scale);
+        if (hpc && outcome.completed) hpc_rate_check(outcome.figures, o->scale);
+        if (mc && outcome.completed && !req.count_only) microcircuit_rates(outcome.figures, *o);
         if (req.backend != snn::backend_kind::cpu && outcome.completed) {
             // The same network on the CPU engine with the same threads: the speed-up, and the
             // raster, which must be the same (docs/cuda.md).
             run_request cpu{.net = req.net, .settings = req.settings, .threads = req.threads, .max_isa = req.max_isa,
                             .step_pairs = req.step_pairs, .backend = snn::backend_kind::cpu};
             cpu.quiet = true;
+            cpu.record_sources = req.record_sources;
             cpu.count_only = req.count_only;
             const auto ref = execute_run(cpu);
             outcome.figures["cpu_sim_s"] = ref.figures["sim_s"];
@@ -108,6 +166,7 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
             run_request one{.net = req.net, .settings = req.settings, .threads = 1, .max_isa = req.max_isa,
                             .step_pairs = req.step_pairs, .backend = req.backend};
             one.quiet = true;
+            one.record_sources = req.record_sources;
             one.count_only = req.count_only;
             const auto single = execute_run(one);
             outcome.figures["sim_s_1_thread"] = single.figures["sim_s"];
@@ -117,6 +176,13 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
         }
         if (o->json) print_json(outcome.figures);
         else print_run_summary(outcome.figures);
+        if (!o->json && outcome.figures.contains("microcircuit_rates")) {
+            std::printf("rates after %.0f ms (Hz), the full-scale reference (NEST) and their ratio; check: %s\n",
+                        o->transient_ms, outcome.figures["microcircuit_rate_check"].get<std::string>().c_str());
+            for (const auto& r : outcome.figures["microcircuit_rates"])
+                std::printf("  %-5s %7.3f  %7.3f  (x%.2f)\n", r["population"].get<std::string>().c_str(),
+                            r["rate_hz"].get<double>(), r["reference_hz"].get<double>(), r["ratio"].get<double>());
+        }
         if (!o->json && outcome.figures.contains("speedup_over_1_thread"))
             std::printf("speed-up over 1 thread %.2fx (1 thread: %.3f s; same raster: %s)\n",
                         outcome.figures["speedup_over_1_thread"].get<double>(), outcome.figures["sim_s_1_thread"].get<double>(),
@@ -150,6 +216,10 @@ void register_bench(CLI::App& app, command_context& ctx) {
     add_network_bench(*bench, ctx, "hpc",
                       "NEST's hpc_benchmark: scale x 11,250 lif_alpha (iaf_psc_alpha), in-degree 11,250, power-law STDP E->E",
                       "hpc_benchmark", build_hpc);
+    add_network_bench(*bench, ctx, "microcircuit",
+                      "The Potjans-Diesmann cortical microcircuit (NEST's Potjans_2014): scale x 77,169 lif_exp "
+                      "(iaf_psc_exp) in 8 populations; --duration after a --transient of 500 ms",
+                      "Potjans-Diesmann microcircuit", build_microcircuit);
     register_bench_risp(*bench, ctx);
     register_bench_peers(*bench, ctx);
     register_bench_danna(*bench, ctx);

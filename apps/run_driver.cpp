@@ -230,9 +230,15 @@ run_outcome execute_run(const run_request& req) {
     if (req.count_only && (req.out || req.plot || !req.states.empty()))
         throw invalid_parameter("--count-only", "outputs", req.out ? req.out->string() : req.plot ? req.plot->string() : "--state",
                                 "spikes that are only counted cannot be written or plotted");
+    // recs[rec_of[p]] records population p; rec_of[p] = -1 when it is not recorded.
     std::vector<snn::spike_recorder> recs;
+    std::vector<int> rec_of(req.net.populations().size(), -1);
     if (!req.count_only)
-        for (std::uint32_t p = 0; p < req.net.populations().size(); ++p) recs.push_back(sim.record_spikes({p}));
+        for (std::uint32_t p = 0; p < req.net.populations().size(); ++p)
+            if (req.record_sources || !snn::is_source_model(req.net.populations()[p].model)) {
+                rec_of[p] = static_cast<int>(recs.size());
+                recs.push_back(sim.record_spikes({p}));
+            }
     std::vector<snn::state_recorder> states;
     for (const auto& s : req.states) {
         if (!req.out || is_csv(*req.out))
@@ -312,9 +318,10 @@ run_outcome execute_run(const run_request& req) {
         const auto& pop = req.net.populations()[p];
         // The engine's count, which the recorder's (when there is one) equals.
         const std::uint64_t spikes = st.population_spikes[p];
-        if (!req.count_only) {
-            const auto& d = recs[p].data();
-            for (std::size_t i = 0; i < recs[p].size(); ++i) pairs.emplace_back(d.first_neuron + d.node_ids[i], d.steps[i]);
+        const snn::spike_recorder* rec = rec_of[p] >= 0 ? &recs[static_cast<std::size_t>(rec_of[p])] : nullptr;
+        if (rec) {
+            const auto& d = rec->data();
+            for (std::size_t i = 0; i < rec->size(); ++i) pairs.emplace_back(d.first_neuron + d.node_ids[i], d.steps[i]);
         }
         if (!snn::is_source_model(pop.model)) {
             neuron_spikes += spikes;
@@ -326,6 +333,13 @@ run_outcome execute_run(const run_request& req) {
                         {"spikes", spikes},
                         {"mean_rate_hz", bio_s > 0 ? static_cast<double>(spikes) / (bio_s * pop.size) : 0.0}});
         if (const auto* in = snn::model_integrator(pop.model)) pops.back()["integrator"] = snn::scheme_name(in->scheme);
+        if (req.transient_ms > 0 && rec && sim.time_ms() > req.transient_ms) {
+            const auto from = static_cast<std::int64_t>(std::llround(req.transient_ms / req.settings.dt_ms));
+            const auto& steps = rec->data().steps;
+            const auto after = std::count_if(steps.begin(), steps.end(), [&](std::int64_t s) { return s >= from; });
+            pops.back()["rate_after_transient_hz"] =
+                static_cast<double>(after) / ((sim.time_ms() - req.transient_ms) / 1000.0 * pop.size);
+        }
     }
     nlohmann::json f;
     f["neurons"] = st.neurons;

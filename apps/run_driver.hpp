@@ -36,6 +36,14 @@ struct run_request {
     /// memory of a peer that only counts, as Brian2's SpikeMonitor(record=False).
     bool count_only = false;
     std::string title{};  ///< used in the plot
+    /// Record the spikes of source populations (Poisson drives, spike arrays) too. False for a
+    /// network whose drive outnumbers its neurons' spikes many times over (the microcircuit's
+    /// drive fires 1.7e9 spikes in 1.5 s at full scale): they are counted, not kept, and the
+    /// raster, its checksum and the outputs hold the neurons only.
+    bool record_sources = true;
+    /// When > 0 (and spikes are recorded), each population's figures also give
+    /// `rate_after_transient_hz`: its rate counting only spikes from this time [ms] on.
+    double transient_ms = 0;
     /// The .h5 output is flushed (valid and complete up to there, docs/recording-format.md) when
     /// it is opened, and then at the first progress step after each flush_every_s of wall-clock
     /// time [s] (0: at every progress step, 1/200 of the run).

@@ -142,15 +142,22 @@ void bind_models(py::module_& m) {
             return "volley.Uniform(" + py::str(py::float_(u.low)).cast<std::string>() + ", " +
                    py::str(py::float_(u.high)).cast<std::string>() + ")";
         });
+    constexpr double inf = std::numeric_limits<double>::infinity();
     py::class_<snn::normal>(m, "Normal",
-                            "Normal distribution (no truncation), drawn per neuron or synapse.")
-        .def(py::init<double, double>(), py::arg("mean") = 0.0, py::arg("stddev") = 1.0)
+                            "Normal distribution, drawn per neuron or synapse; a value outside [low, high] "
+                            "is drawn again (NEST's nest.math.redraw).")
+        .def(py::init<double, double, double, double>(), py::arg("mean") = 0.0, py::arg("stddev") = 1.0,
+             py::arg("low") = -inf, py::arg("high") = inf)
         .def_readwrite("mean", &snn::normal::mean)
         .def_readwrite("stddev", &snn::normal::stddev)
+        .def_readwrite("low", &snn::normal::low)
+        .def_readwrite("high", &snn::normal::high)
         .def("__eq__", [](const snn::normal& a, const snn::normal& b) { return a == b; })
         .def("__repr__", [](const snn::normal& n) {
-            return "volley.Normal(" + py::str(py::float_(n.mean)).cast<std::string>() + ", " +
-                   py::str(py::float_(n.stddev)).cast<std::string>() + ")";
+            auto num = [](double x) { return py::str(py::float_(x)).cast<std::string>(); };
+            std::string s = "volley.Normal(" + num(n.mean) + ", " + num(n.stddev);
+            if (n.bounded()) s += ", low=" + num(n.low) + ", high=" + num(n.high);
+            return s + ")";
         });
 
     py::class_<model_handle>(m, "NeuronModel", R"doc(
@@ -233,6 +240,13 @@ An unknown name raises UnknownName, a bad value InvalidParameter.)doc")
         .def_readwrite("k", &snn::fixed_in_degree::k)
         .def_readwrite("allow_autapses", &snn::fixed_in_degree::allow_autapses)
         .def_readwrite("allow_multapses", &snn::fixed_in_degree::allow_multapses);
+    py::class_<snn::fixed_total_number>(m, "FixedTotalNumber",
+                                        "Exactly n synapses in all, each from a uniformly drawn source to a "
+                                        "uniformly drawn target (NEST's fixed_total_number; multapses).")
+        .def(py::init([](std::uint64_t n, bool autapses) { return snn::fixed_total_number{n, autapses}; }),
+             py::arg("n"), py::arg("allow_autapses") = true)
+        .def_readwrite("n", &snn::fixed_total_number::n)
+        .def_readwrite("allow_autapses", &snn::fixed_total_number::allow_autapses);
     py::class_<snn::from_list>(m, "FromList", "Explicit (source, target) pairs of local indices.")
         .def(py::init([](std::vector<std::uint32_t> s, std::vector<std::uint32_t> t) {
                  return snn::from_list{std::move(s), std::move(t)};

@@ -37,7 +37,9 @@ class Uniform:
 class Normal:
     mean: float
     stddev: float
-    def __init__(self, mean: float = 0.0, stddev: float = 1.0) -> None: ...
+    low: float
+    high: float
+    def __init__(self, mean: float = 0.0, stddev: float = 1.0, low: float = ..., high: float = ...) -> None: ...
 
 ValueSpec = Union[float, Sequence[float], npt.NDArray[np.float64], Uniform, Normal]
 
@@ -69,6 +71,10 @@ class FixedInDegree:
     allow_autapses: bool
     allow_multapses: bool
     def __init__(self, k: int, allow_autapses: bool = True, allow_multapses: bool = False) -> None: ...
+class FixedTotalNumber:
+    n: int
+    allow_autapses: bool
+    def __init__(self, n: int, allow_autapses: bool = True) -> None: ...
 class FromList:
     sources: list[int]
     targets: list[int]
@@ -88,7 +94,7 @@ class MaxPoolGate:
     @property
     def out_width(self) -> int: ...
 
-Connector = Union[AllToAll, OneToOne, FixedProbability, FixedInDegree, FromList, Convolution, MaxPoolGate]
+Connector = Union[AllToAll, OneToOne, FixedProbability, FixedInDegree, FixedTotalNumber, FromList, Convolution, MaxPoolGate]
 
 class DCCurrent:
     amplitude_mv: float

@@ -111,10 +111,15 @@ inline network direct_alpha_scenario() {
     return net;
 }
 
+/// The Potjans-Diesmann microcircuit at scale 0.05 (3,858 lif_exp neurons with a Poisson drive
+/// each, about 750,000 fixed_total_number synapses with redrawn normal weights and delays).
+inline network microcircuit_scenario() { return microcircuit_network({.scale = 0.05, .in_degree_scale = 0.05}); }
+
 inline std::vector<scenario> scenarios() {
     return {{"cuba", cuba_scenario, 200, 1000},
             {"heterogeneous_delays", heterogeneous_delay_scenario, 200, 1000},
-            {"direct_alpha", direct_alpha_scenario, 150, 500}};
+            {"direct_alpha", direct_alpha_scenario, 150, 500},
+            {"microcircuit", microcircuit_scenario, 100, 500}};
 }
 
 }  // namespace volley::snn::backend_test

@@ -20,10 +20,23 @@ net.set_parameter(izh, "i_e", [5.0, 10.0, 15.0])
 net.connect(src, izh, volley.AllToAll(), weight=volley.Uniform(1.0, 2.0), delay_ms=1.0)
 net.connect(src, cond, volley.FromList([0, 1], [2, 0]), weight=[3.0, 4.0], delay_ms=[1.0, 2.0], receptor="inhibitory")
 net.connect(src, hh, volley.FixedInDegree(2), weight=volley.Normal(5.0, 0.0))
+net.connect(izh, izh, volley.FixedTotalNumber(7, allow_autapses=False),
+            weight=volley.Normal(0.5, 0.1, low=0.0), delay_ms=volley.Normal(1.5, 0.75, low=0.025))
 net.inject(cond, volley.StepCurrent([0.0, 20.0], [500.0, 0.0]))
 text = volley.to_json(net, dt_ms=0.05, duration_ms=50.0, seed=3)
 back, settings = volley.from_json(text)
 check(back == net and settings["dt_ms"] == 0.05, "JSON round trip of every kind of population")
+total = volley.Network()
+a = total.add_population("a", 5, "lif_exp")
+total.connect(a, a, volley.FixedTotalNumber(7, allow_autapses=False), weight=volley.Normal(0.5, 0.1, low=0.0))
+check(volley.Simulation(total, dt_ms=0.1, threads=1).stats()["synapses"] == 7, "FixedTotalNumber makes exactly n synapses")
+check(repr(volley.Normal(1.5, 0.75, low=0.025)) == "volley.Normal(1.5, 0.75, low=0.025, high=inf)",
+      repr(volley.Normal(1.5, 0.75, low=0.025)))
+try:
+    net.connect(izh, izh, volley.AllToAll(), weight=volley.Normal(0.0, 1.0, low=5.0))
+    check(False, "a normal with almost no mass within its bounds is refused")
+except volley.Error as e:
+    check("0.1%" in str(e), str(e))
 
 with tempfile.TemporaryDirectory() as tmp:
     # A discrete-neuron network out to NIR and back.

@@ -1,6 +1,8 @@
 # Unit tests of the spiking-network engine (snn/): one file per concept.
 volley_test(test_network_errors unit/test_network_errors.cpp LIBS volley::snn)
 volley_test(test_connectors unit/test_connectors.cpp LIBS volley::snn volley_snn_private)
+volley_test(test_fixed_total_number unit/test_fixed_total_number.cpp LIBS volley::snn volley_snn_private)
+volley_test(test_microcircuit unit/test_microcircuit.cpp LIBS volley::snn nlohmann_json::nlohmann_json)
 volley_test(test_delays unit/test_delays.cpp LIBS volley::snn)
 volley_test(test_stimuli unit/test_stimuli.cpp LIBS volley::snn)
 volley_test(test_recorders unit/test_recorders.cpp LIBS volley::snn)

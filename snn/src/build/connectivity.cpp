@@ -10,10 +10,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numeric>
 #include <unordered_set>
 
 #include "build/draw_values.hpp"
+#include "random/binomial.hpp"
 
 namespace volley::snn::detail {
 
@@ -120,6 +122,21 @@ projection_expander::projection_expander(const network& net, std::size_t index, 
                          [&](std::size_t a, std::size_t b) { return fl->targets[a] < fl->targets[b]; });
     }
     cursor_ = by_target_.begin();
+    if (const auto* ft = std::get_if<fixed_total_number>(&proj_.rule)) {
+        // Multinomial in-degrees as a chain of binomials: target j takes Binomial(left, 1 / (targets
+        // from j on)) of the synapses left. One stream for the projection (b = n_tgt, past every
+        // target's own), so each part of the targets computes the same chain.
+        counter_rng chain(seed_, stream_purpose::connectivity, key_, n_tgt_);
+        in_degree_.resize(n_tgt_);
+        std::uint64_t left = ft->n;
+        for (std::uint32_t j = 0; j < n_tgt_; ++j) {
+            const std::uint64_t k = binomial(left, 1.0 / static_cast<double>(n_tgt_ - j), chain);
+            if (k > std::numeric_limits<std::uint32_t>::max())
+                throw invalid_parameter(object_, "n", std::to_string(ft->n), "more than 2^32 synapses onto one target");
+            in_degree_[j] = static_cast<std::uint32_t>(k);
+            left -= k;
+        }
+    }
 }
 
 void projection_expander::expand(std::uint32_t j) {
@@ -145,6 +162,9 @@ void projection_expander::expand(std::uint32_t j) {
                 sources_fixed_probability(c, n_src_, same_ && !c.allow_autapses, j, conn, sources);
             } else if constexpr (std::is_same_v<C, fixed_in_degree>) {
                 sources_fixed_in_degree(c, n_src_, same_ && !c.allow_autapses, j, conn, sources);
+            } else if constexpr (std::is_same_v<C, fixed_total_number>) {
+                sources_fixed_in_degree(fixed_in_degree{in_degree_[j], c.allow_autapses, true}, n_src_,
+                                        same_ && !c.allow_autapses, j, conn, sources);
             } else if constexpr (std::is_same_v<C, convolution>) {
                 sources_convolution(c, j, sources, kernel_weights_);
             } else if constexpr (std::is_same_v<C, max_pool_gate>) {

@@ -43,6 +43,7 @@ private:
     std::string object_;
     std::vector<double> kernel_weights_;   ///< convolution: the kernel value of each source
     std::vector<std::size_t> list_index_;  ///< element index for list-valued weights and delays
+    std::vector<std::uint32_t> in_degree_; ///< fixed_total_number: the synapses of each target
     std::vector<std::size_t> by_target_;   ///< from_list pairs sorted by target
     std::vector<std::size_t>::iterator cursor_;
 };

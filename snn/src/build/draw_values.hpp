@@ -1,6 +1,7 @@
 #pragma once
 // Drawing per-element values from a value_spec, each element from its own random stream.
 
+#include <volley/error.hpp>
 #include <volley/snn/value.hpp>
 
 #include "random/counter_rng.hpp"
@@ -18,7 +19,15 @@ inline double draw_value(const value_spec& spec, std::size_t index, counter_rng&
         }
         default: {
             const auto& n = std::get<normal>(spec);
-            return n.mean + n.stddev * rng.standard_normal();
+            double x = n.mean + n.stddev * rng.standard_normal();
+            // Redraw outside the bounds (check_finite keeps >= 0.1% of the mass inside, so this
+            // ends; the cap only turns a broken invariant into an error rather than a hang).
+            for (int redraws = 0; x < n.low || x > n.high; ++redraws) {
+                if (redraws == 1'000'000)
+                    throw invalid_parameter("value " + describe(spec), "redraws", "1000000", "no value within the bounds");
+                x = n.mean + n.stddev * rng.standard_normal();
+            }
+            return x;
         }
     }
 }

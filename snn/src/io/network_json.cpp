@@ -37,8 +37,11 @@ value_spec read_value(const node& n) {
     if (n.raw().is_object() && n.has("normal")) {
         n.only_keys({"normal"});
         const auto m = n.at("normal");
-        m.only_keys({"mean", "stddev"});
-        return normal{m.at("mean").number(), m.at("stddev").number()};
+        m.only_keys({"mean", "stddev", "low", "high"});
+        normal d{m.at("mean").number(), m.at("stddev").number()};
+        if (m.has("low")) d.low = m.at("low").number();
+        if (m.has("high")) d.high = m.at("high").number();
+        return d;
     }
     n.fail("expected a number, a list of numbers, {\"uniform\": {...}} or {\"normal\": {...}}, got " + n.show());
 }
@@ -48,7 +51,10 @@ nlohmann::ordered_json write_value(const value_spec& v) {
     if (const auto* l = std::get_if<std::vector<double>>(&v)) return *l;
     if (const auto* u = std::get_if<uniform>(&v)) return {{"uniform", {{"low", u->low}, {"high", u->high}}}};
     const auto& n = std::get<normal>(v);
-    return {{"normal", {{"mean", n.mean}, {"stddev", n.stddev}}}};
+    nlohmann::ordered_json d = {{"mean", n.mean}, {"stddev", n.stddev}};
+    if (std::isfinite(n.low)) d["low"] = n.low;
+    if (std::isfinite(n.high)) d["high"] = n.high;
+    return {{"normal", d}};
 }
 
 population_index population_ref(const network& net, const node& n) {
@@ -203,6 +209,11 @@ connector read_connector(const node& c) {
                                c.has("allow_autapses") ? c.at("allow_autapses").boolean() : true,
                                c.has("allow_multapses") && c.at("allow_multapses").boolean()};
     }
+    if (type == "fixed_total_number") {
+        c.only_keys({"type", "n", "allow_autapses"});
+        return fixed_total_number{c.at("n").unsigned_int(std::numeric_limits<std::uint64_t>::max()),
+                                  c.has("allow_autapses") ? c.at("allow_autapses").boolean() : true};
+    }
     if (type == "from_list") {
         c.only_keys({"type", "sources", "targets"});
         return from_list{c.at("sources").indices(), c.at("targets").indices()};
@@ -226,8 +237,8 @@ connector read_connector(const node& c) {
         return g;
     }
     c.at("type").fail("unknown connector type \"" + type +
-                      "\" (known: all_to_all, one_to_one, fixed_probability, fixed_in_degree, from_list, convolution, "
-                      "max_pool_gate)");
+                      "\" (known: all_to_all, one_to_one, fixed_probability, fixed_in_degree, fixed_total_number, "
+                      "from_list, convolution, max_pool_gate)");
 }
 
 void read_projection(network& net, const node& p) {
@@ -367,6 +378,10 @@ std::string to_network_json(const network& net, const run_settings& run) {
                     c["k"] = r.k;
                     c["allow_autapses"] = r.allow_autapses;
                     if (r.allow_multapses) c["allow_multapses"] = true;
+                }
+                if constexpr (std::is_same_v<R, fixed_total_number>) {
+                    c["n"] = r.n;
+                    c["allow_autapses"] = r.allow_autapses;
                 }
                 if constexpr (std::is_same_v<R, from_list>) {
                     c["sources"] = r.sources;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "model/check_convolution.hpp"
 #include "model/max_pool_gate.hpp"
@@ -58,9 +59,10 @@ void check_plastic_weights(const synapse_spec& syn, const std::string& object) {
         inside(u->low, "weight (uniform low bound)");
         inside(u->high, "weight (uniform high bound)");
     }
-    if (std::holds_alternative<normal>(syn.weight))
+    if (const auto* n = std::get_if<normal>(&syn.weight); n && (n->low < lo || n->high > hi))
         throw invalid_parameter(object, "weight", describe(syn.weight),
-                                "a normal distribution has no bounds; " + bounds + " (use uniform or a list)");
+                                "a normal distribution must be redrawn within the bounds; " + bounds +
+                                    " (give it low and high, or use uniform or a list)");
 }
 
 }  // namespace
@@ -68,7 +70,7 @@ void check_plastic_weights(const synapse_spec& syn, const std::string& object) {
 std::string connector_name(const connector& c) {
     static constexpr const char* names[] = {"all_to_all", "one_to_one", "fixed_probability",
                                             "fixed_in_degree", "from_list", "convolution",
-                                            "max_pool_gate"};
+                                            "max_pool_gate", "fixed_total_number"};
     return names[c.index()];
 }
 
@@ -173,6 +175,13 @@ std::size_t network::connect(population_index source, population_index target, c
             throw invalid_parameter(object, "k", std::to_string(fi->k),
                                     "in-degree larger than the " + std::to_string(eligible) +
                                         " eligible source neurons of '" + src.name + "'");
+    } else if (const auto* ft = std::get_if<fixed_total_number>(&rule)) {
+        const std::uint64_t eligible = src.size - (same && !ft->allow_autapses ? 1 : 0);
+        if (ft->n > 0 && (eligible == 0 || tgt.size == 0))
+            throw invalid_parameter(object, "n", std::to_string(ft->n),
+                                    "no eligible (source, target) pair between '" + src.name + "' and '" + tgt.name + "'");
+        if (ft->n > std::uint64_t{tgt.size} * std::numeric_limits<std::uint32_t>::max())
+            throw invalid_parameter(object, "n", std::to_string(ft->n), "more synapses than the targets can hold");
     } else if (std::holds_alternative<one_to_one>(rule)) {
         if (src.size != tgt.size)
             throw invalid_parameter(object, "connector", "one_to_one",

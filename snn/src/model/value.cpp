@@ -4,6 +4,7 @@
 #include <volley/snn/value.hpp>
 
 #include <cmath>
+#include <numbers>
 
 #include "model/format_number.hpp"
 
@@ -12,6 +13,12 @@ namespace volley::snn {
 namespace {
 using detail::format_number;
 }  // namespace
+
+double normal_mass_within(const normal& n) {
+    if (n.stddev == 0) return n.mean >= n.low && n.mean <= n.high ? 1.0 : 0.0;
+    const double s = n.stddev * std::numbers::sqrt2;  // P(X <= x) = erfc(-(x - mean) / s) / 2
+    return 0.5 * (std::erfc(-(n.high - n.mean) / s) - std::erfc(-(n.low - n.mean) / s));
+}
 
 std::string describe(const value_spec& v) {
     struct visitor {
@@ -23,7 +30,9 @@ std::string describe(const value_spec& v) {
             return "uniform(" + format_number(u.low) + ", " + format_number(u.high) + ")";
         }
         std::string operator()(const normal& n) const {
-            return "normal(" + format_number(n.mean) + ", " + format_number(n.stddev) + ")";
+            std::string s = "normal(" + format_number(n.mean) + ", " + format_number(n.stddev) + ")";
+            if (n.bounded()) s += " redrawn outside [" + format_number(n.low) + ", " + format_number(n.high) + "]";
+            return s;
         }
     };
     return std::visit(visitor{}, v);
@@ -49,6 +58,12 @@ void check_finite(const value_spec& v, const std::string& object, const std::str
         if (!std::isfinite(n->mean)) bad(n->mean, "normal mean must be finite");
         if (!std::isfinite(n->stddev) || n->stddev < 0)
             bad(n->stddev, "normal stddev must be finite and >= 0");
+        if (std::isnan(n->low) || std::isnan(n->high) || n->low > n->high)
+            throw invalid_parameter(object, parameter, describe(v), "normal low bound above high bound");
+        if (n->bounded() && normal_mass_within(*n) < min_redraw_mass)
+            throw invalid_parameter(object, parameter, describe(v),
+                                    "less than 0.1% of the distribution lies within [low, high]: redrawing would "
+                                    "not end; move the bounds or the mean");
     }
 }
 

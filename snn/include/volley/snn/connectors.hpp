@@ -39,6 +39,17 @@ struct fixed_in_degree {
     friend bool operator==(const fixed_in_degree&, const fixed_in_degree&) = default;
 };
 
+/// Exactly n synapses in all (NEST's `fixed_total_number`, as in the Potjans-Diesmann
+/// microcircuit): each joins a uniformly drawn source to a uniformly drawn target, with
+/// multapses, so the in-degrees are multinomial (n, 1/targets). The in-degrees are drawn as a
+/// chain of binomials from one stream of the projection, the sources of each target from the
+/// target's own stream, so the synapses are the same for any thread or rank count.
+struct fixed_total_number {
+    std::uint64_t n = 0;  ///< total synapses of the projection
+    bool allow_autapses = true;
+    friend bool operator==(const fixed_total_number&, const fixed_total_number&) = default;
+};
+
 /// An explicit list of (source, target) local indices. With a list-valued weight or delay,
 /// element i belongs to pair i.
 struct from_list {
@@ -118,8 +129,8 @@ private:
 };
 
 /// Every connector the engine knows.
-using connector =
-    std::variant<all_to_all, one_to_one, fixed_probability, fixed_in_degree, from_list, convolution, max_pool_gate>;
+using connector = std::variant<all_to_all, one_to_one, fixed_probability, fixed_in_degree, from_list, convolution,
+                               max_pool_gate, fixed_total_number>;
 
 /// The connector's name in files: "all_to_all", "one_to_one", "fixed_probability", ...
 std::string connector_name(const connector& c);

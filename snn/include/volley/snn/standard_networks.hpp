@@ -1,6 +1,7 @@
 #pragma once
 // Standard benchmark networks, built in code.
 
+#include <array>
 #include <cstdint>
 
 #include <volley/snn/network.hpp>
@@ -56,5 +57,39 @@ network hpc_benchmark_network(const hpc_benchmark_options& options = {});
 /// J_E of hpc_benchmark in pA: the peak of an alpha current [pA] whose PSP on the benchmark's
 /// neuron at rest peaks at 0.14 mV (NEST's convert_synapse_weight; about 45.6 pA).
 double hpc_benchmark_je_pa();
+
+/// The Potjans-Diesmann cortical microcircuit (Potjans & Diesmann 2014), as in NEST's
+/// pynest/examples/Potjans_2014: 77,169 lif_exp neurons (NEST iaf_psc_exp) in eight populations
+/// L23E, L23I, L4E, L4I, L5E, L5I, L6E, L6I, about 3·10^8 synapses.
+struct microcircuit_options {
+    double scale = 1;            ///< neurons per population × this (NEST's N_scaling), in (0, 1]
+    double in_degree_scale = 1;  ///< synapses per neuron × this (K_scaling), in (0, 1]; below 1 the
+                                 ///< weights grow by 1/sqrt(K_scaling) and a DC input keeps each
+                                 ///< population's mean input at its full-scale value
+    bool poisson_drive = true;   ///< false: the background is the DC current of the same mean
+    double dt_ms = 0.1;
+};
+
+/// The microcircuit network: neurons C = 250 pF, tau_m = 10 ms, tau_syn = 0.5 ms, E_L = V_reset =
+/// -65 mV, V_th = -50 mV, t_ref = 2 ms, v(0) ~ N(mean, sd) per population (NEST's "optimized"
+/// initial state); between each pair of populations fixed_total_number synapses, as many as the
+/// connection probability gives (log(1 - p) / log(1 - 1/(N_pre N_post))) times scale ×
+/// in_degree_scale, weights ~ N(w, 0.1|w|) redrawn to keep their sign (w: the current of a 0.15 mV
+/// PSP, 87.8 pA; × -4 from inhibitory sources; × 2 from L4E to L23E), delays ~ N(1.5 ms, 0.75 ms)
+/// from excitatory and N(0.75 ms, 0.375 ms) from inhibitory sources, redrawn below dt/2;
+/// background: an independent Poisson drive per neuron at 8 Hz × K_ext (1600, 1500, 2100, 1900,
+/// 2000, 1900, 2900, 2100) × in_degree_scale, weight w, delay 1.5 ms (populations "drive_L23E",
+/// ...), or its mean as a DC current. Throws invalid_parameter for a scale or in_degree_scale out
+/// of range.
+network microcircuit_network(const microcircuit_options& options = {});
+
+/// The microcircuit's population names, in order.
+std::array<const char*, 8> microcircuit_populations();
+
+/// The mean rates [Hz] of the full-scale microcircuit with Poisson drive, as NEST's example gives
+/// them (network_params.py, `full_mean_rates`: NEST, N_scaling = K_scaling = 1); the reference
+/// that `volley bench microcircuit` compares with, and that the DC compensation of a reduced
+/// in-degree uses.
+std::array<double, 8> microcircuit_full_scale_rates_hz();
 
 }  // namespace volley::snn

@@ -35,11 +35,10 @@ void check_conductance_weights(const network& net, population_index pop) {
         if (const auto* u = std::get_if<uniform>(&w); u && !(u->low >= 0))
             throw invalid_parameter(object, "weight (uniform low bound)", format_number(u->low),
                                     why);
-        if (const auto* n = std::get_if<normal>(&w))
-            throw invalid_parameter(
-                object, "weight",
-                "normal(" + format_number(n->mean) + ", " + format_number(n->stddev) + ")",
-                why + "; a normal distribution can draw negative values, use a uniform one");
+        if (const auto* n = std::get_if<normal>(&w); n && !(n->low >= 0))
+            throw invalid_parameter(object, "weight", describe(w),
+                                    why + "; a normal distribution can draw negative values: give it low = 0 "
+                                          "(redrawn) or use a uniform one");
     }
 }
 
