@@ -77,24 +77,44 @@ TEST(mpi_cli, bench_cuba_on_ranks_reports_and_writes_what_one_process_does) {
 
 // hpc_benchmark (reduced in-degree): plastic E -> E synapses with the power-law rule, fixed
 // in-degree with multapses and a Poisson drive above 1/dt, the same raster on 1, 2 and 3 ranks.
+/// Runs `args` on 1 rank, then on 2 and 3, and expects each of `keys` of the JSON figures to be
+/// the same; returns the one-rank run.
+cli_result expect_same_figures_on_ranks(const std::filesystem::path& dir, const std::string& args,
+                                        std::initializer_list<const char*> keys) {
+    const auto one = mpirun(1, dir, args);
+    EXPECT_EQ(one.code, 0) << one.err;
+    if (one.code != 0) return one;
+    EXPECT_GT(one.json()["spikes"].get<double>(), 1000);
+    for (const int ranks : {2, 3}) {
+        const auto many = mpirun(ranks, dir, args);
+        EXPECT_EQ(many.code, 0) << many.err;
+        if (many.code != 0) continue;
+        for (const char* key : keys) EXPECT_EQ(one.json()[key], many.json()[key]) << key << " on " << ranks << " ranks";
+        EXPECT_GE(many.json()["exchange_s"].get<double>(), 0.0);
+    }
+    return one;
+}
+
 TEST(mpi_cli, bench_hpc_on_ranks_matches_one_process) {
     const auto dir = work_dir("hpc");
     const std::string args = "bench hpc --scale 0.2 --in-degree-scale 0.02 --duration 60 --json --quiet";
-    const auto one = mpirun(1, dir, args);
-    ASSERT_EQ(one.code, 0) << one.err;
-    ASSERT_GT(one.json()["spikes"].get<double>(), 1000);
-    for (const int ranks : {2, 3}) {
-        const auto many = mpirun(ranks, dir, args);
-        ASSERT_EQ(many.code, 0) << many.err;
-        for (const char* key : {"spike_checksum", "spikes", "synapses", "synaptic_events"})
-            EXPECT_EQ(one.json()[key], many.json()[key]) << key << " on " << ranks << " ranks";
-        EXPECT_GE(many.json()["exchange_s"].get<double>(), 0.0);
-    }
+    const auto one = expect_same_figures_on_ranks(dir, args, {"spike_checksum", "spikes", "synapses", "synaptic_events"});
+    ASSERT_EQ(one.code, 0);
     // Counting only (no recording to gather): every rank's counts summed.
     const auto counted = mpirun(2, dir, args + " --count-only");
     ASSERT_EQ(counted.code, 0) << counted.err;
     for (const char* key : {"spikes", "synaptic_events", "mean_rate_hz"}) EXPECT_EQ(one.json()[key], counted.json()[key]) << key;
     EXPECT_FALSE(counted.json().contains("spike_checksum"));
+}
+
+// The microcircuit (reduced): fixed_total_number, whose in-degrees are one chain of binomials
+// per projection that every rank must draw alike, redrawn normal weights and delays, and a
+// drive that each rank draws for its own neurons and that is counted but not recorded: the same
+// raster and rates on 1, 2 and 3 ranks.
+TEST(mpi_cli, bench_microcircuit_on_ranks_matches_one_process) {
+    expect_same_figures_on_ranks(work_dir("microcircuit"),
+                                 "bench microcircuit --scale 0.02 --duration 100 --transient 50 --json --quiet",
+                                 {"spike_checksum", "spikes", "synapses", "synaptic_events", "microcircuit_rates"});
 }
 
 TEST(mpi_cli, run_of_a_network_file_with_two_threads_per_rank_matches_one_process) {

@@ -208,11 +208,21 @@ TEST(distributed, domain_decomposition_cuts_equal_shares_outside_compound_units)
     const auto cuba = vs::cuba_network(4000);
     EXPECT_EQ(vs::detail::rank_bounds(cuba, 4), (std::vector<std::uint32_t>{0, 1000, 2000, 3000, 4000}));
     EXPECT_EQ(vs::detail::rank_bounds(cuba, 3), (std::vector<std::uint32_t>{0, 1333, 2666, 4000}));
-    // free [0, 400), in [400, 600), a [600, 700), b [700, 800), c [800, 1100): in, a and b are
-    // one unit, so no cut lies in (400, 800); the nearest allowed boundary wins.
+    // free [0, 400), in [400, 600) (Poisson sources, not counted), a [600, 700), b [700, 800),
+    // c [800, 1100): 500 neurons to share. in, a and b are one unit, so no cut lies in
+    // (400, 800); the nearest allowed boundary wins. Two ranks: 250 neurons each, the cut in c.
     const auto chain = zero_delay_chain();
-    EXPECT_EQ(vs::detail::rank_bounds(chain, 2), (std::vector<std::uint32_t>{0, 400, 1100}));  // 550 -> 400
-    EXPECT_EQ(vs::detail::rank_bounds(chain, 4), (std::vector<std::uint32_t>{0, 275, 400, 825, 1100}));
+    EXPECT_EQ(vs::detail::rank_bounds(chain, 2), (std::vector<std::uint32_t>{0, 850, 1100}));
+    // Four: 125 neurons each; the first cut would fall in b (id 725), and moves to 800.
+    EXPECT_EQ(vs::detail::rank_bounds(chain, 4), (std::vector<std::uint32_t>{0, 800, 850, 975, 1100}));
+    // A Poisson drive of one source per neuron after the neurons (hpc_benchmark): the neurons
+    // are shared, the drive goes with the last rank.
+    const auto hpc = vs::hpc_benchmark_network({.scale = 0.2, .in_degree_scale = 0.01});  // 1800 E, 450 I, 2250 drive
+    EXPECT_EQ(vs::detail::rank_bounds(hpc, 2), (std::vector<std::uint32_t>{0, 1125, 4500}));
+    // Only sources: the neurons count as they are.
+    vs::network sources;
+    sources.add_population("s", 100, vs::poisson_source{{.rate_hz = 5}});
+    EXPECT_EQ(vs::detail::rank_bounds(sources, 2), (std::vector<std::uint32_t>{0, 50, 100}));
     // More ranks than neurons: some own nothing.
     EXPECT_EQ(vs::detail::rank_bounds(chain, 1), (std::vector<std::uint32_t>{0, 1100}));
     const auto bounds = vs::detail::rank_bounds(chain, 2000);

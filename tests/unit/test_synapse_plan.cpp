@@ -158,4 +158,42 @@ TEST(lowering, every_imitated_rank_agrees_on_the_scales_of_the_whole_network) {
     }
 }
 
+TEST(lowering, each_rank_draws_the_drive_of_its_own_neurons_and_one_rank_records_each_source) {
+    // A drive of one Poisson source per neuron (one_to_one, as hpc_benchmark's), a Poisson
+    // population feeding every neuron, and a spike array that nothing reads.
+    vs::network net;
+    const auto e = net.add_population("e", 100, vs::lif_exp{});
+    const auto drive = net.add_population("drive", 100, vs::poisson_source{{.rate_hz = 1000}});
+    const auto shared = net.add_population("shared", 10, vs::poisson_source{{.rate_hz = 5}});
+    net.add_population("unread", 6, vs::spike_source{{{1.0}, {}, {2.0}, {}, {}, {3.0}}});
+    net.connect(drive, e, vs::one_to_one{}, {.weight = 1.0, .delay_ms = 1.5});
+    net.connect(shared, e, vs::all_to_all{}, {.weight = 0.5, .delay_ms = 1.5});
+    const auto one = vd::lower(net, {.dt_ms = 0.1, .seed = 3}, vs::local_context(), 1, in_order);
+    EXPECT_EQ(one.sources.replicated, (std::vector<std::uint8_t>{0, 0, 0, 0})) << "one rank exchanges nothing";
+    std::mutex m;
+    std::vector<vd::lowered_network> ranks(2);
+    vs::dry_run(2, [&](const vs::distributed_context& dist) {
+        auto low = vd::lower(net, {.dt_ms = 0.1, .seed = 3}, dist, 1, in_order);
+        const std::lock_guard lock(m);
+        ranks[static_cast<std::size_t>(dist.id())] = std::move(low);
+    });
+    // The 100 neurons are shared (the sources do not count): rank 0 owns e[0, 50), rank 1 the
+    // rest and every source.
+    EXPECT_EQ(ranks[0].rank_bounds, (std::vector<std::uint32_t>{0, 50, 216}));
+    using range = std::pair<std::uint32_t, std::uint32_t>;
+    for (std::size_t r = 0; r < 2; ++r) {
+        EXPECT_EQ(ranks[r].sources.replicated, (std::vector<std::uint8_t>{0, 1, 1, 1}));
+        EXPECT_EQ(ranks[r].sources.generate[1], (range{static_cast<std::uint32_t>(50 * r), static_cast<std::uint32_t>(50 * r + 50)}))
+            << "rank " << r << " draws the drive of its own neurons";
+        EXPECT_EQ(ranks[r].sources.generate[2], (range{0, 10})) << "both need every shared source";
+    }
+    EXPECT_EQ(ranks[0].sources.generate[3], (range{0, 0})) << "nobody needs the array; its owner draws it";
+    EXPECT_EQ(ranks[1].sources.generate[3], (range{0, 6}));
+    // Each source neuron is recorded by exactly one rank: the lowest that needs it, else its owner.
+    for (std::size_t p = 1; p < 4; ++p)
+        for (std::size_t i = 0; i < net.populations()[p].size; ++i)
+            EXPECT_EQ(ranks[0].sources.recorded[p][i] + ranks[1].sources.recorded[p][i], 1) << "population " << p << " neuron " << i;
+    EXPECT_EQ(ranks[0].sources.recorded[2], std::vector<std::uint8_t>(10, 1)) << "rank 0 needs the shared ones first";
+}
+
 }  // namespace

@@ -41,9 +41,24 @@ std::vector<std::uint32_t> rank_bounds(const network& net, int ranks) {
         const std::uint64_t below = first[lo], above = first[hi];
         return static_cast<std::uint32_t>(x - below <= above - x ? below : above);
     };
+    // The shares are of the neurons that integrate (a source's spikes are drawn or read, at a
+    // small fraction of a neuron's cost): [wfirst[p], wfirst[p + 1]) is population p's span of
+    // that weight, empty for a source (all of them count when the network has only sources).
+    std::vector<std::uint64_t> wfirst(P + 1, 0);
+    for (std::size_t p = 0; p < P; ++p) wfirst[p + 1] = wfirst[p] + (is_source_model(pops[p].model) ? 0 : pops[p].size);
+    const bool weighted = wfirst[P] > 0;
+    const std::uint64_t w_total = weighted ? wfirst[P] : n;
+    // The global id at which the weight before it reaches w.
+    auto id_of_weight = [&](std::uint64_t w) -> std::uint64_t {
+        if (!weighted) return w;
+        for (std::size_t p = 0; p < P; ++p)
+            if (w < wfirst[p + 1]) return first[p] + (w - wfirst[p]);
+        return n;
+    };
     std::vector<std::uint32_t> bounds{0};
     for (int r = 1; r < ranks; ++r)
-        bounds.push_back(std::max(bounds.back(), allowed(n * static_cast<std::uint64_t>(r) / static_cast<std::uint64_t>(ranks))));
+        bounds.push_back(std::max(
+            bounds.back(), allowed(id_of_weight(w_total * static_cast<std::uint64_t>(r) / static_cast<std::uint64_t>(ranks)))));
     bounds.push_back(static_cast<std::uint32_t>(n));
     return bounds;
 }

@@ -36,6 +36,8 @@ lowered_network lower(const network& net, const simulation_options& options, con
         if (q.synapse.receptor == receptor_type::inhibitory) low.inhibited[q.target.value] = 1;
     }
     low.synapses = plan_synapses(net, options, low.part_bounds, dist, run);
+    low.sources = replicate_sources(net, dist, static_cast<std::uint32_t>(lo), static_cast<std::uint32_t>(hi), low.first,
+                                    low.synapses);
     return low;
 }
 

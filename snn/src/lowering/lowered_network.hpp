@@ -4,8 +4,9 @@
 // the same spikes: neuron numbering, the update order with zero-delay sources first (and so the
 // compound units), each rank's domain and its parts (a CPU engine's threads; a GPU engine's
 // blocks), the populations grouped by model family (the kernel each needs), which population
-// pairs take direct input, and the synapse plan (row sizes, fixed-
-// point scales, delays). Engines consume it; none re-derives any of it.
+// pairs take direct input, the synapse plan (row sizes, fixed-
+// point scales, delays), and the spike sources each rank draws for itself. Engines consume it;
+// none re-derives any of it.
 
 #include <volley/snn/network.hpp>
 #include <volley/snn/simulation.hpp>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "lowering/model_family.hpp"
+#include "lowering/replicated_sources.hpp"
 #include "lowering/synapse_plan.hpp"
 #include "lowering/update_order.hpp"
 
@@ -35,6 +37,7 @@ struct lowered_network {
     /// order: the kernel kinds a backend builds, and a GPU engine's launches.
     std::vector<std::vector<std::uint32_t>> by_family;
     synapse_plan synapses;                   ///< the tables of the parts (synapse_plan.hpp)
+    replicated_sources sources;              ///< spike sources each rank draws itself (replicated_sources.hpp)
 };
 
 /// Lowers `net` for rank dist.id() of dist.size(), its domain cut into `parts` near-equal parts.

@@ -53,6 +53,7 @@ cpu_engine::cpu_engine(const network& net, int threads, const simulation_options
     domain_lo_ = low.rank_bounds[static_cast<std::size_t>(dist_.id())];
     domain_hi_ = low.rank_bounds[static_cast<std::size_t>(dist_.id()) + 1];
     lo_ = std::move(low.part_bounds);
+    sources_ = std::move(low.sources);
     n_pops_ = static_cast<std::uint32_t>(pops_.size());
     order_ = std::move(low.order.order);
     sends_now_ = std::move(low.order.sends_now);

@@ -81,8 +81,15 @@ private:
     };
 
     void build_synapses(const network& net, const simulation_options& options, lowered_network& low);
-    /// Thread t's neurons of population p, as local indices [begin, end); {0, 0} when none.
+    /// Thread t's neurons of population p, as local indices [begin, end); {0, 0} when none. For a
+    /// replicated source, its share of the neurons this rank draws (replicated_sources.hpp).
     std::pair<std::uint32_t, std::uint32_t> local_range(int t, std::uint32_t p) const {
+        if (sources_.replicated[p]) {
+            const auto [g0, g1] = sources_.generate[p];
+            const std::uint64_t span = g1 - g0, T = static_cast<std::uint64_t>(threads_);
+            return {static_cast<std::uint32_t>(g0 + span * static_cast<std::uint64_t>(t) / T),
+                    static_cast<std::uint32_t>(g0 + span * static_cast<std::uint64_t>(t + 1) / T)};
+        }
         const std::uint32_t b = std::max(lo_[t], first_[p]), e = std::min(lo_[t + 1], first_[p + 1]);
         if (b >= e) return {0, 0};
         return {b - first_[p], e - first_[p]};
@@ -260,6 +267,7 @@ private:
     int threads_;
     distributed_context dist_;
     std::uint32_t domain_lo_ = 0, domain_hi_ = 0;  ///< this rank owns global ids [domain_lo_, domain_hi_)
+    replicated_sources sources_;                   ///< sources drawn here, not exchanged (ranks > 1)
     std::int64_t epoch_ = 1;  ///< steps an epoch, <= the shortest delay
     cpu_isa isa_;               ///< the kernels' instruction set (options.max_isa and the CPU)
     step_pairing step_pairs_;   ///< options.step_pairs

@@ -1,5 +1,5 @@
 // The spike exchange between ranks (see cpu_engine.hpp): after each epoch every rank hands the
-// spikes of its domain to the distributed context and files every other rank's, per step and
+// spikes of its domain (replicated sources apart, which each rank draws) to the distributed context and files every other rank's, per step and
 // source population, before or after its own (ranks own ascending neuron ranges), so that each
 // delivery reads the spikes of a population in the order of its neurons whatever the partition.
 
@@ -14,9 +14,11 @@ namespace volley::snn::detail {
 void cpu_engine::exchange(std::int64_t a, std::int64_t b) {
     std::vector<spike_event> local;
     for (std::int64_t s = a; s < b; ++s)
-        for (std::uint32_t p = 0; p < n_pops_; ++p)
+        for (std::uint32_t p = 0; p < n_pops_; ++p) {
+            if (sources_.replicated[p]) continue;  // every rank draws the ones it needs
             for (int t = 0; t < threads_; ++t)
                 for (const std::uint32_t i : spikes_of(s, t, p)) local.push_back({s, first_[p] + i});
+        }
     const gathered_spikes all = dist_.gather_spikes(local);
     if (all.partition.size() != static_cast<std::size_t>(dist_.size()) + 1 || all.partition.back() != all.events.size())
         throw internal_error("spike exchange: the gathered spikes do not have one part per rank");

@@ -5,19 +5,29 @@
 
 #include <volley/error.hpp>
 
+#include <algorithm>
+
 namespace volley::snn::detail {
 
 void cpu_engine::record_spikes(std::int64_t s) {
     for (int t = 0; t < threads_; ++t)
         for (std::uint32_t p = 0; p < n_pops_; ++p) {
-            spike_count_ += spikes_of(s, t, p).size();
-            population_spikes_[p] += spikes_of(s, t, p).size();
+            const auto& fired = spikes_of(s, t, p);
+            std::size_t n = fired.size();
+            if (sources_.replicated[p]) {  // drawn here for other reasons too: count the recorded ones
+                const auto& rec = sources_.recorded[p];
+                n = static_cast<std::size_t>(std::count_if(fired.begin(), fired.end(), [&](std::uint32_t i) { return rec[i] != 0; }));
+            }
+            spike_count_ += n;
+            population_spikes_[p] += n;
         }
     for (auto& sink : spike_sinks_) {
         auto& d = *sink.data;
+        const auto* rec = sources_.replicated[d.pop.value] ? &sources_.recorded[d.pop.value] : nullptr;
         // Threads own ascending ranges, so the ids come out ascending, as from one thread.
         for (int t = 0; t < threads_; ++t)
             for (std::uint32_t i : spikes_of(s, t, d.pop.value)) {
+                if (rec && !(*rec)[i]) continue;  // a replicated source another rank records
                 if (!sink.mask.empty() && !sink.mask[i]) continue;
                 d.node_ids.push_back(i);
                 d.steps.push_back(s + 1);
