@@ -13,6 +13,8 @@
 #include <volley/snn/nir_network.hpp>
 #include <volley/snn/standard_networks.hpp>
 
+#include <optional>
+
 namespace volley::python {
 
 snn::population_index resolve(const snn::network& net, const population_ref& ref) {
@@ -213,6 +215,31 @@ the value. Populations are named by their PopulationIndex or by their name.)doc"
           "The COBA benchmark network (conductance LIF) as `volley bench coba` builds it.");
     m.def("cobahh_network", &snn::cobahh_network, py::arg("neurons"), py::arg("dt_ms") = 0.1,
           "The COBAHH benchmark network (Hodgkin-Huxley) as `volley bench cobahh` builds it.");
+    m.def(
+        "microcircuit_network",
+        [](double scale, std::optional<double> in_degree_scale, const std::string& drive, double dt_ms) {
+            if (drive != "poisson" && drive != "dc")
+                throw invalid_parameter("microcircuit_network", "drive", drive, "must be \"poisson\" or \"dc\"");
+            return snn::microcircuit_network({.scale = scale,
+                                              .in_degree_scale = in_degree_scale.value_or(scale),
+                                              .poisson_drive = drive == "poisson",
+                                              .dt_ms = dt_ms});
+        },
+        py::arg("scale") = 0.1, py::arg("in_degree_scale") = py::none(), py::arg("drive") = "poisson",
+        py::arg("dt_ms") = 0.1,
+        "The Potjans-Diesmann cortical microcircuit as `volley bench microcircuit` builds it: scale x "
+        "77,169 neurons (populations L23E ... L6I, then drive_L23E ... with the Poisson drive); "
+        "in_degree_scale defaults to scale, as NEST's example.");
+    m.def(
+        "microcircuit_full_scale_rates_hz",
+        [] {
+            const auto names = snn::microcircuit_populations();
+            const auto rates = snn::microcircuit_full_scale_rates_hz();
+            py::dict d;
+            for (std::size_t i = 0; i < names.size(); ++i) d[py::str(names[i])] = rates[i];
+            return d;
+        },
+        "NEST's full-scale rates [Hz] of the microcircuit's populations (the reference of the bench).");
 
     m.def(
         "to_json",
