@@ -5,6 +5,8 @@
 #include <volley/snn/distributed_context.hpp>
 
 #include <algorithm>
+#include <functional>
+#include <queue>
 
 namespace volley::snn::detail {
 
@@ -53,23 +55,34 @@ replicated_sources replicate_sources(const network& net, const distributed_conte
         mine[2 * p + 1] = hi;
     }
     const auto all = dist.gather_values(mine);
-    const auto me = static_cast<std::size_t>(dist.id()), ranks = static_cast<std::size_t>(dist.size());
+    const auto me = dist.id(), ranks = dist.size();
     for (std::size_t p = 0; p < P; ++p) {
         if (!out.replicated[p]) continue;
         const std::uint32_t n = pops[p].size;
-        auto need = [&](std::size_t r, std::uint32_t i) {
-            return i >= all[r * 2 * P + 2 * p] && i < all[r * 2 * P + 2 * p + 1];
-        };
+        // Sweep the neurons once with the ranks whose needed range covers them in a min-heap
+        // (ranges by start; a rank leaves the heap lazily once its range has ended), so that the
+        // lowest needing rank of each neuron costs O(log ranks), not O(ranks).
+        std::vector<std::pair<std::uint32_t, int>> by_start;  // (start, rank)
+        std::vector<std::uint32_t> end_of(static_cast<std::size_t>(ranks));
+        for (int r = 0; r < ranks; ++r) {
+            const auto lo = static_cast<std::uint32_t>(all[static_cast<std::size_t>(r) * 2 * P + 2 * p]);
+            const auto hi = static_cast<std::uint32_t>(all[static_cast<std::size_t>(r) * 2 * P + 2 * p + 1]);
+            end_of[static_cast<std::size_t>(r)] = hi;
+            if (lo < hi) by_start.emplace_back(lo, r);
+        }
+        std::sort(by_start.begin(), by_start.end());
+        std::priority_queue<int, std::vector<int>, std::greater<>> active;
+        std::size_t next = 0;
+        const auto [my_lo, my_hi] = range{static_cast<std::uint32_t>(mine[2 * p]), static_cast<std::uint32_t>(mine[2 * p + 1])};
         auto& rec = out.recorded[p];
         rec.assign(n, 0);
         std::uint32_t lo = n, hi = 0;
         for (std::uint32_t i = 0; i < n; ++i) {
-            std::size_t first_need = ranks;
-            for (std::size_t r = 0; r < ranks && first_need == ranks; ++r)
-                if (need(r, i)) first_need = r;
+            while (next < by_start.size() && by_start[next].first <= i) active.push(by_start[next++].second);
+            while (!active.empty() && end_of[static_cast<std::size_t>(active.top())] <= i) active.pop();
             const std::uint32_t g = first[p] + i;
-            rec[i] = first_need == me || (first_need == ranks && g >= domain_lo && g < domain_hi);
-            if (rec[i] || need(me, i)) {
+            rec[i] = active.empty() ? (g >= domain_lo && g < domain_hi) : active.top() == me;
+            if (rec[i] || (i >= my_lo && i < my_hi)) {
                 lo = std::min(lo, i);
                 hi = std::max(hi, i + 1);
             }
