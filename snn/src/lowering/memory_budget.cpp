@@ -42,11 +42,13 @@ std::string gib(std::uint64_t bytes) {
 std::uint64_t minimum_engine_bytes(const lowered_network& low) {
     const std::uint64_t neurons = low.first.empty() ? 0 : low.first.back();
     const std::uint64_t slots = std::uint64_t{low.synapses.max_delay} + 1;
+    // The ring holds the rank's domain only (the neuron state is still the whole network's).
+    const std::uint64_t domain = low.part_bounds.empty() ? neurons : low.part_bounds.back() - low.part_bounds.front();
     std::uint64_t synapses = 0;
     for (const auto& part : low.synapses.tables)
         for (const auto& table : part)
             for (const std::uint32_t row : table.row_sizes) synapses += row;
-    return neurons * 16 + neurons * 16 * slots + synapses * 4;
+    return neurons * 16 + domain * 16 * slots + synapses * 4;
 }
 
 std::uint64_t available_memory_bytes() {

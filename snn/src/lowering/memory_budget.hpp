@@ -13,7 +13,7 @@
 namespace volley::snn::detail {
 
 /// A lower bound of the bytes the CPU engine allocates for `net` as lowered: 16 bytes of state
-/// per neuron, 16 bytes of ring per neuron and delay slot, 4 bytes per synapse of this rank.
+/// per neuron, 16 bytes of ring per neuron of the rank's domain and delay slot, 4 bytes per synapse of this rank.
 std::uint64_t minimum_engine_bytes(const lowered_network& low);
 
 /// The memory this process may still take: /proc/meminfo's MemAvailable, capped by the cgroup's

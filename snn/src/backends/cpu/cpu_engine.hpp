@@ -122,10 +122,15 @@ private:
         });
         return events;
     }
-    /// The ring cell of thread t's first neuron for `receptor` in ring slot `slot`.
-    std::int64_t* ring_cells(int t, std::int64_t slot, std::uint32_t receptor) {
-        return ring_.data() + (static_cast<std::size_t>(slot) * n_ + lo_[t]) * 2 + receptor;
+    /// The ring cells (receptor 0, then 1) of global neuron `id` in ring slot `slot`. The ring
+    /// holds this rank's domain only; for a population that begins before the domain the
+    /// pointer to its first neuron lies before the slot's cells, and only the cells of the
+    /// domain's neurons are read or written through it.
+    std::int64_t* ring_at(std::int64_t slot, std::int64_t id) {
+        return ring_.data() + (slot * std::int64_t{domain_hi_ - domain_lo_} + id - std::int64_t{domain_lo_}) * 2;
     }
+    /// The ring cell of thread t's first neuron for `receptor` in ring slot `slot`.
+    std::int64_t* ring_cells(int t, std::int64_t slot, std::uint32_t receptor) { return ring_at(slot, lo_[t]) + receptor; }
     /// Hands the spikes of steps [a, b) of this rank's neurons to the other ranks and files
     /// theirs (remote_); clears the lists of the steps of the next epoch, which zero-delay
     /// deliveries read before any exchange (cpu_engine_exchange.cpp).
@@ -306,7 +311,7 @@ private:
     std::vector<std::vector<double>> analog_values_;   ///< [thread]: analog values of a step's events
     std::vector<std::vector<std::int64_t>> row_sums_;  ///< [thread]: deliver_shared_targets' row
     std::vector<double> scale_;                       ///< [pop * 2 + receptor]: fixed point -> mV
-    aligned_vector<std::int64_t> ring_;               ///< [slot][neuron][receptor]; empty when !uses_ring()
+    aligned_vector<std::int64_t> ring_;  ///< [slot][domain neuron][receptor]; empty when !uses_ring()
     std::int64_t slot_mask_ = 0;
     std::size_t slots_ = 1;
     std::vector<std::vector<std::uint32_t>> touched_;  ///< [thread][population][slot]

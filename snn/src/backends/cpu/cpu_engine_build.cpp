@@ -113,7 +113,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
     // epoch's own slots are still being read: max_delay + epoch_ slots.
     slots_ = std::bit_ceil(static_cast<std::size_t>(plan.max_delay) + static_cast<std::size_t>(epoch_));
     slot_mask_ = static_cast<std::int64_t>(slots_ - 1);
-    if (uses_ring()) ring_.assign(slots_ * 2 * n_, 0);
+    if (uses_ring()) ring_.assign(slots_ * 2 * (domain_hi_ - domain_lo_), 0);  // this rank's neurons only
 }
 
 // A zero-delay convolution into a population whose step can read its sums in place

@@ -135,13 +135,12 @@ std::uint64_t cpu_engine::deliver_general(int t, std::int64_t s, std::int64_t se
                                           std::uint32_t tp, const synapse_table& table) {
     // Discrete populations read every ring cell: no touched list to keep.
     const bool listed = follows_touched_list(tp);
-    const std::size_t lo = lo_[t], n = n_;
-    std::int64_t* ring = ring_.data();
+    const std::int64_t lo = lo_[t];
     return for_each_weighted_row(s, sp, table, [&](std::span<const std::uint32_t> row, const std::int32_t* weights) {
         for (std::size_t k = 0; k < row.size(); ++k) {
             const std::uint32_t word = row[k], off = table.target_of(word);
             const std::int64_t slot = (sent + table.delay_of(word)) & slot_mask_;
-            ring[(static_cast<std::size_t>(slot) * n + lo + off) * 2 + table.receptor_of(word)] += weights[k];
+            ring_at(slot, lo + off)[table.receptor_of(word)] += weights[k];
             if (listed) touched(t, tp, slot).push_back(off);
         }
     });
@@ -165,7 +164,7 @@ std::uint64_t cpu_engine::deliver_structured(int t, std::int64_t s, std::uint32_
                     events += p.take(spikes, values.data());
                 });
                 const std::int64_t slot = (s + p.delay()) & slot_mask_;
-                events += p.deliver(ring_.data() + (static_cast<std::size_t>(slot) * n_ + first_[p.target()]) * 2 + p.receptor(),
+                events += p.deliver(ring_at(slot, first_[p.target()]) + p.receptor(),
                                     std::int64_t{first_[p.target()]} - static_cast<std::int64_t>(lo_[t]),
                                     follows_touched_list(p.target()) ? &touched(t, p.target(), slot) : nullptr);
             },
@@ -177,12 +176,12 @@ std::uint64_t cpu_engine::deliver_structured(int t, std::int64_t s, std::uint32_
 // thread's own targets (potentiation): the same order for every thread count.
 std::uint64_t cpu_engine::deliver_plastic(int t, std::int64_t s, plastic_table& table) {
     if (table.synapses() == 0) return 0;
-    const std::size_t lo = lo_[t], n = n_;
+    const std::int64_t lo = lo_[t];
     const std::uint32_t tp = table.target_population(), r = table.receptor();
     std::uint64_t events = 0;
     auto add = [&](std::uint32_t off, std::uint32_t delay, std::int32_t w) {
         const std::int64_t slot = (s + delay) & slot_mask_;
-        ring_[(static_cast<std::size_t>(slot) * n + lo + off) * 2 + r] += w;
+        ring_at(slot, lo + off)[r] += w;
         touched(t, tp, slot).push_back(off);
     };
     table.flush_posts(s + 1, true);  // delayed post spikes (dendritic delay) before this step's

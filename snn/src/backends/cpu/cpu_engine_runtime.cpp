@@ -20,7 +20,7 @@ population_state cpu_engine::make_population(const network& net, std::uint32_t p
 std::uint64_t cpu_engine::deliver_analog(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp, std::uint32_t tp,
                                          const synapse_table& table) {
     const auto& source = std::get<analog_population>(pops_[sp]);
-    const std::size_t lo = lo_[t], n = n_;
+    const std::int64_t lo = lo_[t];
     std::uint64_t events = 0;
     for_each_spike_list(s, sp, [&](const std::vector<std::uint32_t>& fired) {
         for (const std::uint32_t g : fired) {
@@ -30,7 +30,7 @@ std::uint64_t cpu_engine::deliver_analog(int t, std::int64_t s, std::int64_t sen
             if (table.uniform()) {
                 const std::int64_t slot = (sent + table.delay()) & slot_mask_;
                 const std::int64_t w = std::llround(static_cast<double>(table.weight()) * x);
-                std::int64_t* cells = ring_.data() + (static_cast<std::size_t>(slot) * n + lo) * 2 + table.receptor();
+                std::int64_t* cells = ring_at(slot, lo) + table.receptor();
                 for (const std::uint32_t off : row) cells[2 * std::size_t{off}] += w;
                 auto& hit = touched(t, tp, slot);
                 hit.insert(hit.end(), row.begin(), row.end());
@@ -39,7 +39,7 @@ std::uint64_t cpu_engine::deliver_analog(int t, std::int64_t s, std::int64_t sen
                 for (std::size_t k = 0; k < row.size(); ++k) {
                     const std::uint32_t word = row[k], off = table.target_of(word);
                     const std::int64_t slot = (sent + table.delay_of(word)) & slot_mask_;
-                    ring_[(static_cast<std::size_t>(slot) * n + lo + off) * 2 + table.receptor_of(word)] +=
+                    ring_at(slot, lo + off)[table.receptor_of(word)] +=
                         std::llround(static_cast<double>(weights[k]) * x);
                     touched(t, tp, slot).push_back(off);
                 }

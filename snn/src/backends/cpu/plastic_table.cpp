@@ -139,13 +139,17 @@ void plastic_table::on_post_spike(std::uint32_t target, std::int64_t stamp) {
 
 template <stdp_weight_dependence D>
 void plastic_table::potentiate_column(std::uint32_t j, double amp, std::int64_t stamp) {
-    // The column's weights lie scattered over the rows (one cache miss each in a large table):
-    // fetch them some synapses ahead, so the misses overlap instead of adding up.
+    // The column's weights lie scattered over the rows, and its sources' traces over the
+    // sources (one cache miss each in a large table, or with many sources, as on one of many
+    // ranks): fetch both some synapses ahead, so the misses overlap instead of adding up.
     constexpr std::uint32_t ahead = 16;
     const std::uint32_t end = col_begin_[j + 1];
     const double span = k_.w_max - k_.w_min;
     for (std::uint32_t c = col_begin_[j]; c < end; ++c) {
-        if (c + ahead < end) __builtin_prefetch(&weights_[col_synapse_[c + ahead]], 1, 0);
+        if (c + ahead < end) {
+            __builtin_prefetch(&weights_[col_synapse_[c + ahead]], 1, 0);
+            __builtin_prefetch(&pre_[col_source_[c + ahead]], 0, 0);
+        }
         const auto& pre = pre_[col_source_[c]];
         double& w = weights_[col_synapse_[c]];
         double dw = decayed(pre.x1, pre.last, stamp, trace_r1) * amp;
