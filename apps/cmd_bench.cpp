@@ -1,6 +1,7 @@
 // `volley bench <network>`: standard benchmark networks built in code.
 
 #include "cli_common.hpp"
+#include "exchange_model.hpp"
 #include "run_driver.hpp"
 
 #include <volley/snn/standard_networks.hpp>
@@ -16,6 +17,8 @@ struct network_bench_options {
     std::uint32_t neurons = 4000;
     double scale = 1, in_degree_scale = 1;  // hpc, microcircuit
     bool static_synapses = false;            // hpc
+    int project_ranks = 0;                   // hpc
+    double model_latency_us = 2, model_bandwidth_gbs = 12.5;
     std::string drive = "poisson";           // microcircuit
     double transient_ms = 0;                 // microcircuit
     double duration_ms = 1000, dt_ms = 0.1;
@@ -100,6 +103,14 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
         cmd->add_option("--in-degree-scale", o->in_degree_scale,
                         "The in-degrees 9,000/2,250 times this, in (0, 1]; below 1 it is not the benchmark (quick checks)");
         cmd->add_flag("--static", o->static_synapses, "E -> E synapses static at J_E (no STDP)");
+        cmd->add_option("--project-ranks", o->project_ranks,
+                        "Run rank 0 of this many MPI ranks alone, the others' spikes mirrored from its own, and model "
+                        "the exchange (bench/mpi/README.md); needs --count-only")
+            ->check(CLI::Range(2, 1 << 20));
+        cmd->add_option("--model-latency-us", o->model_latency_us, "The projection's MPI latency per message step [us]")
+            ->check(CLI::NonNegativeNumber);
+        cmd->add_option("--model-bandwidth-gbs", o->model_bandwidth_gbs, "The projection's MPI bandwidth per link [GB/s]")
+            ->check(CLI::PositiveNumber);
         o->duration_ms = 300;
     } else if (!mc) {
         cmd->add_option("--neurons", o->neurons, "Number of neurons N (p = 80/N)")->check(CLI::Range(10u, 100000000u));
@@ -131,6 +142,7 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
         if (!o->plot.empty()) req.plot = o->plot;
         req.quiet = o->quiet;
         req.count_only = o->count_only;
+        if (o->project_ranks > 1) req.projection = run_request::projection_request{.ranks = o->project_ranks};
         if (mc) {
             req.settings.duration_ms = o->transient_ms + o->duration_ms;
             req.transient_ms = o->transient_ms;
@@ -146,6 +158,11 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
         auto outcome = execute_run(req);
         outcome.figures["network"] = name;
         if (hpc && outcome.completed) hpc_rate_check(outcome.figures, o->scale);
+        if (req.projection)
+            outcome.figures["projection"] = projection_figures(
+                *req.projection->record, req.projection->ranks,
+                {.latency_s = o->model_latency_us * 1e-6, .bandwidth_bytes_s = o->model_bandwidth_gbs * 1e9},
+                outcome.figures["sim_s"].get<double>(), outcome.figures["duration_ms"].get<double>() / 1000.0);
         if (mc && outcome.completed && !req.count_only) microcircuit_rates(outcome.figures, *o);
         if (req.backend != snn::backend_kind::cpu && outcome.completed) {
             // The same network on the CPU engine with the same threads: the speed-up, and the
@@ -161,7 +178,8 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
             if (!req.count_only)
                 outcome.figures["raster_matches_cpu"] = ref.figures["spike_checksum"] == outcome.figures["spike_checksum"];
         }
-        if (req.backend == snn::backend_kind::cpu && outcome.figures["threads"].get<int>() > 1 && outcome.completed) {
+        if (req.backend == snn::backend_kind::cpu && outcome.figures["threads"].get<int>() > 1 && outcome.completed &&
+            !req.projection) {
             // The same network on one thread, to report the speed-up (rasters are identical).
             run_request one{.net = req.net, .settings = req.settings, .threads = 1, .max_isa = req.max_isa,
                             .step_pairs = req.step_pairs, .backend = req.backend};
@@ -182,6 +200,14 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
             for (const auto& r : outcome.figures["microcircuit_rates"])
                 std::printf("  %-5s %7.3f  %7.3f  (x%.2f)\n", r["population"].get<std::string>().c_str(),
                             r["rate_hz"].get<double>(), r["reference_hz"].get<double>(), r["ratio"].get<double>());
+        }
+        if (!o->json && outcome.figures.contains("projection")) {
+            const auto& p = outcome.figures["projection"];
+            std::printf("projected rank 0 of %d: work %.3f s, %.0f spike events gathered per epoch (%.0f bytes); "
+                        "modelled exchange %.3f s (%.1f%%), modelled simulation %.3f s\n",
+                        p["ranks"].get<int>(), p["rank_work_s"].get<double>(), p["gathered_events_per_epoch"].get<double>(),
+                        p["gathered_bytes_per_epoch"].get<double>(), p["modelled_exchange_s"].get<double>(),
+                        100 * p["modelled_exchange_share"].get<double>(), p["modelled_sim_s"].get<double>());
         }
         if (!o->json && outcome.figures.contains("speedup_over_1_thread"))
             std::printf("speed-up over 1 thread %.2fx (1 thread: %.3f s; same raster: %s)\n",

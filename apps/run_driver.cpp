@@ -213,6 +213,15 @@ bool run_with_checkpoints(snn::simulation& sim, const run_request& req, std::int
 run_outcome execute_run(const run_request& req) {
     snn::context where{.threads = req.threads};
     where.distributed = launch_context();
+    if (req.projection) {
+        if (where.distributed.size() > 1)
+            throw invalid_parameter("--project-ranks", "ranks", std::to_string(req.projection->ranks),
+                                    "a projection runs one rank alone: start it without mpirun");
+        if (!req.count_only)
+            throw invalid_parameter("--project-ranks", "ranks", std::to_string(req.projection->ranks),
+                                    "needs --count-only (the mirrored spikes are not the network's)");
+        where.distributed = snn::projected_rank(req.net, 0, req.projection->ranks, req.projection->record);
+    }
     where.backend = req.backend;
     if (req.backend == snn::backend_kind::cuda) where.gpu_id = 0;
     const snn::distributed_context& dist = where.distributed;

@@ -53,6 +53,13 @@ struct run_request {
     double checkpoint_every_ms = 0;
     /// A checkpoint to continue from; the run then lasts settings.duration_ms from there.
     std::optional<std::filesystem::path> resume{};
+    /// When set: run rank 0 of projection->ranks alone (snn::projected_rank; count_only only),
+    /// filling projection->record; the figures then count what that rank did, times the ranks.
+    struct projection_request {
+        int ranks = 1;
+        std::shared_ptr<snn::projection_record> record = std::make_shared<snn::projection_record>();
+    };
+    std::optional<projection_request> projection{};
 };
 
 /// The outcome: the figures (the JSON object of --json) and whether the run completed.

@@ -164,4 +164,33 @@ TEST(HpcBenchmarkCli, BenchHpcRunsAndGivesTheSameRasterOnTwoThreads) {
     std::filesystem::remove_all(dir);
 }
 
+// `volley bench hpc --project-ranks 2`: rank 0 of 2 run alone. Its domain is the first half of
+// the 2,250 neurons (the drive weighs nothing in the cuts), so the mirror hands it exactly
+// twice the spikes it sends; the modelled exchange is the formula of bench/mpi/README.md,
+// worked out here from the figures: one latency per epoch (log2 2 = 1 step) and half the
+// gathered bytes over the bandwidth.
+TEST(HpcBenchmarkCli, ProjectedRankReportsItsWorkAndTheModelledExchange) {
+    const auto dir = std::filesystem::temp_directory_path() / ("volley_hpc_projected_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto r = volley::testing::run_volley_in(
+        dir, "bench hpc --scale 0.2 --in-degree-scale 0.02 --duration 60 --threads 1 --count-only --project-ranks 2 "
+             "--model-latency-us 10 --model-bandwidth-gbs 1 --json --quiet");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto p = r.json()["projection"];
+    EXPECT_EQ(p["ranks"], 2);
+    const double epochs = p["epochs"].get<double>();
+    EXPECT_EQ(epochs, 40) << "60 ms in epochs of the 1.5 ms delay";
+    const double sent = p["sent_events_per_epoch"].get<double>(), gathered = p["gathered_events_per_epoch"].get<double>();
+    EXPECT_GT(sent, 1.0);
+    EXPECT_DOUBLE_EQ(gathered, 2 * sent);
+    EXPECT_DOUBLE_EQ(p["gathered_bytes_per_epoch"].get<double>(), 16 * gathered);
+    const double exchange = epochs * (10e-6 + 16 * gathered / 2 / 1e9);
+    EXPECT_NEAR(p["modelled_exchange_s"].get<double>(), exchange, 1e-9 * exchange);
+    EXPECT_NEAR(p["modelled_sim_s"].get<double>(), p["rank_work_s"].get<double>() + exchange, 1e-9);
+    const auto counted = volley::testing::run_volley_in(dir, "bench hpc --scale 0.2 --duration 1 --project-ranks 2");
+    EXPECT_EQ(counted.code, 2) << "the mirrored spikes are not the network's: --count-only is required";
+    EXPECT_NE(counted.err.find("--count-only"), std::string::npos) << counted.err;
+    std::filesystem::remove_all(dir);
+}
+
 }  // namespace

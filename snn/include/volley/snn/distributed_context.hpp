@@ -7,10 +7,11 @@
 // type-erased (any type with the members of distributed_context::interface plugs in), so that
 // an MPI implementation needs no change to the engine.
 //
-// Three implementations are built in: local_context(), one rank; dry_run(), which imitates N
+// Four implementations are built in: local_context(), one rank; dry_run(), which imitates N
 // ranks in one process, each on its own thread with its own simulation, exchanging through
-// memory (the same raster as one rank, for testing a partition without MPI); and
-// mpi_world_context() in a build with MPI.
+// memory (the same raster as one rank, for testing a partition without MPI); projected_rank(),
+// one rank of N run alone with the others' spikes mirrored from its own (a projection of the
+// work of a rank on a cluster, bench/mpi/README.md); and mpi_world_context() in a build with MPI.
 
 #include <cstdint>
 #include <functional>
@@ -22,6 +23,8 @@
 #include <vector>
 
 namespace volley::snn {
+
+class network;
 
 /// A spike as ranks exchange it: the step it was emitted in and the neuron's global id (the
 /// population's first neuron plus its index).
@@ -104,6 +107,26 @@ distributed_context local_context();
 /// other ranks' collective calls throw volley::error instead of waiting for it, and the first
 /// exception by rank is rethrown here. Throws invalid_parameter for ranks < 1.
 void dry_run(int ranks, const std::function<void(const distributed_context&)>& body);
+
+/// What a projected_rank() saw, epoch by epoch (one entry per exchange).
+struct projection_record {
+    /// The time spent mirroring the other ranks' spikes [s]: not the rank's work.
+    double mirror_s = 0;
+    std::vector<std::uint64_t> sent_events;      ///< spike events this rank sent
+    std::vector<std::uint64_t> gathered_events;  ///< spike events every rank sent, as mirrored
+};
+
+/// Rank `rank` of `ranks`, run alone: a simulation of `net` built from this context owns that
+/// rank's domain (the same cuts as on `ranks` MPI ranks) and does that rank's work, building
+/// only its synapses; the other ranks are not run. In each exchange every other rank's spikes
+/// are this rank's, moved to the neurons at the same position among those it sends (NEST's
+/// dry run: every rank of a homogeneous network, such as hpc_benchmark's, looks like this one),
+/// so the rank receives and delivers the spike volume of the full network. gather_values gives
+/// every rank this rank's values, min returns its value and sum its value times `ranks`. The
+/// spikes are not the network's: this measures the work and volume of one rank, to project
+/// cluster runs from one machine. Each exchange appends to `record`. Throws invalid_parameter
+/// for ranks < 1, rank outside [0, ranks) or a null record.
+distributed_context projected_rank(const network& net, int rank, int ranks, std::shared_ptr<projection_record> record);
 
 /// Keeps MPI initialised for its lifetime (MPI_Init_thread, MPI_THREAD_FUNNELED: only the
 /// thread that made it calls MPI, which the engine honours) and finalises it at the end, unless
