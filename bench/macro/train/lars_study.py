@@ -7,7 +7,7 @@ The baseline is SGD with momentum at batch 256; at each large batch (4K, 8K, 16K
       0.001, weight decay 5e-4, momentum 0.9, poly power 2).
 Every run has the same epochs, warm-up and schedule (linear warm-up, then polynomial decay of
 power 2 to 0: `volley train`'s only schedule), so the optimiser is the only difference. The
-search budget is the same for every (method, batch): the peak learning rates in GRID, each run
+search budget is the same for every (method, batch): `--budget` peak learning rates from the lists below, each run
 once; a row reports the best of them. Each run's `volley train --json` is kept in --results, so
 the study can stop and continue (a run whose file exists is not run again).
 

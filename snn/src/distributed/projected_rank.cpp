@@ -4,10 +4,10 @@
 #include <volley/snn/distributed_context.hpp>
 
 #include "lowering/domain_decomposition.hpp"
+#include "lowering/replicated_sources.hpp"
 
 #include <algorithm>
 #include <chrono>
-#include <variant>
 
 namespace volley::snn {
 
@@ -38,7 +38,7 @@ std::vector<sent_neurons> sent_by_rank(const network& net, int ranks) {
     for (auto& s : out) s.offset.push_back(0);
     std::uint32_t first = 0;
     for (const auto& pop : net.populations()) {
-        const bool replicated = std::holds_alternative<poisson_source>(pop.model) || std::holds_alternative<spike_source>(pop.model);
+        const bool replicated = detail::is_replicated_model(pop.model);
         const std::uint32_t end = first + pop.size;
         for (int r = 0; r < ranks && !replicated; ++r) {
             const std::uint32_t lo = std::max(first, bounds[static_cast<std::size_t>(r)]);
@@ -70,6 +70,8 @@ struct projected_rank_impl {
         const auto start = std::chrono::steady_clock::now();
         auto& rec = *st->record;
         const auto& mine = st->sent[static_cast<std::size_t>(st->rank)];
+        std::vector<std::uint32_t> pos(local.size());  // each spike's position among the neurons this rank sends
+        for (std::size_t k = 0; k < local.size(); ++k) pos[k] = mine.position(local[k].neuron);
         gathered_spikes out;
         out.partition.push_back(0);
         for (int r = 0; r < st->ranks; ++r) {
@@ -77,10 +79,8 @@ struct projected_rank_impl {
                 out.events.insert(out.events.end(), local.begin(), local.end());
             } else {
                 const auto& theirs = st->sent[static_cast<std::size_t>(r)];
-                for (const auto& e : local) {
-                    const std::uint32_t pos = mine.position(e.neuron);
-                    if (pos < theirs.count()) out.events.push_back({e.step, theirs.id(pos)});
-                }
+                for (std::size_t k = 0; k < local.size(); ++k)
+                    if (pos[k] < theirs.count()) out.events.push_back({local[k].step, theirs.id(pos[k])});
             }
             out.partition.push_back(out.events.size());
         }

@@ -36,6 +36,10 @@ range needed_hull(const network& net, std::size_t p, const synapse_plan& plan) {
 
 }  // namespace
 
+bool is_replicated_model(const neuron_model& m) {
+    return std::holds_alternative<poisson_source>(m) || std::holds_alternative<spike_source>(m);
+}
+
 replicated_sources replicate_sources(const network& net, const distributed_context& dist, std::uint32_t domain_lo,
                                      std::uint32_t domain_hi, const std::vector<std::uint32_t>& first,
                                      const synapse_plan& plan) {
@@ -48,7 +52,7 @@ replicated_sources replicate_sources(const network& net, const distributed_conte
     std::vector<double> mine(2 * P, 0.0);
     for (std::size_t p = 0; p < P; ++p) {
         const auto& m = pops[p].model;
-        if (!std::holds_alternative<poisson_source>(m) && !std::holds_alternative<spike_source>(m)) continue;
+        if (!is_replicated_model(m)) continue;
         out.replicated[p] = 1;
         const auto [lo, hi] = needed_hull(net, p, plan);
         mine[2 * p] = lo;

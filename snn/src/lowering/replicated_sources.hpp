@@ -21,6 +21,11 @@ class distributed_context;
 
 namespace volley::snn::detail {
 
+/// Whether a population of model `m` is replicated on more than one rank (a spike source
+/// whose spikes every rank can draw: Poisson trains and spike arrays; an analog source's
+/// values are exchanged).
+bool is_replicated_model(const neuron_model& m);
+
 /// What a rank draws and records of each replicated population.
 struct replicated_sources {
     std::vector<std::uint8_t> replicated;  ///< [population]: its spikes are drawn where needed, not exchanged
