@@ -50,6 +50,7 @@ struct convert_options {
     int quantize = 0;  ///< bits of the integer mode; 0: off
     std::string export_head, hardware = "danna2";
     std::string cpu_isa = "best";  ///< --cpu-isa (tuning: the same spikes)
+    std::string backend = "cpu";   ///< --backend (the same spikes)
     bool json = false, quiet = false;
 };
 
@@ -102,6 +103,7 @@ void run_convert(const convert_options& o) {
     const auto settings = conversion_settings(o);
     const auto readout = convert::parse_readout_rule("--readout", o.readout);
     const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const snn::backend_kind backend = parse_backend(o.backend);  // before any work
     std::FILE* log = o.json ? stderr : stdout;
     const auto t_start = std::chrono::steady_clock::now();
 
@@ -200,6 +202,7 @@ void run_convert(const convert_options& o) {
     eval.seed = o.seed;
     eval.readout = readout;
     eval.max_isa = snn::parse_instruction_set("--cpu-isa", o.cpu_isa);
+    eval.backend = backend;
     const bool bar = !o.quiet && stderr_is_terminal();
     std::mutex bar_mutex;
     if (bar)
@@ -297,6 +300,7 @@ void run_convert(const convert_options& o) {
                     {"max_pool", o.max_pool},
                     {"ttfs_window", settings.ttfs_window},
                     {"threads", threads},
+                    {"backend", o.backend},
                     {"timesteps", ts},
                     {"layers", layers},
                     {"wall_s", result.wall_s},
@@ -423,6 +427,10 @@ void register_convert(CLI::App& app, command_context& /*ctx*/) {
                     "Write the integer-mode classifier head as TENNLab network JSON and run it on --hardware");
     cmd->add_option("--hardware", o->hardware, "Processor of --export-head: risp or danna2")->capture_default_str();
     cmd->add_option("--cpu-isa", o->cpu_isa, "Widest kernels the engine may use: best, avx2 or baseline (same spikes)");
+    cmd->add_option("--backend", o->backend,
+                    "Engine of the SNN evaluation: cpu (--threads images at once), portable (the CUDA backend's "
+                    "source on OpenMP, one image at a time) or cuda (GPU 0); the same spikes (docs/cuda.md)")
+        ->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object on stdout");
     cmd->add_flag("--quiet", o->quiet, "No progress or header lines");
     cmd->callback([o] { run_convert(*o); });

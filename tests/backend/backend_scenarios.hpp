@@ -4,6 +4,8 @@
 // portable, cuda) and compares with the CPU engine's raster, which must match bit for bit.
 
 #include <volley/snn.hpp>
+#include <volley/snn/nir_file.hpp>
+#include <volley/snn/nir_network.hpp>
 
 #include <functional>
 #include <ostream>
@@ -33,6 +35,8 @@ struct scenario {
     std::function<network()> build;
     double duration_ms = 100;
     std::size_t min_spikes = 100;
+    /// Input given through simulation::set_input before the run (tables and biases), if any.
+    std::function<void(simulation&)> prepare = {};
 };
 
 inline void PrintTo(const scenario& s, std::ostream* os) { *os << s.name; }
@@ -40,8 +44,10 @@ inline void PrintTo(const scenario& s, std::ostream* os) { *os << s.name; }
 /// Runs `net` on `ctx` for `duration_ms` (in two runs, so the state carries across run() calls)
 /// and returns every population's raster.
 inline std::vector<raster_event> run_raster(const network& net, const context& ctx, double duration_ms,
-                                            std::uint64_t seed = 42) {
+                                            std::uint64_t seed = 42,
+                                            const std::function<void(simulation&)>& prepare = {}) {
     simulation sim(net, ctx, {.dt_ms = 0.1, .seed = seed});
+    if (prepare) prepare(sim);
     std::vector<spike_recorder> recs;
     for (std::uint32_t p = 0; p < net.populations().size(); ++p) recs.push_back(sim.record_spikes(population_index{p}));
     sim.run(duration_ms / 2);
@@ -115,11 +121,79 @@ inline network direct_alpha_scenario() {
 /// each, about 750,000 fixed_total_number synapses with redrawn normal weights and delays).
 inline network microcircuit_scenario() { return microcircuit_network({.scale = 0.05, .in_degree_scale = 0.05}); }
 
+/// A table of `steps` rows of `n` values, each `high` with probability `p` and 0 otherwise
+/// (splitmix64 of `seed`): event-like input for an analog source.
+inline std::vector<std::vector<double>> sparse_table(std::size_t steps, std::size_t n, double p, double high,
+                                                     std::uint64_t seed) {
+    std::vector<std::vector<double>> t(steps, std::vector<double>(n, 0.0));
+    for (auto& row : t)
+        for (double& x : row) {
+            std::uint64_t z = (seed += 0x9E3779B97F4A7C15ull);
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+            z ^= z >> 31;
+            if (static_cast<double>(z >> 11) * 0x1p-53 < p) x = high;
+        }
+    return t;
+}
+
+/// A NIR fixture (tests/data/nir) on the engine: discrete_neuron populations (CubaLIF or IF),
+/// from_list and convolution projections, zero-delay layers and a delayed recurrence.
+inline network nir_scenario(const std::string& file, discrete_neuron::reset_mode reset) {
+    return nir_to_network(read_nir(std::string(VOLLEY_TEST_DATA_DIR) + "/nir/" + file), {.reset = reset}).net;
+}
+
+/// The NIR scenarios' input: event-like values into every Input node and, for the NIR model's
+/// biased layers, their biases (both through set_input).
+inline std::function<void(simulation&)> nir_input(const std::string& file, double p, double high) {
+    return [file, p, high](simulation& sim) {
+        const auto model = nir_to_network(read_nir(std::string(VOLLEY_TEST_DATA_DIR) + "/nir/" + file));
+        std::uint64_t seed = 7;
+        for (const auto& pop : model.populations) {
+            const auto& spec = sim.model().at(pop.pop);
+            if (std::holds_alternative<analog_source>(spec.model))
+                sim.set_input(pop.pop, step_table_input{sparse_table(400, spec.size, p, high, seed++)});
+            else if (!pop.bias.empty())
+                sim.set_input(pop.pop, constant_input{pop.bias});
+        }
+    };
+}
+
+/// A converted CNN's gates (CNN conversion's max-pool): analog input through a zero-delay
+/// convolution (round(w·x) per tap) onto IF neurons, a Poisson map through a delayed
+/// convolution (spike counts), a gated 2 x 2 max-pool, and dense layers with zero and 1 ms delays.
+inline network gated_pool_scenario() {
+    network net;
+    const auto image = net.add_population("image", 64, analog_source{sparse_table(300, 64, 0.4, 0.7, 3)});
+    const auto noise = net.add_population("noise", 64, poisson_source{{.rate_hz = 200}});
+    const discrete_neuron if_model{};  // IF: no leak, threshold 1, reset to 0
+    const auto conv = net.add_population("conv", 128, if_model);
+    const auto pool = net.add_population("pool", 32, discrete_neuron{.p = {}, .reset = discrete_neuron::reset_mode::subtract});
+    const auto dense = net.add_population("dense", 10, if_model);
+    convolution c{.in_channels = 1, .in_height = 8, .in_width = 8, .out_channels = 2, .kernel_height = 3,
+                  .kernel_width = 3, .pad_top = 1, .pad_bottom = 1, .pad_left = 1, .pad_right = 1, .kernel = {}};
+    for (std::size_t k = 0; k < 18; ++k) c.kernel.push_back(0.05 + 0.037 * static_cast<double>((k * 7) % 11) - 0.15);
+    net.connect(image, conv, c, {.weight = 1.0, .delay_ms = 0.0});
+    convolution d = c;
+    for (double& w : d.kernel) w *= -0.3;
+    net.connect(noise, conv, d, {.weight = 1.0, .delay_ms = 0.2, .receptor = inhibitory});
+    net.connect(conv, pool, max_pool_gate{.channels = 2, .in_height = 8, .in_width = 8}, {.weight = 0.6, .delay_ms = 0.0});
+    net.connect(pool, dense, all_to_all{}, {.weight = uniform{-0.2, 0.5}, .delay_ms = 0.0});
+    net.connect(conv, dense, fixed_probability{.p = 0.2}, {.weight = uniform{-0.1, 0.2}, .delay_ms = 1.0});
+    return net;
+}
+
 inline std::vector<scenario> scenarios() {
+    using reset = discrete_neuron::reset_mode;
     return {{"cuba", cuba_scenario, 200, 1000},
             {"heterogeneous_delays", heterogeneous_delay_scenario, 200, 1000},
             {"direct_alpha", direct_alpha_scenario, 150, 500},
-            {"microcircuit", microcircuit_scenario, 100, 500}};
+            {"microcircuit", microcircuit_scenario, 100, 500},
+            {"nir_braille", [] { return nir_scenario("braille_noDelay_bias_zero.nir", reset::subtract_delayed); }, 30,
+             200, nir_input("braille_noDelay_bias_zero.nir", 0.3, 1.0)},
+            {"nir_cnn", [] { return nir_scenario("cnn_sinabs.nir", reset::subtract); }, 30, 200,
+             nir_input("cnn_sinabs.nir", 0.05, 1.0)},
+            {"gated_pool", gated_pool_scenario, 30, 200}};
 }
 
 }  // namespace volley::snn::backend_test

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace volley::snn::backend_test {
 namespace {
 
@@ -31,9 +33,10 @@ TEST_P(backend_raster, equals_the_cpu_engines_raster) {
     const auto& [sc, b] = GetParam();
     if (const auto why = unavailable(b); !why.empty()) GTEST_SKIP() << why;
     const network net = sc.build();
-    const auto reference = run_raster(net, context{.threads = 1, .backend = backend_kind::cpu}, sc.duration_ms);
+    const auto reference =
+        run_raster(net, context{.threads = 1, .backend = backend_kind::cpu}, sc.duration_ms, 42, sc.prepare);
     ASSERT_GE(reference.size(), sc.min_spikes) << sc.name << " is (nearly) silent";
-    const auto got = run_raster(net, b.ctx, sc.duration_ms);
+    const auto got = run_raster(net, b.ctx, sc.duration_ms, 42, sc.prepare);
     ASSERT_EQ(got.size(), reference.size()) << sc.name << " on " << b.name;
     EXPECT_TRUE(got == reference) << sc.name << " on " << b.name << ": the rasters differ";
 }
@@ -105,14 +108,86 @@ TEST(device_backends, refuse_a_model_they_do_not_run_naming_the_population_and_t
     EXPECT_TRUE(refuses_naming([&] { simulation sim(coba, ctx, {.dt_ms = 0.1}); }, {"lif_cond_exp", "exc", "portable"}));
 }
 
-TEST(device_backends, refuse_zero_delay_and_plastic_projections_naming_them) {
+TEST(device_backends, refuse_plastic_projections_naming_them) {
     if (!features().portable) GTEST_SKIP() << "this build has no portable backend";
     network net;
     const auto in = net.add_population("in", 10, poisson_source{{.rate_hz = 10}});
     const auto out = net.add_population("out", 10, lif_exp{});
-    net.connect(in, out, one_to_one{}, {.weight = 1.0, .delay_ms = 0.0});
+    net.connect(in, out, one_to_one{}, {.weight = 1.0, .delay_ms = 1.0, .plasticity = stdp_pair{.w_min = 0, .w_max = 2}});
     const context ctx{.threads = 1, .backend = backend_kind::portable};
-    EXPECT_TRUE(refuses_naming([&] { simulation sim(net, ctx, {.dt_ms = 0.1}); }, {"zero-delay", "'in' -> 'out'"}));
+    EXPECT_TRUE(refuses_naming([&] { simulation sim(net, ctx, {.dt_ms = 0.1}); }, {"plastic", "'in' -> 'out'"}));
+}
+
+TEST(device_backends, deliver_zero_delay_input_to_lif_neurons_within_the_step) {
+    if (!features().portable) GTEST_SKIP() << "this build has no portable backend";
+    network net;
+    const auto in = net.add_population("in", 100, poisson_source{{.rate_hz = 400}});
+    const auto mid = net.add_population("mid", 50, lif_exp{{.tau_syn_e_ms = 1}});
+    const auto out = net.add_population("out", 20, lif_delta{});
+    net.connect(in, mid, fixed_in_degree{.k = 20}, {.weight = 2.0, .delay_ms = 0.0});
+    net.connect(mid, out, all_to_all{}, {.weight = 4.0, .delay_ms = 0.0});
+    net.connect(out, mid, all_to_all{}, {.weight = -1.0, .delay_ms = 0.5, .receptor = inhibitory});
+    const auto cpu = run_raster(net, context{.threads = 1, .backend = backend_kind::cpu}, 100);
+    ASSERT_GT(cpu.size(), 200u);
+    EXPECT_TRUE(run_raster(net, context{.threads = 2, .backend = backend_kind::portable}, 100) == cpu);
+}
+
+/// Spikes and the v of a discrete population over two images: input, run, reset(), new input
+/// (a table and biases through set_input), run; the CPU engine's numbers on every backend.
+struct two_images {
+    std::vector<raster_event> spikes;
+    std::vector<double> v, i_syn;
+    std::vector<std::int64_t> v_steps;
+};
+
+two_images run_two_images(const context& ctx) {
+    const network net = nir_scenario("braille_noDelay_bias_zero.nir", discrete_neuron::reset_mode::subtract_delayed);
+    simulation sim(net, ctx, {.dt_ms = 0.1, .seed = 42});
+    const auto input = net.find("input"), hidden = net.find("lif1.lif");
+    std::vector<spike_recorder> recs;
+    for (std::uint32_t p = 0; p < net.populations().size(); ++p) recs.push_back(sim.record_spikes(population_index{p}));
+    const auto v = sim.record_state(hidden, "v", 0.3);
+    const auto i_syn = sim.record_state(hidden, "i_syn", 0.3);
+    two_images out;
+    for (std::uint64_t image = 0; image < 2; ++image) {
+        if (image > 0) sim.reset();
+        sim.set_input(input, step_table_input{sparse_table(200, 12, 0.3, 1.0 + 0.5 * static_cast<double>(image), image)});
+        sim.set_input(hidden, constant_input{std::vector<double>(38, 0.02 * static_cast<double>(image))});
+        sim.run(20);
+        for (const auto& r : recs) {
+            const auto part = raster({&r});
+            out.spikes.insert(out.spikes.end(), part.begin(), part.end());
+        }
+        out.v.insert(out.v.end(), v.data().values.begin(), v.data().values.end());
+        out.i_syn.insert(out.i_syn.end(), i_syn.data().values.begin(), i_syn.data().values.end());
+        out.v_steps.insert(out.v_steps.end(), v.data().sample_steps.begin(), v.data().sample_steps.end());
+    }
+    return out;
+}
+
+TEST(device_backends, reset_and_set_input_give_the_cpu_engines_spikes_and_state) {
+    if (!features().portable) GTEST_SKIP() << "this build has no portable backend";
+    const auto cpu = run_two_images(context{.threads = 1, .backend = backend_kind::cpu});
+    const auto portable = run_two_images(context{.threads = 2, .backend = backend_kind::portable});
+    ASSERT_GT(cpu.spikes.size(), 300u);
+    EXPECT_TRUE(portable.spikes == cpu.spikes);
+    ASSERT_EQ(cpu.v.size(), 2u * 67 * 38);  // 67 samples (steps 0, 3, ..., 198) of 38 neurons per image
+    EXPECT_TRUE(portable.v == cpu.v);
+    EXPECT_TRUE(portable.i_syn == cpu.i_syn);
+    EXPECT_TRUE(portable.v_steps == cpu.v_steps);
+    // The second image is not the first again: reset() cleared the state and the new input took.
+    EXPECT_NE(std::vector<double>(cpu.v.begin(), cpu.v.begin() + 67 * 38), std::vector<double>(cpu.v.begin() + 67 * 38, cpu.v.end()));
+}
+
+TEST(device_backends, check_a_bias_as_the_cpu_engine_does) {
+    if (!features().portable) GTEST_SKIP() << "this build has no portable backend";
+    const network net = gated_pool_scenario();
+    simulation sim(net, context{.threads = 1, .backend = backend_kind::portable}, {.dt_ms = 0.1});
+    EXPECT_THROW(sim.set_input(net.find("conv"), constant_input{std::vector<double>(5, 0.0)}), invalid_parameter);
+    std::vector<double> bias(128, 0.0);
+    bias[7] = std::nan("");
+    EXPECT_THROW(sim.set_input(net.find("conv"), constant_input{bias}), invalid_parameter);
+    EXPECT_THROW(sim.record_state(net.find("image"), "v", 1.0), unknown_name);
 }
 
 TEST(device_backends, the_cpu_backend_refuses_a_gpu_id) {

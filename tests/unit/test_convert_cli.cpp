@@ -9,6 +9,7 @@
 #include <volley/convert/analog_forward.hpp>
 #include <volley/convert/cnn_readers.hpp>
 #include <volley/convert/image_dataset.hpp>
+#include <volley/snn/features.hpp>
 #include <volley/snn/network_json.hpp>
 
 #include <gtest/gtest.h>
@@ -138,4 +139,26 @@ TEST_F(convert_cli, images_of_the_wrong_size_and_bad_options_exit_2_naming_the_p
     r = run_volley("convert " + torch_file + " --data mnist", dir);
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("mnist"), std::string::npos) << r.err;
+}
+
+TEST_F(convert_cli, the_portable_backend_gives_the_cpu_engines_figures) {
+    if (!have_dataset()) GTEST_SKIP() << "Fashion-MNIST is absent (run scripts/setup)";
+    if (!volley::snn::features().portable) GTEST_SKIP() << "this build has no portable backend";
+    // Analog input through a convolution, IF layers, a folded average pool and a dense head,
+    // image after image through reset() and set_input: every count of the device engine is the CPU's.
+    const std::string args = "convert " + torch_file + " --limit 6 --norm-images 100 --timesteps 8,24 --json --threads 2";
+    const auto cpu = run_volley(args + " --backend cpu", dir), portable = run_volley(args + " --backend portable", dir);
+    ASSERT_EQ(cpu.code, 0) << cpu.err;
+    ASSERT_EQ(portable.code, 0) << portable.err;
+    const auto a = nlohmann::json::parse(cpu.out), b = nlohmann::json::parse(portable.out);
+    EXPECT_EQ(b["backend"], "portable");
+    EXPECT_GT(a["timesteps"][1]["spikes_per_image"].get<double>(), 1000.0);
+    EXPECT_EQ(a["timesteps"], b["timesteps"]);  // accuracy, agreement, spikes and synaptic events per image
+    EXPECT_EQ(a["layers"], b["layers"]);        // spikes per neuron and step of each layer
+}
+
+TEST_F(convert_cli, an_unknown_backend_is_an_error_naming_it) {
+    const auto r = run_volley("convert " + torch_file + " --limit 2 --backend tpu", dir);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("tpu"), std::string::npos) << r.err;
 }

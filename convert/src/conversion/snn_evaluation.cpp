@@ -28,12 +28,22 @@ struct image_outcome {
     std::vector<double> output_membrane;       ///< at the largest T (keep_output_evidence)
 };
 
+/// A worker's engine: one thread on the CPU (the workers run images side by side); a device
+/// backend takes the options' threads (portable) or GPU 0 and runs one image at a time.
+snn::context engine_context(const evaluation_options& options) {
+    if (options.backend == snn::backend_kind::cpu || options.backend == snn::backend_kind::automatic)
+        return {.threads = 1, .backend = snn::backend_kind::cpu};
+    if (options.backend == snn::backend_kind::cuda) return {.gpu_id = 0, .backend = snn::backend_kind::cuda};
+    return {.threads = options.threads, .backend = options.backend};
+}
+
 /// One worker's simulation, reused image after image.
 class image_runner {
 public:
     image_runner(const converted_snn& net, const evaluation_options& options)
         : net_(net), options_(options),
-          sim_(net.network, snn::context{.threads = 1}, snn::simulation_options{.dt_ms = 1.0, .seed = options.seed, .max_isa = options.max_isa}),
+          sim_(net.network, engine_context(options),
+               snn::simulation_options{.dt_ms = 1.0, .seed = options.seed, .max_isa = options.max_isa}),
           out_spikes_(sim_.record_spikes(net.layers.back().population)),
           out_v_(sim_.record_state(net.layers.back().population, "v", 1.0)) {}
 
@@ -141,7 +151,8 @@ evaluation_result evaluate_snn(const converted_snn& net, std::span<const float> 
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<image_outcome> outcomes(n);
     std::atomic<std::size_t> finished{0};
-    detail::run_image_workers(detail::worker_count(options.threads, n), n, [&](int, auto&& take) {
+    const bool device = options.backend == snn::backend_kind::portable || options.backend == snn::backend_kind::cuda;
+    detail::run_image_workers(device ? 1 : detail::worker_count(options.threads, n), n, [&](int, auto&& take) {
         image_runner runner(net, options);
         for (std::size_t i; take(i);) {
             outcomes[i] = runner.run(images.subspan(i * size, size), i);

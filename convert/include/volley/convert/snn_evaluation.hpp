@@ -8,6 +8,7 @@
 // are identical for any number of workers.
 
 #include <volley/convert/snn_conversion.hpp>
+#include <volley/snn/context.hpp>
 #include <volley/snn/simulation.hpp>
 
 #include <cstdint>
@@ -40,6 +41,10 @@ struct evaluation_options {
     bool keep_output_evidence = false;
     /// The widest kernels the engine may use (tuning: the same spikes with any).
     snn::instruction_set max_isa = snn::instruction_set::best;
+    /// The engine (the same spikes on each): cpu runs `threads` images at once, one thread
+    /// each; portable and cuda (GPU 0) run one image at a time with `threads` OpenMP threads
+    /// (portable) or the GPU.
+    snn::backend_kind backend = snn::backend_kind::cpu;
     /// Called from worker threads with the number of images finished; may be empty.
     std::function<void(std::size_t done, std::size_t total)> progress;
 };

@@ -183,15 +183,19 @@ void discrete_population::update_general(std::uint32_t begin, std::uint32_t end,
     }
 }
 
-void discrete_population::set_bias(std::span<const double> per_neuron) {
-    const std::string object = "population '" + name_ + "'";
-    if (per_neuron.size() != n_)
+void discrete_population::check_bias(const std::string& population, std::uint32_t n, std::span<const double> per_neuron) {
+    const std::string object = "population '" + population + "'";
+    if (per_neuron.size() != n)
         throw invalid_parameter(object, "i_bias", "a list of " + std::to_string(per_neuron.size()) + " values",
-                                "expected one value per neuron (" + std::to_string(n_) + ")");
+                                "expected one value per neuron (" + std::to_string(n) + ")");
     for (std::size_t i = 0; i < per_neuron.size(); ++i)
         if (!std::isfinite(per_neuron[i]))
             throw invalid_parameter(object + " neuron " + std::to_string(i), "i_bias", format_number(per_neuron[i]),
                                     "must be finite");
+}
+
+void discrete_population::set_bias(std::span<const double> per_neuron) {
+    check_bias(name_, n_, per_neuron);
     settle();
     i_bias_.assign(per_neuron.begin(), per_neuron.end());
 }

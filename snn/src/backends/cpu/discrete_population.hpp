@@ -62,6 +62,8 @@ public:
 
     /// Sets i_bias per neuron; throws invalid_parameter on a size mismatch or a non-finite value.
     void set_bias(std::span<const double> per_neuron);
+    /// set_bias's checks, for population `population` of `n` neurons.
+    static void check_bias(const std::string& population, std::uint32_t n, std::span<const double> per_neuron);
 
     /// The state column of a variable ("v", "i_syn"), at the step the engine is at.
     const std::vector<double>& state(const std::string& variable) const;
@@ -78,6 +80,19 @@ public:
     }
 
     std::uint32_t size() const noexcept { return n_; }
+
+    /// The state and step coefficients as built, for the device backends, which step the
+    /// general formula of update() with them (device_kernels.hpp: discrete_step).
+    struct built_state {
+        discrete_neuron::reset_mode reset = discrete_neuron::reset_mode::to_v_reset;
+        std::vector<double> v, i_syn, v_leak, v_threshold, v_reset, w_in, i_bias, r, syn_keep, mem_keep, in_gain, cross;
+        std::vector<std::uint8_t> has_syn, drive_from_i;
+    };
+    built_state export_built_state() const {
+        return {reset_, v_initial_, i_syn_initial_, v_leak_, v_threshold_, v_reset_, w_in_, i_bias_, r_, syn_keep_,
+                mem_keep_, in_gain_, cross_, has_syn_, drive_from_i_};
+    }
+
     /// The instruction set of the IF kernels (the engine's, cpu_isa.hpp).
     void set_isa(cpu_isa isa) noexcept { wide_ = isa == cpu_isa::avx512; }
     /// Every neuron is a plain IF neuron: the step that can read a convolution's sums in place

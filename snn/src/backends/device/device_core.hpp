@@ -28,9 +28,17 @@ public:
     virtual void run(std::int64_t s0, std::int64_t n, device_spike_log& log) = 0;
     /// Synaptic events delivered so far.
     virtual std::uint64_t synaptic_events() const = 0;
-    /// Copies a LIF population's stored column back: 0 v, 1 the excitatory current, 2 the
-    /// inhibitory one (as stored: the caller converts the scaled form, as the CPU does).
+    /// Copies a population's stored column back: 0 v, 1 the excitatory current (a discrete
+    /// population's i_syn), 2 the inhibitory one (as stored: the caller converts the scaled
+    /// form, as the CPU does).
     virtual void copy_column(std::uint32_t pop, int column, std::vector<double>& out) const = 0;
+    /// Returns every population and gate to its state at step 0; a discrete population keeps
+    /// the i_bias set_bias gave it, an analog source its table (the CPU engine's reset).
+    virtual void restart() = 0;
+    /// Sets a discrete population's i_bias (one value per neuron, already checked).
+    virtual void set_bias(std::uint32_t pop, const std::vector<double>& bias) = 0;
+    /// Replaces an analog source's table: values[step * n + neuron] (already checked).
+    virtual void set_analog_values(std::uint32_t pop, const std::vector<double>& values) = 0;
 };
 
 /// The portable core on Thrust's OpenMP system (any machine).

@@ -4,17 +4,22 @@
 // Thrust execution policy) and includes the vector header that device_vector_t names. The two
 // instances use distinct vector types and functor namespaces, so they link into one library.
 //
-// A step s, for each population in network order (no zero-delay projections, so no
-// population reads another's spikes within the step):
-//   1. one thread per neuron: the ring input of slot s, the dense update, the refractory
-//      count, the direct input (lif) or the step's spikes (sources); a flag or count per neuron;
+// A step s, for each population in the lowering's update order (the source of each zero-delay
+// projection before its target):
+//   1. one thread per neuron: the ring input of slot s, the update (LIF: the dense update, the
+//      refractory count, the direct input; discrete neurons: the general step of
+//      discrete_population) or the step's spikes (sources; an analog source "fires" where its
+//      value is not 0); a flag or count per neuron;
 //   2. an inclusive scan of the counts and a scatter list the step's spikes, ascending, into
 //      the population's event queue slot s mod (max_delay + 1) (GeNN's layout: a count and an
 //      id array per delay slot);
-// then each projection is delivered by its strategy (propagation_strategy.hpp): one thread per
-// spike of its source adds the row's fixed-point weights into the target's ring slots s + d
-// with integer atomics (presynaptic), or one thread per target adds count · weight for the
-// sources that fired into its own cells (postsynaptic).
+//   3. its zero-delay projections are delivered into slot s of their targets, which come later;
+// then every other projection is delivered: a synapse table by its strategy
+// (propagation_strategy.hpp): one thread per spike of its source adds the row's fixed-point
+// weights into the target's ring slots s + d with integer atomics (presynaptic), or one thread
+// per target adds count · weight for the sources that fired into its own cells
+// (postsynaptic); a convolution or gated max-pool with one thread per target
+// (device_structured_kernels.hpp). An analog source's events carry round(weight · value).
 // The queues hold max_delay + 1 steps of spikes, so spikes are copied back once per epoch of
 // that many steps, into the recorders the CPU engine writes.
 
@@ -31,6 +36,7 @@
 
 #include "backends/device/device_core.hpp"
 #include "backends/device/device_kernels.hpp"
+#include "backends/device/device_structured_kernels.hpp"
 
 namespace volley::snn::detail::VOLLEY_DEVICE_NS {
 
@@ -61,6 +67,16 @@ struct device_population_state {
     device_vector_t<std::int32_t> refractory, ref_steps;
     std::shared_ptr<const device_currents> currents;
     std::vector<double> i_ext_host;
+    // Discrete neurons (v, v_reset, v_thresh above; i_ext is i_bias).
+    int reset_mode = 0;
+    device_vector_t<double> i_syn, v_leak, w_in, r, syn_keep, mem_keep, in_gain, cross;
+    device_vector_t<std::uint8_t> has_syn, drive_from_i;
+    // Analog sources: [step][neuron].
+    device_vector_t<double> analog_values;
+    std::int64_t analog_steps = 0;
+    // The initial state, for restart(): LIF and discrete columns, Poisson streams, i_ext of LIF.
+    device_vector_t<double> v0, ie0, ii0, xe0, xi0, i_syn0, next_ms0, i_ext0;
+    device_vector_t<philox_stream> rng0;
     // Sources.
     double rate_per_ms = 0, stop_ms = 0;
     device_vector_t<double> next_ms;
@@ -81,6 +97,13 @@ struct device_population_state {
 struct device_projection_state {
     std::uint32_t source = 0, target = 0, receptor = 0;
     bool direct = false;
+    device_connector connector = device_connector::table;
+    bool zero_delay = false;
+    std::uint32_t delay = 1;
+    device_kernels::structured_geometry geometry{};
+    device_vector_t<std::int64_t> kernel;  ///< convolution
+    std::int64_t gate_weight = 0;
+    device_vector_t<std::uint32_t> gate_count;  ///< gate: spikes of each source so far
     device_propagation strategy = device_propagation::presynaptic;
     device_vector_t<std::uint32_t> row_begin, targets, col_begin, col_sources;
     device_vector_t<std::int32_t> weights, col_weights;
@@ -89,11 +112,26 @@ struct device_projection_state {
 
 class core final : public device_core {
 public:
-    explicit core(const device_network& net) : dt_ms_(net.dt_ms), slots_(net.max_delay + 1), events_(1, 0) {
+    explicit core(const device_network& net)
+        : dt_ms_(net.dt_ms), slots_(net.max_delay + 1), order_(net.order), events_(1, 0) {
         for (const auto& p : net.populations) pops_.push_back(make_state(p));
+        if (order_.empty())
+            for (std::uint32_t p = 0; p < pops_.size(); ++p) order_.push_back(p);
         for (const auto& q : net.projections) {
             device_projection_state d;
             d.source = q.source, d.target = q.target, d.receptor = q.receptor, d.direct = q.direct;
+            d.connector = q.connector, d.zero_delay = q.zero_delay, d.delay = q.delay;
+            if (q.connector != device_connector::table) {
+                const auto& g = q.structured;
+                d.geometry = {g.in_c,     g.in_h,     g.in_w,    g.out_c,    g.out_h, g.out_w, g.k_h, g.k_w,
+                              g.stride_h, g.stride_w, g.pad_top, g.pad_left, g.dil_h, g.dil_w, g.groups};
+                d.kernel = upload(g.kernel);
+                d.gate_weight = g.weight;
+                if (q.connector == device_connector::max_pool_gate)
+                    d.gate_count = device_vector_t<std::uint32_t>(pops_[q.source].n, 0u);
+                projs_.push_back(std::move(d));
+                continue;
+            }
             d.row_begin = upload(q.row_begin), d.targets = upload(q.targets);
             d.weights = upload(q.weights), d.delays = upload(q.delays);
             d.strategy = q.strategy;
@@ -116,8 +154,13 @@ public:
         log.ids.resize(pops_.size());
         std::int64_t epoch_start = s0;
         for (std::int64_t s = s0; s < s0 + n; ++s) {
-            for (auto& p : pops_) update(p, s);
-            for (auto& q : projs_) deliver(q, s);
+            for (const std::uint32_t p : order_) {  // zero-delay projections reach their targets within the step
+                update(pops_[p], s);
+                for (auto& q : projs_)
+                    if (q.zero_delay && q.source == p) deliver(q, s);
+            }
+            for (auto& q : projs_)
+                if (!q.zero_delay) deliver(q, s);
             if (s + 1 - epoch_start == static_cast<std::int64_t>(slots_) || s + 1 == s0 + n) {
                 copy_back(epoch_start, s + 1, log);
                 epoch_start = s + 1;
@@ -129,9 +172,43 @@ public:
 
     void copy_column(std::uint32_t pop, int column, std::vector<double>& out) const override {
         const auto& p = pops_[pop];
-        const auto& c = column == 0 ? p.v : column == 1 ? p.ie : p.ii;
+        const auto& c = column == 0                                      ? p.v
+                        : column == 1 && p.model == device_model::discrete ? p.i_syn
+                        : column == 1                                      ? p.ie
+                                                                           : p.ii;
         out.resize(c.size());
         thrust::copy(c.begin(), c.end(), out.begin());
+    }
+
+    void restart() override {
+        for (auto& p : pops_) {
+            thrust::fill(p.cells.begin(), p.cells.end(), std::int64_t{0});
+            thrust::fill(p.touched.begin(), p.touched.end(), 0u);
+            thrust::fill(p.direct.begin(), p.direct.end(), 0u);
+            thrust::fill(p.fired.begin(), p.fired.end(), 0u);
+            std::fill(p.queue_count.begin(), p.queue_count.end(), 0u);
+            thrust::fill(p.refractory.begin(), p.refractory.end(), 0);
+            thrust::copy(p.v0.begin(), p.v0.end(), p.v.begin());
+            thrust::copy(p.ie0.begin(), p.ie0.end(), p.ie.begin());
+            thrust::copy(p.ii0.begin(), p.ii0.end(), p.ii.begin());
+            thrust::copy(p.xe0.begin(), p.xe0.end(), p.xe.begin());
+            thrust::copy(p.xi0.begin(), p.xi0.end(), p.xi.begin());
+            thrust::copy(p.i_syn0.begin(), p.i_syn0.end(), p.i_syn.begin());
+            thrust::copy(p.i_ext0.begin(), p.i_ext0.end(), p.i_ext.begin());  // LIF only: discrete keeps its bias
+            thrust::copy(p.next_ms0.begin(), p.next_ms0.end(), p.next_ms.begin());
+            thrust::copy(p.rng0.begin(), p.rng0.end(), p.rng.begin());
+            if (!p.spike_begin.empty()) thrust::copy(p.spike_begin.begin(), p.spike_begin.end() - 1, p.cursor.begin());
+        }
+        for (auto& q : projs_) thrust::fill(q.gate_count.begin(), q.gate_count.end(), 0u);
+        events_[0] = 0;
+    }
+
+    void set_bias(std::uint32_t pop, const std::vector<double>& bias) override {
+        thrust::copy(bias.begin(), bias.end(), pops_[pop].i_ext.begin());
+    }
+
+    void set_analog_values(std::uint32_t pop, const std::vector<double>& values) override {
+        set_analog_values_of(pops_[pop], values);
     }
 
 private:
@@ -157,11 +234,25 @@ private:
                                             : std::numeric_limits<double>::infinity();
             }
             d.next_ms = upload(next), d.rng = upload(rng);
+            d.next_ms0 = upload(next), d.rng0 = upload(rng);
             return d;
         }
         if (p.model == device_model::spike_array) {
             d.spike_begin = upload(p.spike_begin), d.spike_steps = upload(p.spike_steps);
             d.cursor = upload(std::vector<std::uint32_t>(p.spike_begin.begin(), p.spike_begin.end() - 1));
+            return d;
+        }
+        if (p.model == device_model::analog) {
+            set_analog_values_of(d, p.analog_values);
+            return d;
+        }
+        if (p.model == device_model::discrete) {
+            d.reset_mode = p.reset_mode;
+            d.v = upload(p.v), d.v0 = upload(p.v), d.i_syn = upload(p.i_syn), d.i_syn0 = upload(p.i_syn);
+            d.v_leak = upload(p.v_leak), d.v_thresh = upload(p.v_thresh), d.v_reset = upload(p.v_reset);
+            d.w_in = upload(p.w_in), d.i_ext = upload(p.i_ext), d.r = upload(p.r), d.syn_keep = upload(p.syn_keep);
+            d.mem_keep = upload(p.mem_keep), d.in_gain = upload(p.in_gain), d.cross = upload(p.cross);
+            d.has_syn = upload(p.has_syn), d.drive_from_i = upload(p.drive_from_i);
             return d;
         }
         d.scaled = p.scaled;
@@ -178,6 +269,7 @@ private:
         d.p31e = upload(p.p31e), d.p31i = upload(p.p31i), d.jump_e = upload(p.jump_e), d.jump_i = upload(p.jump_i);
         d.ref_steps = upload(p.ref_steps);
         d.refractory = device_vector_t<std::int32_t>(n, 0);
+        d.v0 = d.v, d.ie0 = d.ie, d.ii0 = d.ii, d.xe0 = d.xe, d.xi0 = d.xi, d.i_ext0 = d.i_ext;
         d.currents = p.currents;
         return d;
     }
@@ -200,6 +292,10 @@ private:
         } else if (p.model == device_model::spike_array) {
             for_each_index(p.n, device_kernels::spike_array_step{raw(p.spike_begin), raw(p.spike_steps), raw(p.cursor),
                                                                  raw(p.fired), touched, cells, s + 1});
+        } else if (p.model == device_model::analog) {
+            for_each_index(p.n, device_kernels::analog_step{analog_row(p, s), raw(p.fired), touched, cells});
+        } else if (p.model == device_model::discrete) {
+            update_discrete(p, cells, touched);
         } else {
             if (p.currents && s > 0 && currents_change_at(*p.currents, s)) {
                 currents_fill(*p.currents, s, p.i_ext_host);
@@ -251,25 +347,72 @@ private:
         }
     }
 
+    /// An analog source's values of step s, or null past its table.
+    const double* analog_row(device_population_state& p, std::int64_t s) {
+        if (p.model != device_model::analog || s < 0 || s >= p.analog_steps) return nullptr;
+        return raw(p.analog_values) + static_cast<std::size_t>(s) * p.n;
+    }
+
+    static void set_analog_values_of(device_population_state& p, const std::vector<double>& values) {
+        p.analog_values = upload(values);
+        p.analog_steps = p.n == 0 ? 0 : static_cast<std::int64_t>(values.size() / p.n);
+    }
+
+    void update_discrete(device_population_state& p, std::int64_t* cells, std::uint32_t* touched) {
+        auto launch = [&]<int R>() {
+            for_each_index(p.n, device_kernels::discrete_step<R>{
+                                    raw(p.v), raw(p.i_syn), raw(p.v_leak), raw(p.v_thresh), raw(p.v_reset), raw(p.w_in),
+                                    raw(p.i_ext), raw(p.r), raw(p.syn_keep), raw(p.mem_keep), raw(p.in_gain),
+                                    raw(p.cross), raw(p.has_syn), raw(p.drive_from_i), cells, touched, raw(p.fired),
+                                    p.scale_e, p.scale_i});
+        };
+        switch (p.reset_mode) {
+            case 0: return launch.template operator()<0>();
+            case 1: return launch.template operator()<1>();
+            case 2: return launch.template operator()<2>();
+            case 3: return launch.template operator()<3>();
+            case 4: return launch.template operator()<4>();
+            default: return launch.template operator()<5>();
+        }
+    }
+
     void deliver(device_projection_state& q, std::int64_t s) {
         auto& src = pops_[q.source];
         auto& tgt = pops_[q.target];
         const std::size_t slot = static_cast<std::size_t>(s % static_cast<std::int64_t>(slots_));
         const std::uint32_t count = src.queue_count[slot];
+        if (q.connector == device_connector::max_pool_gate) {  // no spike: no count moves, nothing passes
+            if (count == 0) return;
+            for_each_index(src.n, device_kernels::count_gate_spikes{raw(src.fired), raw(q.gate_count)});
+            for_each_index(tgt.n, device_kernels::deliver_gate{q.geometry, q.gate_weight, raw(src.fired),
+                                                               raw(q.gate_count), sink(q, tgt, s)});
+            return;
+        }
         if (count == 0) return;
+        const double* values = analog_row(src, s);
+        if (q.connector == device_connector::convolution) {
+            for_each_index(tgt.n, device_kernels::deliver_convolution{q.geometry, raw(q.kernel), raw(src.fired), values,
+                                                                      sink(q, tgt, s)});
+            return;
+        }
         if (q.strategy == device_propagation::postsynaptic) {
             for_each_index(tgt.n, device_kernels::deliver_postsynaptic{
                                       raw(src.fired), raw(q.col_begin), raw(q.col_sources), raw(q.col_weights),
                                       raw(q.col_delays), raw(tgt.cells), raw(tgt.touched),
-                                      q.direct ? raw(tgt.direct) : nullptr, raw(events_), s,
+                                      q.direct ? raw(tgt.direct) : nullptr, raw(events_), values, s,
                                       static_cast<std::uint32_t>(slots_), tgt.n, q.receptor});
             return;
         }
         device_kernels::deliver_presynaptic f{raw(src.queue[slot]), raw(q.row_begin), raw(q.targets), raw(q.weights),
                                               raw(q.delays), raw(tgt.cells), raw(tgt.touched),
-                                              q.direct ? raw(tgt.direct) : nullptr, raw(events_), s,
+                                              q.direct ? raw(tgt.direct) : nullptr, raw(events_), values, s,
                                               static_cast<std::uint32_t>(slots_), tgt.n, q.receptor};
         for_each_index(count, f);
+    }
+
+    device_kernels::structured_sink sink(const device_projection_state& q, device_population_state& tgt, std::int64_t s) {
+        return {raw(tgt.cells), raw(tgt.touched), raw(events_), s, static_cast<std::uint32_t>(slots_), tgt.n, q.receptor,
+                q.delay};
     }
 
     void copy_back(std::int64_t a, std::int64_t b, device_spike_log& log) {
@@ -288,6 +431,7 @@ private:
 
     double dt_ms_;
     std::size_t slots_;
+    std::vector<std::uint32_t> order_;  ///< the update order
     std::vector<device_population_state> pops_;
     std::vector<device_projection_state> projs_;
     device_vector_t<unsigned long long> events_;

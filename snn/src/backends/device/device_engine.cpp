@@ -4,10 +4,12 @@
 
 #include <volley/error.hpp>
 
+#include <algorithm>
 #include <chrono>
 
 #include <omp.h>
 
+#include "backends/cpu/discrete_population.hpp"
 #include "backends/cpu/population_kernel.hpp"
 #include "backends/device/device_network_build.hpp"
 
@@ -54,10 +56,13 @@ void device_engine::add_spike_recorder(std::shared_ptr<spike_data> data, std::ve
 
 void device_engine::add_state_recorder(std::shared_ptr<state_data> data, population_index pop) {
     const auto& in = info_[pop.value];
-    if (in.model == device_model::poisson || in.model == device_model::spike_array)
+    if (in.model == device_model::poisson || in.model == device_model::spike_array || in.model == device_model::analog)
         throw_no_state(in.name, data->variable);
     const bool synaptic = in.model != device_model::lif_delta;
-    const int column = data->variable == "v_mv"                     ? 0
+    const int column = in.model == device_model::discrete   ? (data->variable == "v"       ? 0
+                                                               : data->variable == "i_syn" ? 1
+                                                                                           : -1)
+                       : data->variable == "v_mv"             ? 0
                        : synaptic && data->variable == "i_syn_e_mv" ? 1
                        : synaptic && data->variable == "i_syn_i_mv" ? 2
                                                                     : -1;
@@ -131,8 +136,14 @@ std::int64_t device_engine::run(std::int64_t steps, const progress_callback& pro
     return done;
 }
 
-void device_engine::reset(const network& net) {
-    build(net);
+void device_engine::reset(const network&) {
+    // The network is the one built (a simulation never changes it): its state goes back to
+    // step 0 in place, and discrete populations keep the i_bias set_input gave them, as on the CPU.
+    core_->restart();
+    step_ = 0;
+    spikes_ = 0;
+    std::fill(population_spikes_.begin(), population_spikes_.end(), 0);
+    sim_s_ = 0;
     for (auto& sink : sinks_) {
         sink.data->node_ids.clear();
         sink.data->steps.clear();
@@ -146,9 +157,16 @@ void device_engine::reset(const network& net) {
     }
 }
 
-void device_engine::set_input(population_index pop, const population_input&) {
-    throw unsupported_model("population input", "set_input (population " + std::to_string(pop.value) + ") on the " +
-                                                    backend_ + " backend is not implemented yet; use the cpu backend");
+void device_engine::set_input(population_index pop, const population_input& input) {
+    const auto& in = info_[pop.value];
+    if (const auto* c = std::get_if<constant_input>(&input)) {  // simulation::set_input checked the model
+        discrete_population::check_bias(in.name, sizes_[pop.value], c->per_neuron);
+        core_->set_bias(pop.value, c->per_neuron);
+        return;
+    }
+    std::vector<double> flat;
+    for (const auto& row : std::get<step_table_input>(input).per_step) flat.insert(flat.end(), row.begin(), row.end());
+    core_->set_analog_values(pop.value, flat);
 }
 
 simulation_stats device_engine::stats() const {

@@ -5,6 +5,7 @@
 // cpu_engine_direct.cpp, source_population.cpp), so each neuron's state takes the same values,
 // bit for bit; the builds keep FMA contraction off (-fmad=false, -ffp-contract=off).
 
+#include <cmath>
 #include <cstdint>
 
 #include "backends/device/device_atomics.hpp"
@@ -102,6 +103,69 @@ struct lif_step {
     }
 };
 
+/// Discrete neurons (discrete_population.cpp, update_general), reset rule R (the index of
+/// discrete_neuron::reset_mode: 0 to_v_reset, 1 subtract, 2 subtract_delayed, 3
+/// subtract_no_delay, 4 to_v_reset_delayed, 5 none). The general formula, term for term; the
+/// CPU's plain IF step computes the same numbers (discrete_if_kernel.cpp).
+template <int R>
+struct discrete_step {
+    double *v, *i_syn;
+    const double *v_leak, *v_thresh, *v_reset, *w_in, *i_bias, *r, *syn_keep, *mem_keep, *in_gain, *cross;
+    const std::uint8_t *has_syn, *drive_from_i;
+    std::int64_t* cells;     ///< ring slot of this step: [neuron][receptor]
+    std::uint32_t* touched;  ///< ring slot of this step: [neuron]
+    std::uint32_t* fired;
+    double scale_e, scale_i;
+
+    VOLLEY_HD void operator()(std::uint32_t i) const {
+        const double x = static_cast<double>(cells[2 * i]) * scale_e + static_cast<double>(cells[2 * i + 1]) * scale_i;
+        cells[2 * i] = 0;
+        cells[2 * i + 1] = 0;
+        touched[i] = 0;
+        const double u = w_in[i] * (x + i_bias[i]);
+        double drive = u, decaying = 0;
+        if (has_syn[i]) {
+            const double i_old = i_syn[i];
+            const double i_new = u + (i_old - u) * syn_keep[i];
+            i_syn[i] = i_new;
+            if (drive_from_i[i]) drive = i_new;
+            decaying = i_old - u;
+        }
+        const double v_old = v[i], leak = v_leak[i], theta = v_thresh[i];
+        double vn = leak + (v_old - leak) * mem_keep[i] + in_gain[i] * drive + cross[i] * r[i] * decaying;
+        double test = vn;
+        if constexpr (R == 2) {
+            if (v_old > theta) test = vn = vn - theta;
+        } else if constexpr (R == 4) {
+            if (v_old > theta) test = vn = v_reset[i];
+        } else if constexpr (R == 3) {
+            if (v_old > theta) test = vn - theta;
+        }
+        const bool spike = test > theta;
+        if (spike) {
+            if constexpr (R == 0) vn = v_reset[i];
+            else if constexpr (R == 1 || R == 3) vn -= theta;
+        }
+        v[i] = vn;
+        fired[i] = spike ? 1u : 0u;
+    }
+};
+
+/// Analog sources: a neuron "fires" in step s when its value is not 0 (analog_population.cpp);
+/// the deliveries read the value. Input to a source is dropped.
+struct analog_step {
+    const double* values;  ///< the step's row, or null past the table
+    std::uint32_t* fired;
+    std::uint32_t* touched;
+    std::int64_t* cells;
+
+    VOLLEY_HD void operator()(std::uint32_t i) const {
+        touched[i] = 0;
+        cells[2 * i] = cells[2 * i + 1] = 0;
+        fired[i] = values && values[i] != 0 ? 1u : 0u;
+    }
+};
+
 /// Poisson sources: every spike whose time falls in step s (source_population.cpp).
 struct poisson_step {
     double* next_ms;
@@ -180,6 +244,7 @@ struct deliver_presynaptic {
     std::uint32_t* touched;    ///< the target's ring: [slot][neuron]
     std::uint32_t* direct;     ///< direct projections: [neuron][receptor] counts, else null
     unsigned long long* events;
+    const double* values;  ///< an analog source's values of the step (each weight w becomes round(w·x)), or null
     std::int64_t s;
     std::uint32_t slots, n_target, receptor;
 
@@ -195,8 +260,9 @@ struct deliver_presynaptic {
             const std::uint32_t t = targets[j];
             const auto slot = static_cast<std::uint64_t>((s + delays[j]) % slots);
             const std::uint64_t at = slot * n_target + t;
+            const std::int64_t w = values ? ::llround(static_cast<double>(weights[j]) * values[src]) : weights[j];
             atomic_add<unsigned long long>(reinterpret_cast<unsigned long long*>(cells + 2 * at + receptor),
-                                           static_cast<unsigned long long>(static_cast<std::int64_t>(weights[j])));
+                                           static_cast<unsigned long long>(w));
             atomic_flag_set(touched + at);
         }
     }
@@ -215,6 +281,7 @@ struct deliver_postsynaptic {
     std::uint32_t* touched;
     std::uint32_t* direct;
     unsigned long long* events;
+    const double* values;  ///< as deliver_presynaptic's
     std::int64_t s;
     std::uint32_t slots, n_target, receptor;
 
@@ -230,7 +297,8 @@ struct deliver_postsynaptic {
             }
             const auto slot = static_cast<std::uint64_t>((s + delays[j]) % slots);
             const std::uint64_t at = slot * n_target + t;
-            cells[2 * at + receptor] += static_cast<std::int64_t>(weights[j]) * c;
+            cells[2 * at + receptor] += values ? ::llround(static_cast<double>(weights[j]) * values[sources[j]])
+                                               : static_cast<std::int64_t>(weights[j]) * c;
             touched[at] = 1;
         }
         if (hits > 0) atomic_add<unsigned long long>(events, hits);

@@ -12,7 +12,9 @@
 #include <cmath>
 
 #include "backends/cpu/current_schedule.hpp"
+#include "backends/cpu/discrete_population.hpp"
 #include "backends/cpu/lif_population.hpp"
+#include "backends/cpu/structured/structured_projection.hpp"
 #include "backends/cpu/thread_team.hpp"
 #include "backends/device/propagation_strategy.hpp"
 #include "build/connectivity.hpp"
@@ -37,8 +39,9 @@ namespace {
 
 [[noreturn]] void unsupported(const std::string& backend, const std::string& model, const std::string& what) {
     throw unsupported_model(model, what + ": the " + backend +
-                                       " backend runs lif_delta, lif_exp, lif_alpha, poisson_source and "
-                                       "spike_source populations with static, delayed projections; use the cpu backend");
+                                       " backend runs lif_delta, lif_exp, lif_alpha, discrete_neuron, poisson_source, "
+                                       "spike_source and analog_source populations with static projections; use the "
+                                       "cpu backend");
 }
 
 device_population describe_lif(const network& net, std::uint32_t p, const simulation_options& options,
@@ -83,6 +86,51 @@ device_population describe_lif(const network& net, std::uint32_t p, const simula
     return d;
 }
 
+device_population describe_discrete(const network& net, std::uint32_t p, const simulation_options& options) {
+    auto b = discrete_population(net, population_index{p}, options.dt_ms, options.seed).export_built_state();
+    device_population d;
+    d.model = device_model::discrete;
+    d.n = net.populations()[p].size;
+    d.reset_mode = static_cast<std::uint8_t>(b.reset);
+    d.v = std::move(b.v), d.i_syn = std::move(b.i_syn), d.v_leak = std::move(b.v_leak);
+    d.v_thresh = std::move(b.v_threshold), d.v_reset = std::move(b.v_reset), d.w_in = std::move(b.w_in);
+    d.i_ext = std::move(b.i_bias), d.r = std::move(b.r), d.syn_keep = std::move(b.syn_keep);
+    d.mem_keep = std::move(b.mem_keep), d.in_gain = std::move(b.in_gain), d.cross = std::move(b.cross);
+    d.has_syn = std::move(b.has_syn), d.drive_from_i = std::move(b.drive_from_i);
+    return d;
+}
+
+/// Whether population p's kernel lists each neuron at most once a step, as one spike (the
+/// CPU's spikes_once_per_step): LIF and discrete neurons, not sources.
+bool spikes_once_per_step(const neuron_model& m) {
+    return std::holds_alternative<lif_delta>(m) || std::holds_alternative<lif_exp>(m) ||
+           std::holds_alternative<lif_alpha>(m) || std::holds_alternative<discrete_neuron>(m);
+}
+
+/// A convolution or gate as the device runs it (the CPU's structured_factory.cpp).
+void describe_structured(const network& net, std::size_t q, double to_fixed, device_projection& dq) {
+    const auto& pr = net.projections()[q];
+    auto& g = dq.structured;
+    if (const auto* c = std::get_if<convolution>(&pr.rule)) {
+        dq.connector = device_connector::convolution;
+        g.in_c = c->in_channels, g.in_h = c->in_height, g.in_w = c->in_width;
+        g.out_c = c->out_channels, g.out_h = c->out_height(), g.out_w = c->out_width();
+        g.k_h = c->kernel_height, g.k_w = c->kernel_width, g.stride_h = c->stride_h, g.stride_w = c->stride_w;
+        g.pad_top = c->pad_top, g.pad_left = c->pad_left, g.dil_h = c->dilation_h, g.dil_w = c->dilation_w;
+        g.groups = c->groups;
+        g.kernel = make_conv_fixed_kernel(*c, to_fixed, spikes_once_per_step(net.populations()[pr.source.value].model))
+                       .weights;
+        return;
+    }
+    const auto& m = std::get<max_pool_gate>(pr.rule);
+    dq.connector = device_connector::max_pool_gate;
+    g.in_c = g.out_c = m.channels, g.in_h = m.in_height, g.in_w = m.in_width;
+    g.out_h = m.out_height(), g.out_w = m.out_width();
+    g.k_h = m.pool_h, g.k_w = m.pool_w, g.stride_h = m.stride_h, g.stride_w = m.stride_w;
+    g.pad_top = m.pad_top, g.pad_left = m.pad_left;
+    g.weight = to_fixed_point(std::get<double>(pr.synapse.weight), to_fixed);
+}
+
 }  // namespace
 
 void use_postsynaptic(device_projection& q, std::uint32_t targets) {
@@ -111,21 +159,21 @@ device_network describe_for_device(const network& net, const simulation_options&
     for (const auto& p : pops)
         if (!std::holds_alternative<lif_delta>(p.model) && !std::holds_alternative<lif_exp>(p.model) &&
             !std::holds_alternative<lif_alpha>(p.model) && !std::holds_alternative<poisson_source>(p.model) &&
-            !std::holds_alternative<spike_source>(p.model))
+            !std::holds_alternative<spike_source>(p.model) && !std::holds_alternative<discrete_neuron>(p.model) &&
+            !std::holds_alternative<analog_source>(p.model))
             unsupported(backend, model_name(p.model), "population '" + p.name + "'");
     for (std::size_t q = 0; q < projs.size(); ++q) {
         const auto& pr = projs[q];
         const std::string what = "projection " + std::to_string(q) + " ('" + pops[pr.source.value].name + "' -> '" +
                                  pops[pr.target.value].name + "')";
-        if (is_structured(pr.rule)) unsupported(backend, "structured connector", what);
         if (is_plastic(pr.synapse.plasticity)) unsupported(backend, "plastic synapse", what);
-        if (is_zero_delay(pr.synapse)) unsupported(backend, "zero-delay synapse", what);
     }
     const auto low = lower(net, options, local_context(), 1,
                            [](int parts, const std::function<void(int)>& body) { parallel_for_threads(parts, body); });
     const std::size_t P = pops.size();
     device_network d;
     d.dt_ms = options.dt_ms;
+    d.order = low.order.order;
     for (std::uint32_t p = 0; p < P; ++p) {
         const auto& pop = pops[p];
         const double se = low.synapses.scale[p * 2], si = low.synapses.scale[p * 2 + 1];
@@ -154,6 +202,12 @@ device_network describe_for_device(const network& net, const simulation_options&
                 dp.spike_steps.insert(dp.spike_steps.end(), steps.begin(), steps.end());
                 dp.spike_begin.push_back(static_cast<std::uint32_t>(dp.spike_steps.size()));
             }
+        } else if (std::holds_alternative<discrete_neuron>(pop.model)) {
+            dp = describe_discrete(net, p, options);
+        } else if (const auto* as = std::get_if<analog_source>(&pop.model)) {
+            dp.model = device_model::analog;
+            dp.n = pop.size;
+            for (const auto& row : as->values) dp.analog_values.insert(dp.analog_values.end(), row.begin(), row.end());
         } else {
             dp = describe_lif(net, p, options, se, si);
         }
@@ -169,7 +223,20 @@ device_network describe_for_device(const network& net, const simulation_options&
         dq.source = sp, dq.target = tp;
         dq.receptor = static_cast<std::uint32_t>(pr.synapse.receptor);
         dq.direct = low.direct[sp * P + tp] != 0;
+        dq.zero_delay = is_zero_delay(pr.synapse);
         const double fx = low.synapses.to_fixed[tp * 2 + dq.receptor];
+        if (is_structured(pr.rule)) {
+            describe_structured(net, q, fx, dq);
+            dq.delay = low.synapses.structured_delay[q];
+            d.max_delay = std::max(d.max_delay, dq.delay);
+            const structured_state cpu = make_structured({.net = net, .index = q, .delay = dq.delay, .to_fixed = fx,
+                                                          .begin = 0, .end = pops[tp].size,
+                                                          .source_spikes_once = false, .isa = cpu_isa::baseline});
+            d.synapses += std::visit([](const auto& k) { return k.synapses(); }, cpu);  // the CPU's count
+            d.table_bytes += 8 * dq.structured.kernel.size();
+            d.projections.push_back(std::move(dq));
+            continue;
+        }
         // Expand by target (the streams are per target), then sort into rows by source.
         std::vector<std::uint32_t> src, tgt;
         std::vector<std::int32_t> w;
@@ -178,7 +245,7 @@ device_network describe_for_device(const network& net, const simulation_options&
         for (std::uint32_t j = 0; j < pops[tp].size; ++j) {
             ex.expand(j);
             for (std::size_t k = 0; k < ex.sources.size(); ++k) {
-                const int delay = std::max(ex.delays[k], 1);
+                const int delay = dq.zero_delay ? 0 : std::max(ex.delays[k], 1);
                 if (delay > 65535)
                     throw invalid_parameter("projection " + std::to_string(q), "delay_ms",
                                             std::to_string(delay) + " steps", "the device backends hold at most 65535");

@@ -13,7 +13,8 @@ namespace volley::snn::detail {
 /// The populations, tables and delays a device backend (`backend`: "portable" or "cuda") runs.
 /// Throws unsupported_model naming the population (or projection) and its model for what the
 /// device backends do not run yet: models other than lif_delta, lif_exp, lif_alpha,
-/// poisson_source and spike_source; zero-delay, plastic and structured projections.
+/// discrete_neuron, poisson_source, spike_source and analog_source (the ODE models), and plastic
+/// projections. Zero-delay projections, convolutions and gated max-pools run.
 device_network describe_for_device(const network& net, const simulation_options& options, const std::string& backend);
 
 /// Switches projection `q` (onto `targets` neurons) to the postsynaptic strategy, adding its

@@ -23,7 +23,43 @@ inline void add_scaled_slice(std::int64_t* __restrict acc, const std::int64_t* _
     for (std::uint32_t q = 0; q < n; ++q) acc[q] += std::llround(static_cast<double>(k[q]) * x);
 }
 
+/// w / 2^k, rounded half away from zero.
+std::int64_t rounded_shift(std::int64_t w, std::uint32_t k) {
+    if (k == 0) return w;
+    const std::int64_t half = std::int64_t{1} << (k - 1), m = w < 0 ? -w : w;
+    return (w < 0 ? -1 : 1) * ((m + half) >> k);
+}
+
 }  // namespace
+
+conv_fixed_kernel make_conv_fixed_kernel(const convolution& c, double to_fixed, bool once_per_step) {
+    conv_fixed_kernel out;
+    out.weights.reserve(c.kernel.size());
+    for (const double w : c.kernel) out.weights.push_back(to_fixed_point(w, to_fixed));
+    if (!once_per_step) return out;
+    // The 32-bit copy: the smallest shift for which every output channel's sum of |weight| over
+    // its taps (one step's largest input) fits in 31 bits. Each tap of one target reads a
+    // different source neuron, and each fires at most once per step. The shift comes from the
+    // whole kernel, not the owned channels, so that every thread count rounds alike.
+    const std::size_t per_output = std::size_t{c.in_channels / c.groups} * c.kernel_height * c.kernel_width;
+    for (std::uint32_t k = 0; k < 40; ++k) {
+        bool fits = true;
+        for (std::uint32_t o = 0; o < c.out_channels && fits; ++o) {
+            std::int64_t bound = 0;
+            for (std::size_t q = 0; q < per_output; ++q) {
+                const std::int64_t w = rounded_shift(out.weights[o * per_output + q], k);
+                bound += w < 0 ? -w : w;
+            }
+            fits = bound <= std::numeric_limits<std::int32_t>::max();
+        }
+        if (!fits) continue;
+        out.narrow = true;
+        out.shift = k;
+        for (auto& w : out.weights) w = rounded_shift(w, k) * (std::int64_t{1} << k);
+        return out;
+    }
+    return out;
+}
 
 conv_projection::conv_projection(const convolution& c, std::uint32_t source_pop, std::uint32_t target_pop,
                                  std::uint8_t receptor, std::uint32_t delay, double to_fixed, std::uint32_t own_begin,
@@ -93,34 +129,12 @@ conv_projection::conv_projection(const convolution& c, std::uint32_t source_pop,
         synapses_ += n;
     }
     acc_.assign(std::size_t{out_hw_} * n_ch_, 0);
-    if (!once_per_step) return;
-    // The 32-bit copy: the smallest shift for which every output channel's sum of |weight| over
-    // its taps (one step's largest input) fits in 31 bits. Each tap of one target reads a
-    // different source neuron, and each fires at most once per step. The shift comes from the
-    // whole kernel, not the owned channels, so that every thread count rounds alike.
-    auto rounded = [](std::int64_t w, std::uint32_t k) {  // w / 2^k, rounded half away from zero
-        if (k == 0) return w;
-        const std::int64_t half = std::int64_t{1} << (k - 1), m = w < 0 ? -w : w;
-        return (w < 0 ? -1 : 1) * ((m + half) >> k);
-    };
-    const std::size_t per_output = std::size_t{cg} * kh_ * kw_;
-    for (std::uint32_t k = 0; k < 40 && !narrow_; ++k) {
-        bool fits = true;
-        for (std::uint32_t o = 0; o < c.out_channels && fits; ++o) {
-            std::int64_t bound = 0;
-            for (std::size_t q = 0; q < per_output; ++q) {
-                const std::int64_t w = rounded(to_fixed_point(c.kernel[o * per_output + q], to_fixed), k);
-                bound += w < 0 ? -w : w;
-            }
-            fits = bound <= std::numeric_limits<std::int32_t>::max();
-        }
-        if (!fits) continue;
-        narrow_ = true;
-        shift_ = k;
-    }
+    const conv_fixed_kernel fixed = make_conv_fixed_kernel(c, to_fixed, once_per_step);
+    narrow_ = fixed.narrow;
+    shift_ = fixed.shift;
     if (!narrow_) return;
     slices32_.resize(slices_.size());
-    for (std::size_t q = 0; q < slices_.size(); ++q) slices32_[q] = static_cast<std::int32_t>(rounded(slices_[q], shift_));
+    for (std::size_t q = 0; q < slices_.size(); ++q) slices32_[q] = static_cast<std::int32_t>(rounded_shift(slices_[q], shift_));
     acc32_.assign(acc_.size(), 0);
 
     // Strips: the input columns whose taps reach consecutive output columns, grouped by their

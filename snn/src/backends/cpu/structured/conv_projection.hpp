@@ -35,6 +35,18 @@
 
 namespace volley::snn::detail {
 
+/// A convolution's kernel (OIHW) in fixed point as one spike delivers it: round(w·to_fixed),
+/// and on the 32-bit path (`narrow`: a source that spikes at most once per step and a shift
+/// that fits every output's step input in 31 bits, see below) that divided by 2^shift,
+/// rounded, times 2^shift. The device backends deliver these integers, so their sums are the
+/// CPU's on either path.
+struct conv_fixed_kernel {
+    std::vector<std::int64_t> weights;
+    bool narrow = false;
+    std::uint32_t shift = 0;
+};
+conv_fixed_kernel make_conv_fixed_kernel(const convolution& c, double to_fixed, bool once_per_step);
+
 class conv_projection {
 public:
     /// The projection from population `source_pop` to `target_pop` restricted to the target
