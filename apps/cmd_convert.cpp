@@ -51,6 +51,7 @@ struct convert_options {
     std::string export_head, hardware = "danna2";
     std::string cpu_isa = "best";  ///< --cpu-isa (tuning: the same spikes)
     std::string backend = "cpu";   ///< --backend (the same spikes)
+    std::size_t batch = 0;         ///< --batch (0: the backend's default)
     bool json = false, quiet = false;
 };
 
@@ -203,6 +204,7 @@ void run_convert(const convert_options& o) {
     eval.readout = readout;
     eval.max_isa = snn::parse_instruction_set("--cpu-isa", o.cpu_isa);
     eval.backend = backend;
+    eval.batch = o.batch;
     const bool bar = !o.quiet && stderr_is_terminal();
     std::mutex bar_mutex;
     if (bar)
@@ -301,6 +303,7 @@ void run_convert(const convert_options& o) {
                     {"ttfs_window", settings.ttfs_window},
                     {"threads", threads},
                     {"backend", o.backend},
+                    {"batch", o.batch},
                     {"timesteps", ts},
                     {"layers", layers},
                     {"wall_s", result.wall_s},
@@ -431,6 +434,9 @@ void register_convert(CLI::App& app, command_context& /*ctx*/) {
                     "Engine of the SNN evaluation: cpu (--threads images at once), portable (the CUDA backend's "
                     "source on OpenMP, one image at a time) or cuda (GPU 0); the same spikes (docs/cuda.md)")
         ->capture_default_str();
+    cmd->add_option("--batch", o->batch,
+                    "Images per simulation, as a batch dimension of one network (the same spikes per image); 0: 1 on "
+                    "cpu, 64 on portable and cuda");
     cmd->add_flag("--json", o->json, "Print one JSON object on stdout");
     cmd->add_flag("--quiet", o->quiet, "No progress or header lines");
     cmd->callback([o] { run_convert(*o); });

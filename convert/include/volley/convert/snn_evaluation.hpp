@@ -41,13 +41,20 @@ struct evaluation_options {
     bool keep_output_evidence = false;
     /// The widest kernels the engine may use (tuning: the same spikes with any).
     snn::instruction_set max_isa = snn::instruction_set::best;
-    /// The engine (the same spikes on each): cpu runs `threads` images at once, one thread
-    /// each; portable and cuda (GPU 0) run one image at a time with `threads` OpenMP threads
+    /// The engine (the same spikes on each): cpu runs `threads` batches at once, one thread
+    /// each; portable and cuda (GPU 0) run one batch at a time with `threads` OpenMP threads
     /// (portable) or the GPU.
     snn::backend_kind backend = snn::backend_kind::cpu;
+    /// Images per simulation: a batch of B images runs as one network with the images as a
+    /// batch dimension (every population B times, block-diagonal projections), each image
+    /// with the spikes it has alone. 0: 1 on the cpu backend, default_device_batch on a device.
+    std::size_t batch = 0;
     /// Called from worker threads with the number of images finished; may be empty.
     std::function<void(std::size_t done, std::size_t total)> progress;
 };
+
+/// The batch of images a device backend runs at once unless evaluation_options::batch says.
+inline constexpr std::size_t default_device_batch = 64;
 
 /// The figures at one checkpoint T.
 struct checkpoint_result {
