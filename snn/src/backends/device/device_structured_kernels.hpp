@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "backends/device/device_atomics.hpp"
+#include "backends/max_pool_leader.hpp"
 #include "backends/host_device.hpp"
 
 namespace volley::snn::detail::device_kernels {
@@ -89,22 +90,9 @@ struct deliver_gate {
 
     VOLLEY_HD void operator()(std::uint32_t j) const {
         const std::uint32_t hw = g.out_h * g.out_w, c = j / hw, oy = j % hw / g.out_w, ox = j % g.out_w;
-        const std::int64_t y0 = std::int64_t{oy} * g.stride_h - g.pad_top, x0 = std::int64_t{ox} * g.stride_w - g.pad_left;
-        const std::int64_t y_lo = y0 < 0 ? 0 : y0, x_lo = x0 < 0 ? 0 : x0;
-        const std::int64_t y_hi = y0 + g.k_h < g.in_h ? y0 + g.k_h : g.in_h;
-        const std::int64_t x_hi = x0 + g.k_w < g.in_w ? x0 + g.k_w : g.in_w;
-        std::uint32_t best = 0, best_count = 0;
-        bool any = false;
-        for (std::int64_t yy = y_lo; yy < y_hi; ++yy)
-            for (std::int64_t xx = x_lo; xx < x_hi; ++xx) {
-                const auto i = static_cast<std::uint32_t>((std::int64_t{c} * g.in_h + yy) * g.in_w + xx);
-                if (!any || count[i] > best_count) {  // strictly greater: the first keeps a tie
-                    best = i;
-                    best_count = count[i];
-                    any = true;
-                }
-            }
-        if (any && source_fired[best] > 0) out.add(j, weight, 1);
+        const pool_window_geometry w{g.in_h, g.in_w, g.k_h, g.k_w, g.stride_h, g.stride_w, g.pad_top, g.pad_left};
+        std::uint32_t leader = 0;
+        if (max_pool_leader(count, w, c, oy, ox, leader) && source_fired[leader] > 0) out.add(j, weight, 1);
     }
 };
 

@@ -2,6 +2,8 @@
 
 #include "backends/cpu/structured/gate_projection.hpp"
 
+#include "backends/max_pool_leader.hpp"
+
 #include <algorithm>
 
 namespace volley::snn::detail {
@@ -34,20 +36,10 @@ void gate_projection::count(std::span<const std::uint32_t> spikes) {
 }
 
 std::uint32_t gate_projection::leader(std::uint32_t c, std::uint32_t oy, std::uint32_t ox) const {
-    const std::int64_t y0 = std::int64_t{oy} * g_.stride_h - g_.pad_top, x0 = std::int64_t{ox} * g_.stride_w - g_.pad_left;
-    const std::int64_t y_lo = std::max<std::int64_t>(y0, 0), y_hi = std::min<std::int64_t>(y0 + g_.pool_h, g_.in_height);
-    const std::int64_t x_lo = std::max<std::int64_t>(x0, 0), x_hi = std::min<std::int64_t>(x0 + g_.pool_w, g_.in_width);
-    std::uint32_t best = 0, best_count = 0;
-    bool any = false;
-    for (std::int64_t y = y_lo; y < y_hi; ++y)
-        for (std::int64_t x = x_lo; x < x_hi; ++x) {
-            const auto i = static_cast<std::uint32_t>((std::int64_t{c} * g_.in_height + y) * g_.in_width + x);
-            if (!any || count_[i] > best_count) {  // strictly greater: the first keeps a tie
-                best = i;
-                best_count = count_[i];
-                any = true;
-            }
-        }
+    const pool_window_geometry g{g_.in_height, g_.in_width, g_.pool_h,  g_.pool_w,
+                                 g_.stride_h,  g_.stride_w, g_.pad_top, g_.pad_left};
+    std::uint32_t best = 0;
+    max_pool_leader(count_.data(), g, c, oy, ox, best);
     return best;
 }
 
