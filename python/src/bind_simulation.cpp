@@ -155,14 +155,6 @@ std::shared_ptr<Data> shared_data(const Recorder& r) {
     return std::shared_ptr<Data>(holder, const_cast<Data*>(&holder->data()));
 }
 
-/// "auto", "cpu", "portable" or "cuda" (snn::backend_kind); invalid_parameter otherwise.
-snn::backend_kind backend_from_name(const std::string& name) {
-    if (name == "auto") return snn::backend_kind::automatic;
-    if (name == "cpu") return snn::backend_kind::cpu;
-    if (name == "portable") return snn::backend_kind::portable;
-    if (name == "cuda") return snn::backend_kind::cuda;
-    throw invalid_parameter("Simulation", "backend", name, "must be auto, cpu, portable or cuda");
-}
 
 py::dict stats_dict(const snn::simulation_stats& s) {
     py::dict d;
@@ -181,6 +173,15 @@ py::dict stats_dict(const snn::simulation_stats& s) {
 }
 
 }  // namespace
+
+/// "auto", "cpu", "portable" or "cuda" (snn::backend_kind); invalid_parameter otherwise.
+snn::backend_kind backend_from_name(const std::string& name) {
+    if (name == "auto") return snn::backend_kind::automatic;
+    if (name == "cpu") return snn::backend_kind::cpu;
+    if (name == "portable") return snn::backend_kind::portable;
+    if (name == "cuda") return snn::backend_kind::cuda;
+    throw invalid_parameter("Simulation", "backend", name, "must be auto, cpu, portable or cuda");
+}
 
 void bind_simulation(py::module_& m) {
     py::class_<py_spike_recorder>(m, "SpikeRecorder", R"doc(

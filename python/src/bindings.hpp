@@ -4,6 +4,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <volley/snn/context.hpp>
 #include <volley/snn/network.hpp>
 
 #include <cstdint>
@@ -34,5 +35,8 @@ void bind_hardware(py::module_& m);
 using population_ref = std::variant<snn::population_index, std::uint32_t, std::string>;
 /// The index of `ref` in `net`; throws unknown_name for a name the network does not have.
 snn::population_index resolve(const snn::network& net, const population_ref& ref);
+
+/// "auto", "cpu", "portable" or "cuda" (snn::backend_kind); invalid_parameter otherwise.
+snn::backend_kind backend_from_name(const std::string& name);
 
 }  // namespace volley::python

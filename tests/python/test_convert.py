@@ -1,6 +1,6 @@
 """Conversion from Python: the Keras-layout twin of a small PyTorch model (tests/data/convert)
 gives PyTorch's stored logits, and its converted spiking network agrees with the CNN on the
-stored images after 256 steps, as `volley convert` reports."""
+stored images after 256 steps, as `volley convert` reports, in batches and on the portable backend too."""
 
 import os
 
@@ -23,6 +23,17 @@ check(r["cnn_predictions"] == list(np.argmax(logits, axis=1)), "CNN predictions"
 final = r["checkpoints"][-1]
 check(final["timesteps"] == 256 and final["agreement"] >= 0.9, f"agreement with the CNN at T=256: {final}")
 check(len(r["predictions"]) == 2 and len(r["predictions"][1]) == 16, "predictions per checkpoint")
+# Batches of 5 images as one network (cpu), and the portable device backend where built: the
+# same figures for every image.
+batched = snn.evaluate(keras, x, y, timesteps=[32, 256], batch=5)
+check(batched["predictions"] == r["predictions"] and batched["checkpoints"] == r["checkpoints"], "batched evaluation")
+try:
+    portable = snn.evaluate(keras, x, y, timesteps=[32, 256], backend="portable", threads=2)
+except volley.Error as e:  # a build without Thrust's headers has no portable backend
+    check("no portable backend" in str(e), f"{e}")
+else:
+    check(portable["predictions"] == r["predictions"] and portable["checkpoints"] == r["checkpoints"],
+          "portable evaluation")
 
 try:
     keras.forward(np.zeros((2, 3, 28, 28)))
