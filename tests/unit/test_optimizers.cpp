@@ -24,15 +24,34 @@ struct two_parameters {
 TEST(LarsOptimizer, OneStepMatchesHandComputation) {
     // λ = η‖w‖/(‖∇w‖ + β‖w‖) = 0.001·5/(1 + 0.01·5) = 0.005/1.05
     // v = γ·λ·(∇w + βw) = 2·(0.005/1.05)·(0.63, 0.84) = (0.006, 0.008); w ← (2.994, 3.992)
-    // bias: no trust ratio, no decay: v = γ·0.5 = 1; b ← 0
+    // bias: its layer's λ, no decay: v = γ·λ·0.5 = 2·(0.005/1.05)·0.5; b ← 1 − 0.005/1.05
     two_parameters p;
     vc::lars_optimizer lars({.momentum = 0.9, .weight_decay = 0.01, .trust_coefficient = 0.001});
     lars.step(p.list, p.grads, 2.0);
     EXPECT_NEAR(lars.last_trust_ratios()[0], 0.005 / 1.05, 1e-8);  // float inputs
-    EXPECT_EQ(lars.last_trust_ratios()[1], 1.0);
+    EXPECT_EQ(lars.last_trust_ratios()[1], lars.last_trust_ratios()[0]);
     EXPECT_NEAR(p.weight.values[0], 2.994, 1e-6);
     EXPECT_NEAR(p.weight.values[1], 3.992, 1e-6);
-    EXPECT_NEAR(p.bias.values[0], 0.0, 1e-7);
+    EXPECT_NEAR(p.bias.values[0], 1.0 - 0.005 / 1.05, 1e-7);
+}
+
+TEST(LarsOptimizer, BatchNormParametersKeepTheGlobalRate) {
+    // A conv layer (kernel, bias) then BatchNorm (gamma, beta): the bias takes the kernel's λ,
+    // gamma and beta (no weights of their own) λ = 1 and no decay.
+    vc::parameter<float> kernel{"kernel", {2}, {3.0f, 4.0f}, false}, bias{"bias", {1}, {0.0f}, true};
+    vc::parameter<float> gamma{"gamma", {1}, {1.0f}, true}, beta{"beta", {1}, {0.0f}, true};
+    std::vector<vc::parameter<float>*> list{&kernel, &bias, &gamma, &beta};
+    std::vector<std::vector<float>> g{{0.6f, 0.8f}, {0.5f}, {0.25f}, {-0.5f}};
+    vc::lars_optimizer lars({.momentum = 0.9, .weight_decay = 0.01, .trust_coefficient = 0.001});
+    lars.step(list, g, 0.1);
+    const auto& t = lars.last_trust_ratios();
+    EXPECT_NEAR(t[0], 0.005 / 1.05, 1e-8);
+    EXPECT_EQ(t[1], t[0]);
+    EXPECT_EQ(t[2], 1.0);
+    EXPECT_EQ(t[3], 1.0);
+    EXPECT_NEAR(bias.values[0], -0.1 * (0.005 / 1.05) * 0.5, 1e-9);
+    EXPECT_FLOAT_EQ(gamma.values[0], 1.0f - 0.025f);
+    EXPECT_FLOAT_EQ(beta.values[0], 0.05f);
 }
 
 TEST(LarsOptimizer, SecondStepCarriesMomentum) {

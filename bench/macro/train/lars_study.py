@@ -25,21 +25,25 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # Peak learning rates tried per (method, batch), five each: SGD at the linear rule from the
 # baseline's 0.05 at batch 256 (Goyal et al.: rate proportional to batch) and at 1/2 to 1/16 of
 # it (the 5-epoch experiment found the rule's rate too large at 8K); LARS at global rates gamma =
-# 1 to 16. The baseline tries 0.025 to 0.4. (The first pass tried three of each, the middle
-# ones of these lists; the study extends them where a best rate lay at the edge.)
+# 4 to 64 (each layer's bias at its weights' trust ratio, convert/include/volley/convert/
+# optimizer.hpp; with biases at the raw gamma, as before 2026-12-06, training collapsed from
+# gamma = 8 at 8K: those runs are kept in lars_study/bias_at_global_rate/). The baseline tries
+# 0.025 to 0.8 (six: the first five left the best at the edge). A budget of three takes the SGD factors' three smallest and the middle three
+# gammas (8, 16, 32), where the five-rate searches at 8K found their best.
 SGD_FACTORS = [0.0625, 0.125, 0.25, 0.5, 1]
-LARS_GAMMAS = [1, 2, 4, 8, 16]
-BASE_RATES = [0.025, 0.05, 0.1, 0.2, 0.4]
+LARS_GAMMAS = [4, 8, 16, 32, 64]
+BASE_RATES = [0.025, 0.05, 0.1, 0.2, 0.4, 0.8]
 BASE_LR = 0.05
 
 
 def runs_for(batch, budget):
-    """The runs of one batch size: for a large batch the `budget` rates of each method nearest
-    the ends of the lists that the first pass found best (SGD: the small rates; LARS: the large)."""
+    """The runs of one batch size: for a large batch the `budget` rates of each method where the
+    searches found their best (SGD: the largest factors; LARS: the middle gammas)."""
     if batch == 256:
-        return [("sgd", lr) for lr in BASE_RATES[:budget]]
+        return [("sgd", lr) for lr in BASE_RATES]
     sgd = [("sgd", BASE_LR * batch / 256 * f) for f in SGD_FACTORS[len(SGD_FACTORS) - budget:]]
-    return sgd + [("lars", g) for g in LARS_GAMMAS[:budget]]
+    first = (len(LARS_GAMMAS) - budget) // 2
+    return sgd + [("lars", g) for g in LARS_GAMMAS[first:first + budget]]
 
 
 def result_path(args, method, batch, lr):

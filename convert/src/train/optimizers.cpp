@@ -85,6 +85,8 @@ void lars_optimizer::step(std::span<parameter<float>* const> parameters,
             const double w_norm = l2_norm(w), g_norm = l2_norm(gradients[k]);
             if (w_norm > 0 && g_norm > 0)
                 trust_[k] = settings_.trust_coefficient * w_norm / (g_norm + decay * w_norm);
+        } else if (k > 0 && parameters[k]->name == "bias" && !parameters[k - 1]->is_bias_like) {
+            trust_[k] = trust_[k - 1];  // the layer's bias moves at its weights' rate
         }
         const double local_lr = lr * trust_[k];
         for (std::size_t i = 0; i < w.size(); ++i) {

@@ -63,15 +63,19 @@ private:
 /// LARS (You, Gitman & Ginsburg 2017, "Large batch training of convolutional networks").
 /// For each weight array, the local rate is the trust ratio λ = η‖w‖ / (‖∇w‖ + β‖w‖), and
 ///   v ← m·v + γ·λ·(∇w + β·w);  w ← w − v,
-/// with γ the global learning rate. Biases and BN parameters skip the trust ratio and the decay
-/// (λ = 1, β = 0). λ is 1 when ‖w‖ or ‖∇w‖ is 0.
+/// with γ the global learning rate: one local rate per layer, as the paper's Algorithm 1. A
+/// layer's "bias" array takes the λ of its weight array (the one before it: every layer lists
+/// its kernels first) without the decay; BatchNorm's γ and β keep λ = 1, β = 0 (they have no
+/// weights to scale by). λ is 1 when ‖w‖ or ‖∇w‖ is 0. (Biases at the raw global rate, as before
+/// 2026-12-06, capped γ: at batch 8,192 training collapsed from γ = 8; bench/macro/train/README.md.)
 class lars_optimizer final : public optimizer {
 public:
     explicit lars_optimizer(const optimizer_settings& s) : settings_(s) {}
     std::string name() const override { return "lars"; }
     void step(std::span<parameter<float>* const> parameters,
               std::span<const std::vector<float>> gradients, double learning_rate) override;
-    /// The trust ratios λ of the last step, one per parameter array (1 for bias-like ones).
+    /// The trust ratios λ of the last step, one per parameter array (a bias: its weights' λ;
+    /// BatchNorm's γ and β: 1).
     const std::vector<double>& last_trust_ratios() const noexcept { return trust_; }
 
 private:
