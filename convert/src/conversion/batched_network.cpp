@@ -18,16 +18,21 @@ using snn::value_spec;
     throw unsupported_model("batched network", what + ": " + why + "; a batch of images needs block copies");
 }
 
-/// A per-neuron (or per-synapse) value for B blocks: a constant stays, a list of `per_block`
-/// values is repeated; a distribution cannot be (its draws are keyed by the index).
+/// `values` once per image, back to back.
+std::vector<double> tiled(const std::vector<double>& values, std::uint32_t images) {
+    std::vector<double> out;
+    out.reserve(values.size() * images);
+    for (std::uint32_t b = 0; b < images; ++b) out.insert(out.end(), values.begin(), values.end());
+    return out;
+}
+
+/// A per-neuron (or one_to_one per-synapse) value for B blocks: a constant stays, a list is
+/// tiled; a distribution cannot be (its draws are keyed by the index).
 value_spec repeated(const value_spec& v, std::uint32_t images, const std::string& what) {
     if (std::holds_alternative<double>(v)) return v;
     const auto* list = std::get_if<std::vector<double>>(&v);
     if (!list) cannot(what, "a random value");
-    std::vector<double> out;
-    out.reserve(list->size() * images);
-    for (std::uint32_t b = 0; b < images; ++b) out.insert(out.end(), list->begin(), list->end());
-    return out;
+    return tiled(*list, images);
 }
 
 /// The synapses of a from_list or all_to_all projection: (source, target) pairs, and where each
@@ -82,7 +87,7 @@ snn::network batched_network(const snn::network& net, std::uint32_t images) {
                                     "too many neurons for a batch of " + std::to_string(images) + " images");
         snn::neuron_model model = p.model;
         if (auto* a = std::get_if<snn::analog_source>(&model))
-            for (auto& row : a->values) row = std::get<std::vector<double>>(repeated(row, images, what));
+            for (auto& row : a->values) row = tiled(row, images);
         const auto pop = out.add_population(p.name, p.size * images, std::move(model));
         for (const auto& [name, v] : p.parameters) out.set_parameter(pop, name, repeated(v, images, what + " " + name));
         for (const auto& [name, v] : p.initial_values) out.initialise(pop, name, repeated(v, images, what + " " + name));
@@ -99,8 +104,7 @@ snn::network batched_network(const snn::network& net, std::uint32_t images) {
         if (auto c = std::get_if<snn::convolution>(&pr.rule)) {
             snn::convolution b = *c;
             b.in_channels *= images, b.out_channels *= images, b.groups *= images;
-            b.kernel.clear();
-            for (std::uint32_t i = 0; i < images; ++i) b.kernel.insert(b.kernel.end(), c->kernel.begin(), c->kernel.end());
+            b.kernel = tiled(c->kernel, images);
             rule = std::move(b);
         } else if (auto g = std::get_if<snn::max_pool_gate>(&pr.rule)) {
             snn::max_pool_gate b = *g;

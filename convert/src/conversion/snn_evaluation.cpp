@@ -62,9 +62,7 @@ public:
           out_spikes_(sim_.record_spikes(net.layers.back().population)),
           out_v_(sim_.record_state(net.layers.back().population, "v", 1.0)) {}
 
-    std::uint32_t images() const noexcept { return images_; }
-
-    /// Runs images first .. first + images() - 1 of `all` (each image_size values), writing
+    /// Runs the runner's images first, first + 1, ... of `all` (each image_size values), writing
     /// their outcomes and adding their counts to `totals`.
     void run(std::span<const float> all, std::size_t first, std::span<image_outcome> outcomes, run_totals& totals) {
         const std::size_t size = net_.image_size(), classes = net_.classes();

@@ -22,4 +22,11 @@ inline constexpr std::size_t model_families = 5;
 /// The family of a model (every alternative of neuron_model has exactly one).
 model_family family_of(const neuron_model& m);
 
+/// Whether a family's populations list each neuron at most once a step, as one plain spike
+/// (not an analog value): exact_linear and discrete. That bounds one step's input through a
+/// convolution from them (conv_projection.hpp: the 32-bit path), on every backend alike.
+constexpr bool spikes_once_per_step(model_family f) {
+    return f == model_family::exact_linear || f == model_family::discrete;
+}
+
 }  // namespace volley::snn::detail

@@ -20,7 +20,6 @@ public:
     analog_population(const network& net, population_index pop);
 
     static constexpr kernel_input input() { return kernel_input::none; }
-    static constexpr bool spikes_once_per_step = false;  // each listed neuron stands for its value
 
     /// One step (population_kernel.hpp): update().
     void step(const population_step& st, std::vector<std::uint32_t>& spikes) const {

@@ -11,6 +11,7 @@
 #include "backends/cpu/thread_team.hpp"
 #include "build/connectivity.hpp"
 #include "lowering/lowered_network.hpp"
+#include "lowering/model_family.hpp"
 
 namespace volley::snn::detail {
 
@@ -88,8 +89,7 @@ void cpu_engine::build_synapses(const network& net, const simulation_options& op
             const std::uint32_t sp = projs[q].source.value, tp = projs[q].target.value;
             const auto [b, e] = local_range(static_cast<int>(t), tp);
             if (b >= e) continue;
-            const bool once =
-                std::visit([](const auto& k) { return std::decay_t<decltype(k)>::spikes_once_per_step; }, pops_[sp]);
+            const bool once = spikes_once_per_step(family_of(net.populations()[sp].model));
             const auto r = static_cast<std::uint8_t>(projs[q].synapse.receptor);
             structured_[t].push_back(make_structured({.net = net, .index = q, .delay = plan.structured_delay[q],
                                                       .to_fixed = to_fixed[tp * 2 + r], .begin = b, .end = e,

@@ -40,7 +40,6 @@ public:
     };
 
     static constexpr kernel_input input() { return kernel_input::every_cell; }
-    static constexpr bool spikes_once_per_step = true;
 
     /// One step (population_kernel.hpp).
     void step(const population_step& st, std::vector<std::uint32_t>& spikes) {

@@ -58,7 +58,6 @@ public:
     void set_isa(cpu_isa isa) noexcept { isa_ = isa; }
 
     static constexpr kernel_input input() { return kernel_input::touched_list; }
-    static constexpr bool spikes_once_per_step = true;
 
     /// One step (population_kernel.hpp): the current stimuli that change at it, then update().
     void step(const population_step& st, std::vector<std::uint32_t>& spikes) {

@@ -48,7 +48,6 @@ class ode_population {
     /// models whose input cannot move v read every ring cell within their pass, the others
     /// the touched list.
     kernel_input input() const { return input_; }
-    static constexpr bool spikes_once_per_step = false;  // an event may repeat within a step
 
     /// One step (population_kernel.hpp): the current stimuli that change at it, then update().
     void step(const population_step& st, std::vector<std::uint32_t>& spikes) {

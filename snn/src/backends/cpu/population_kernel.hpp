@@ -38,16 +38,13 @@ struct population_step {
     std::uint32_t sums_shift = 0;
 };
 
-/// A population kernel: its input kind; whether each neuron appears at most once in a step's
-/// list, as one plain spike (not an analog value), which bounds one step's input through a
-/// convolution from it (conv_projection.hpp); one step; its dynamic state for checkpoints; and
-/// the sampling of its state variables (unknown_name for one it lacks).
+/// A population kernel: its input kind; one step; its dynamic state for checkpoints; and the
+/// sampling of its state variables (unknown_name for one it lacks).
 template <class K>
 concept population_kernel_model =
     requires(K& k, const K& ck, const population_step& st, std::vector<std::uint32_t>& spikes, state_archive& a,
              const std::string& variable, std::span<const std::uint32_t> ids, std::vector<double>& values) {
         { ck.input() } -> std::convertible_to<kernel_input>;
-        { K::spikes_once_per_step } -> std::convertible_to<bool>;
         k.step(st, spikes);
         k.visit_state(a);
         ck.sample_state(variable, st.s, ids, values);

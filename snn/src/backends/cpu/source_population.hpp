@@ -20,7 +20,6 @@ public:
     source_population(const network& net, population_index pop, double dt_ms, std::uint64_t seed);
 
     static constexpr kernel_input input() { return kernel_input::none; }
-    static constexpr bool spikes_once_per_step = false;  // a Poisson source may fire twice in a step
 
     /// One step (population_kernel.hpp): update().
     void step(const population_step& st, std::vector<std::uint32_t>& spikes) { update(st.s, st.begin, st.end, 0, spikes); }

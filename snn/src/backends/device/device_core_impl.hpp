@@ -98,7 +98,6 @@ struct device_projection_state {
     std::uint32_t source = 0, target = 0, receptor = 0;
     bool direct = false;
     device_connector connector = device_connector::table;
-    bool zero_delay = false;
     std::uint32_t delay = 1;
     device_kernels::structured_geometry geometry{};
     device_vector_t<std::int64_t> kernel;  ///< convolution
@@ -115,12 +114,12 @@ public:
     explicit core(const device_network& net)
         : dt_ms_(net.dt_ms), slots_(net.max_delay + 1), order_(net.order), events_(1, 0) {
         for (const auto& p : net.populations) pops_.push_back(make_state(p));
-        if (order_.empty())
-            for (std::uint32_t p = 0; p < pops_.size(); ++p) order_.push_back(p);
+        sends_now_.resize(pops_.size());
         for (const auto& q : net.projections) {
+            (q.zero_delay ? sends_now_[q.source] : after_step_).push_back(projs_.size());
             device_projection_state d;
             d.source = q.source, d.target = q.target, d.receptor = q.receptor, d.direct = q.direct;
-            d.connector = q.connector, d.zero_delay = q.zero_delay, d.delay = q.delay;
+            d.connector = q.connector, d.delay = q.delay;
             if (q.connector != device_connector::table) {
                 const auto& g = q.structured;
                 d.geometry = {g.in_c,     g.in_h,     g.in_w,    g.out_c,    g.out_h, g.out_w, g.k_h, g.k_w,
@@ -156,11 +155,9 @@ public:
         for (std::int64_t s = s0; s < s0 + n; ++s) {
             for (const std::uint32_t p : order_) {  // zero-delay projections reach their targets within the step
                 update(pops_[p], s);
-                for (auto& q : projs_)
-                    if (q.zero_delay && q.source == p) deliver(q, s);
+                for (const std::size_t q : sends_now_[p]) deliver(projs_[q], s);
             }
-            for (auto& q : projs_)
-                if (!q.zero_delay) deliver(q, s);
+            for (const std::size_t q : after_step_) deliver(projs_[q], s);
             if (s + 1 - epoch_start == static_cast<std::int64_t>(slots_) || s + 1 == s0 + n) {
                 copy_back(epoch_start, s + 1, log);
                 epoch_start = s + 1;
@@ -380,15 +377,13 @@ private:
         auto& src = pops_[q.source];
         auto& tgt = pops_[q.target];
         const std::size_t slot = static_cast<std::size_t>(s % static_cast<std::int64_t>(slots_));
-        const std::uint32_t count = src.queue_count[slot];
-        if (q.connector == device_connector::max_pool_gate) {  // no spike: no count moves, nothing passes
-            if (count == 0) return;
+        if (src.queue_count[slot] == 0) return;  // no spike: nothing to add (a gate's counts do not move)
+        if (q.connector == device_connector::max_pool_gate) {
             for_each_index(src.n, device_kernels::count_gate_spikes{raw(src.fired), raw(q.gate_count)});
             for_each_index(tgt.n, device_kernels::deliver_gate{q.geometry, q.gate_weight, raw(src.fired),
                                                                raw(q.gate_count), sink(q, tgt, s)});
             return;
         }
-        if (count == 0) return;
         const double* values = analog_row(src, s);
         if (q.connector == device_connector::convolution) {
             for_each_index(tgt.n, device_kernels::deliver_convolution{q.geometry, raw(q.kernel), raw(src.fired), values,
@@ -407,7 +402,7 @@ private:
                                               raw(q.delays), raw(tgt.cells), raw(tgt.touched),
                                               q.direct ? raw(tgt.direct) : nullptr, raw(events_), values, s,
                                               static_cast<std::uint32_t>(slots_), tgt.n, q.receptor};
-        for_each_index(count, f);
+        for_each_index(src.queue_count[slot], f);
     }
 
     device_kernels::structured_sink sink(const device_projection_state& q, device_population_state& tgt, std::int64_t s) {
@@ -431,7 +426,9 @@ private:
 
     double dt_ms_;
     std::size_t slots_;
-    std::vector<std::uint32_t> order_;  ///< the update order
+    std::vector<std::uint32_t> order_;  ///< the update order (the lowering's)
+    std::vector<std::vector<std::size_t>> sends_now_;  ///< [population]: its zero-delay projections
+    std::vector<std::size_t> after_step_;              ///< the other projections, delivered after every update
     std::vector<device_population_state> pops_;
     std::vector<device_projection_state> projs_;
     device_vector_t<unsigned long long> events_;

@@ -20,6 +20,7 @@
 #include "build/connectivity.hpp"
 #include "lowering/fixed_point.hpp"
 #include "lowering/lowered_network.hpp"
+#include "lowering/model_family.hpp"
 
 namespace volley::snn::detail {
 
@@ -100,13 +101,6 @@ device_population describe_discrete(const network& net, std::uint32_t p, const s
     return d;
 }
 
-/// Whether population p's kernel lists each neuron at most once a step, as one spike (the
-/// CPU's spikes_once_per_step): LIF and discrete neurons, not sources.
-bool spikes_once_per_step(const neuron_model& m) {
-    return std::holds_alternative<lif_delta>(m) || std::holds_alternative<lif_exp>(m) ||
-           std::holds_alternative<lif_alpha>(m) || std::holds_alternative<discrete_neuron>(m);
-}
-
 /// A convolution or gate as the device runs it (the CPU's structured_factory.cpp).
 void describe_structured(const network& net, std::size_t q, double to_fixed, device_projection& dq) {
     const auto& pr = net.projections()[q];
@@ -118,8 +112,8 @@ void describe_structured(const network& net, std::size_t q, double to_fixed, dev
         g.k_h = c->kernel_height, g.k_w = c->kernel_width, g.stride_h = c->stride_h, g.stride_w = c->stride_w;
         g.pad_top = c->pad_top, g.pad_left = c->pad_left, g.dil_h = c->dilation_h, g.dil_w = c->dilation_w;
         g.groups = c->groups;
-        g.kernel = make_conv_fixed_kernel(*c, to_fixed, spikes_once_per_step(net.populations()[pr.source.value].model))
-                       .weights;
+        const bool once = spikes_once_per_step(family_of(net.populations()[pr.source.value].model));
+        g.kernel = make_conv_fixed_kernel(*c, to_fixed, once).weights;
         return;
     }
     const auto& m = std::get<max_pool_gate>(pr.rule);
