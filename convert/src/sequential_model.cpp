@@ -69,7 +69,7 @@ tensor<T> sequential_model<T>::predict(const tensor<T>& x) const {
 template class sequential_model<float>;
 template class sequential_model<double>;
 
-std::vector<std::string> model_names() { return {"small", "reference", "tiny"}; }
+std::vector<std::string> model_names() { return {"small", "small_bn", "reference", "tiny"}; }
 
 sequential_model<float> make_model(std::string_view name, std::uint64_t seed) {
     using F = float;
@@ -90,6 +90,11 @@ sequential_model<float> make_model(std::string_view name, std::uint64_t seed) {
         conv(16, 32, 1, 1), add_relu(), pool(pool_kind::average);
         m.add(std::make_unique<flatten<F>>());
         fc(32 * 7 * 7, 10);
+    } else if (name == "small_bn") {
+        conv(1, 16, 1, 1), add_bn(16), add_relu(), pool(pool_kind::average);
+        conv(16, 32, 1, 1), add_bn(32), add_relu(), pool(pool_kind::average);
+        m.add(std::make_unique<flatten<F>>());
+        fc(32 * 7 * 7, 10);
     } else if (name == "reference") {
         conv(1, 32, 1, 0), add_bn(32), add_relu(), pool(pool_kind::max);
         conv(32, 64, 1, 0), add_bn(64), add_relu(), pool(pool_kind::max);
@@ -103,7 +108,7 @@ sequential_model<float> make_model(std::string_view name, std::uint64_t seed) {
         fc(4 * 13 * 13, 10);
     } else {
         throw invalid_parameter("make_model", "model", std::string(name),
-                                "unknown; expected small, reference or tiny");
+                                "unknown; expected small, small_bn, reference or tiny");
     }
     return m;
 }

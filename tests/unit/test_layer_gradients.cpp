@@ -196,6 +196,41 @@ TEST(LayerGradients, SoftmaxCrossEntropy) {
     }
 }
 
+TEST(LayerForward, BatchNormMovingStatisticsTakeOneUpdatePerMicroBatch) {
+    // Two slices, of two and one micro-batches (3, 1 and 2 images of 2 channels, 2×3 pixels),
+    // each normalised with its own statistics. After the step the moving statistics are those of
+    // three moving-average updates (momentum 0.9) towards the mean over all the step's pixels of
+    // a channel and the count-weighted mean of the micro-batches' (biased) variances.
+    std::mt19937_64 rng(30);
+    vc::batch_norm<D> l(2, 1e-3, 0.9);
+    l.moving_mean() = {0.3, -0.2};
+    l.moving_variance() = {0.5, 2.0};
+    const std::vector<vc::tensor<D>> micro{random_tensor({3, 2, 2, 3}, rng), random_tensor({1, 2, 2, 3}, rng),
+                                           random_tensor({2, 2, 2, 3}, rng)};
+    vc::layer_scratch<D> first, second;
+    const vc::pass_context ctx{vc::run_mode::training, 1, 0, 0};
+    vc::tensor<D> y;
+    for (std::size_t k = 0; k < micro.size(); ++k) l.forward(micro[k], y, k < 2 ? first : second, ctx);
+    const vc::layer_scratch<D>* slices[] = {&first, &second};
+    l.finish_training_step(slices);
+    const double keep = 0.9 * 0.9 * 0.9;
+    for (std::size_t c = 0; c < 2; ++c) {
+        double sum = 0, count = 0, weighted_var = 0;
+        for (const auto& t : micro) {
+            double s = 0, s2 = 0;
+            const double n = static_cast<double>(t.shape.n * 6);
+            for (std::size_t i = 0; i < t.shape.n; ++i)
+                for (std::size_t k = 0; k < 6; ++k) s += t.values[(i * 2 + c) * 6 + k];
+            for (std::size_t i = 0; i < t.shape.n; ++i)
+                for (std::size_t k = 0; k < 6; ++k) s2 += std::pow(t.values[(i * 2 + c) * 6 + k] - s / n, 2);
+            sum += s, count += n, weighted_var += s2;
+        }
+        const double m0 = c == 0 ? 0.3 : -0.2, v0 = c == 0 ? 0.5 : 2.0;
+        EXPECT_NEAR(l.moving_mean()[c], keep * m0 + (1 - keep) * sum / count, 1e-12) << c;
+        EXPECT_NEAR(l.moving_variance()[c], keep * v0 + (1 - keep) * weighted_var / count, 1e-12) << c;
+    }
+}
+
 TEST(LayerForward, Conv2dMatchesDirectCrossCorrelation) {
     std::mt19937_64 rng(21);
     vc::conv2d<D> l({2, 3, 3, 2, 2, 1}, 22);

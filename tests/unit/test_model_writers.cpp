@@ -147,6 +147,27 @@ TEST_F(model_writers, KerasFileReadsBackWithThePlainHdf5Api) {
     H5Fclose(f);
 }
 
+TEST_F(model_writers, KerasSmallBnModelIsSmallWithBatchNormAfterEachConvolution) {
+    auto model = vc::make_model("small_bn", 1);
+    // small's 20,490 parameters and, per convolution channel, BatchNorm's trainable gamma and beta
+    EXPECT_EQ(model.parameter_count(), 20490u + 2 * (16 + 32));
+    const auto path = dir / "small_bn.h5";
+    vc::write_keras_h5(model, path, vc::make_reference_batch(model, synthetic(4), 4), {});
+    const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    const auto config = nlohmann::json::parse(string_attribute(f, "model_config"));
+    std::vector<std::string> classes;
+    for (const auto& l : config["config"]["layers"]) classes.push_back(l["class_name"]);
+    EXPECT_EQ(classes, (std::vector<std::string>{"InputLayer", "Conv2D", "BatchNormalization", "ReLU",
+                                                 "AveragePooling2D", "Conv2D", "BatchNormalization",
+                                                 "ReLU", "AveragePooling2D", "Flatten", "Dense"}));
+    EXPECT_EQ(config["config"]["layers"][1]["config"]["padding"], "same");
+    EXPECT_EQ(dataset_shape(f, "model_weights/batch_normalization_1/batch_normalization_1/"
+                               "moving_variance:0"),
+              (dims{32}));
+    H5Fclose(f);
+}
+
 TEST_F(model_writers, KerasReferenceModelFoldsReluAndKeepsDropout) {
     auto model = vc::make_model("reference", 1);
     const auto ref = vc::make_reference_batch(model, synthetic(4), 4);

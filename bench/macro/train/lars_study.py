@@ -36,11 +36,11 @@ BASE_RATES = [0.025, 0.05, 0.1, 0.2, 0.4, 0.8]
 BASE_LR = 0.05
 
 
-def runs_for(batch, budget):
+def runs_for(batch, budget, base_rates=BASE_RATES):
     """The runs of one batch size: for a large batch the `budget` rates of each method where the
     searches found their best (SGD: the largest factors; LARS: the middle gammas)."""
     if batch == 256:
-        return [("sgd", lr) for lr in BASE_RATES]
+        return [("sgd", lr) for lr in base_rates]
     sgd = [("sgd", BASE_LR * batch / 256 * f) for f in SGD_FACTORS[len(SGD_FACTORS) - budget:]]
     first = (len(LARS_GAMMAS) - budget) // 2
     return sgd + [("lars", g) for g in LARS_GAMMAS[first:first + budget]]
@@ -53,11 +53,11 @@ def result_path(args, method, batch, lr):
 def run(args):
     os.makedirs(args.results, exist_ok=True)
     for batch in (int(b) for b in args.batches.split(",")):
-        for method, lr in runs_for(batch, args.budget):
+        for method, lr in runs_for(batch, args.budget, [float(r) for r in args.base_rates.split(",")]):
             path = result_path(args, method, batch, lr)
             if os.path.exists(path):
                 continue
-            cmd = [args.volley, "train", "--model", "small", "--optimizer", method, "--batch", str(batch),
+            cmd = [args.volley, "train", "--model", args.model, "--optimizer", method, "--batch", str(batch),
                    "--lr", f"{lr:g}", "--epochs", str(args.epochs), "--warmup-epochs", str(args.warmup),
                    "--momentum", "0.9", "--weight-decay", "5e-4", "--threads", str(args.threads), "--seed", "1",
                    "--format", "volley", "--out", os.path.join(args.results, ".model.h5"),
@@ -70,7 +70,8 @@ def run(args):
                 out = {"diverged": p.stderr.strip().splitlines()[-1], "test_accuracy": 0.0}
             else:
                 sys.exit(f"{cmd}: exit {p.returncode}\n{p.stderr}")
-            out["study"] = {"method": method, "batch": batch, "lr": lr, "epochs": args.epochs, "warmup": args.warmup}
+            out["study"] = {"method": method, "batch": batch, "lr": lr, "epochs": args.epochs, "warmup": args.warmup,
+                            "model": args.model}
             with open(path, "w") as f:
                 json.dump(out, f)
             print(f"  test accuracy {100 * out['test_accuracy']:.2f}%", flush=True)
@@ -96,7 +97,7 @@ def best(rows):
     return out
 
 
-def svg(path, table):
+def svg(path, table, model):
     w, h, l, r, t, b = 560, 360, 60, 150, 30, 50
     batches = sorted({k[1] for k in table if k[0] != "baseline"})
     if not batches:
@@ -107,7 +108,7 @@ def svg(path, table):
     x = lambda B: l + (math.log2(B) - math.log2(batches[0])) / max(1e-9, math.log2(batches[-1]) - math.log2(batches[0])) * (w - l - r) if len(batches) > 1 else l + (w - l - r) / 2
     y = lambda a: t + (hi - a) / max(1e-9, hi - lo) * (h - t - b)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">',
-             f'<text x="{l}" y="18" font-size="13">Test accuracy against batch size (Fashion-MNIST, small CNN, equal epochs)</text>']
+             f'<text x="{l}" y="18" font-size="13">Test accuracy against batch size (Fashion-MNIST, {model} CNN, equal epochs)</text>']
     for a in range(int(lo), int(hi) + 1, 5):
         parts.append(f'<line x1="{l}" x2="{w - r}" y1="{y(a):.1f}" y2="{y(a):.1f}" stroke="#ddd"/>'
                      f'<text x="{l - 8}" y="{y(a) + 4:.1f}" text-anchor="end">{a}%</text>')
@@ -144,21 +145,26 @@ def table(args):
         print(f"| {key[1]:,} | {name} | {', '.join(f'{v:g}' for v in sorted(tried))} | {lr:g} | {steps:,} | "
               f"{100 * acc:.2f}% | {diff} |")
     if args.svg:
-        svg(args.svg, t)
+        svg(args.svg, t, args.model)
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("what", choices=["run", "table"])
     p.add_argument("--volley", default="build/release/apps/volley")
-    p.add_argument("--results", default=os.path.join(HERE, "lars_study"))
+    p.add_argument("--model", default="small", help="a `volley train --model` name")
+    p.add_argument("--results", default="", help="default: lars_study/ for small, lars_study_MODEL/ otherwise")
     p.add_argument("--batches", default="256,8192,4096,16384")
     p.add_argument("--epochs", type=int, default=30)
     p.add_argument("--warmup", type=float, default=5)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--svg", default="")
     p.add_argument("--budget", type=int, default=5, help="rates per (method, batch), at most 5")
+    p.add_argument("--base-rates", default=",".join(f"{r:g}" for r in BASE_RATES),
+                   help="the baseline's (batch 256) peak rates")
     args = p.parse_args()
+    if not args.results:
+        args.results = os.path.join(HERE, "lars_study" if args.model == "small" else f"lars_study_{args.model}")
     run(args) if args.what == "run" else table(args)
 
 

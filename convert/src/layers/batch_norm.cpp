@@ -65,6 +65,7 @@ void batch_norm<T>::forward(const tensor<T>& x, tensor<T>& y, layer_scratch<T>& 
             }
             mean = mt;
             var = static_cast<T>(s2 / static_cast<double>(n * hw));
+            accumulate(scratch.step_statistics, c, mean, var, static_cast<double>(n * hw));
         }
         scratch.statistics[c] = mean;
         scratch.statistics[C + c] = var;
@@ -138,21 +139,33 @@ void batch_norm<T>::backward(const tensor<T>& x, const tensor<T>&, const tensor<
 }
 
 template <class T>
+void batch_norm<T>::accumulate(std::vector<double>& step, std::size_t c, T mean, T var, double count) const {
+    const std::size_t C = channels_;
+    if (step.size() != 2 * C + 2) step.assign(2 * C + 2, 0.0);
+    step[c] += count * static_cast<double>(mean);
+    step[C + c] += count * static_cast<double>(var);
+    if (c == 0) step[2 * C] += count, step[2 * C + 1] += 1;
+}
+
+template <class T>
 void batch_norm<T>::finish_training_step(std::span<const layer_scratch<T>* const> scratches) {
     const std::size_t C = channels_;
+    double total = 0, micro_batches = 0;
+    std::vector<double> mean(C, 0.0), var(C, 0.0);
+    for (const auto* s : scratches) {
+        const auto& st = s->step_statistics;
+        if (st.size() != 2 * C + 2) continue;
+        for (std::size_t c = 0; c < C; ++c) mean[c] += st[c], var[c] += st[C + c];
+        total += st[2 * C];
+        micro_batches += st[2 * C + 1];
+    }
+    if (total == 0) return;
+    // As many moving-average updates as the step had micro-batches, each with the step's mean
+    // statistics: the moving statistics forget at the same rate per image at any batch size.
+    const double keep = std::pow(momentum_, micro_batches);
     for (std::size_t c = 0; c < C; ++c) {
-        double total = 0, mean = 0, var = 0;
-        for (const auto* s : scratches) {
-            if (s->statistics.size() != 2 * C + 1 || s->statistics[2 * C] == T(0)) continue;
-            const double w = s->statistics[2 * C];
-            total += w;
-            mean += w * s->statistics[c];
-            var += w * s->statistics[C + c];
-        }
-        if (total == 0) continue;
-        const T a = static_cast<T>(momentum_);
-        moving_mean_[c] = a * moving_mean_[c] + (1 - a) * static_cast<T>(mean / total);
-        moving_variance_[c] = a * moving_variance_[c] + (1 - a) * static_cast<T>(var / total);
+        moving_mean_[c] = static_cast<T>(keep * moving_mean_[c] + (1 - keep) * (mean[c] / total));
+        moving_variance_[c] = static_cast<T>(keep * moving_variance_[c] + (1 - keep) * (var[c] / total));
     }
 }
 

@@ -77,6 +77,7 @@ step_result data_parallel_trainer::compute_gradients(const image_dataset& data,
             ws.loss = 0;
             ws.correct = 0;
             for (auto& g : ws.grads) std::fill(g.begin(), g.end(), 0.0f);
+            for (auto& sc : ws.scratch) sc.step_statistics.clear();
             const std::size_t s = first_slice_ + ls;
             const std::size_t begin = s * total / slices, end = (s + 1) * total / slices;
             for (std::size_t mb = begin; mb < end; mb += micro_batch_) {
@@ -132,7 +133,7 @@ step_result data_parallel_trainer::compute_gradients(const image_dataset& data,
 }
 
 // Every slice of every process as one record of doubles: [length, loss, correct, each
-// parameter's gradients, then per layer its statistics' count and values]. Floats convert to
+// parameter's gradients, then per layer its step statistics' count and values]. Floats convert to
 // double and back exactly, so the sums below are those of one process with the same slices.
 step_result data_parallel_trainer::combine_shared(std::size_t layers) {
     std::vector<double> mine;
@@ -143,8 +144,8 @@ step_result data_parallel_trainer::combine_shared(std::size_t layers) {
         mine.push_back(static_cast<double>(ws->correct));
         for (const auto& g : ws->grads) mine.insert(mine.end(), g.begin(), g.end());
         for (const auto& sc : ws->scratch) {
-            mine.push_back(static_cast<double>(sc.statistics.size()));
-            mine.insert(mine.end(), sc.statistics.begin(), sc.statistics.end());
+            mine.push_back(static_cast<double>(sc.step_statistics.size()));
+            mine.insert(mine.end(), sc.step_statistics.begin(), sc.step_statistics.end());
         }
         mine[at] = static_cast<double>(mine.size() - at);
     }
@@ -184,7 +185,7 @@ step_result data_parallel_trainer::combine_shared(std::size_t layers) {
     for (std::size_t l = 0; l < layers; ++l) {
         for (std::size_t s = 0; s < slices_; ++s) {
             const auto n = static_cast<std::size_t>(all[cursor[s]]);
-            scratch[s].statistics.assign(all.begin() + static_cast<std::ptrdiff_t>(cursor[s] + 1),
+            scratch[s].step_statistics.assign(all.begin() + static_cast<std::ptrdiff_t>(cursor[s] + 1),
                                          all.begin() + static_cast<std::ptrdiff_t>(cursor[s] + 1 + n));
             cursor[s] += 1 + n;
             scratches[s] = &scratch[s];

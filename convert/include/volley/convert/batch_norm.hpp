@@ -11,7 +11,11 @@
 namespace volley::convert {
 
 /// BatchNorm. Parameters: "gamma" and "beta" (channels). The moving statistics are not trained
-/// by gradients; they are updated after each training step and used in inference.
+/// by gradients; they are used in inference and updated after each training step as by one
+/// moving-average update per micro-batch (momentum^k for a step of k micro-batches, towards the
+/// mean of the step's micro-batch statistics weighted by their counts), so they forget at the same
+/// rate per image at any batch size: with one update per step, a batch of 8,192 (a few hundred
+/// steps in all) ends with statistics a hundred steps old.
 template <class T>
 class batch_norm final : public layer<T> {
 public:
@@ -38,6 +42,10 @@ public:
     void finish_training_step(std::span<const layer_scratch<T>* const> scratches) override;
 
 private:
+    /// Adds one micro-batch's statistics of channel c to a step's [Σ count·mean (C),
+    /// Σ count·variance (C), Σ count, micro-batches].
+    void accumulate(std::vector<double>& step, std::size_t c, T mean, T var, double count) const;
+
     std::size_t channels_;
     double epsilon_, momentum_;
     std::vector<parameter<T>> params_;  // gamma, beta

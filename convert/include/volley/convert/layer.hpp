@@ -42,7 +42,11 @@ template <class T>
 struct layer_scratch {
     std::vector<T> columns;              ///< im2col buffer (Conv2D)
     std::vector<T> saved;                ///< normalised inputs (BatchNorm), masks (Dropout)
-    std::vector<T> statistics;           ///< batch mean and variance per channel (BatchNorm)
+    std::vector<T> statistics;           ///< the micro-batch's mean and variance per channel (BatchNorm)
+    /// What a layer accumulates over a training step's micro-batches for finish_training_step
+    /// (BatchNorm: its statistics, weighted by their counts); the trainer empties it before each
+    /// step.
+    std::vector<double> step_statistics;
     std::vector<std::uint32_t> indices;  ///< arg-max positions (MaxPool)
 };
 
@@ -78,8 +82,8 @@ public:
         return {p.data(), p.size()};
     }
 
-    /// Called once after each training step with every thread's scratch, in thread order
-    /// (BatchNorm updates its moving statistics here).
+    /// Called once after each training step with every slice's scratch, in slice order
+    /// (BatchNorm updates its moving statistics from their step_statistics here).
     virtual void finish_training_step(std::span<const layer_scratch<T>* const> /*scratches*/) {}
 
 private:

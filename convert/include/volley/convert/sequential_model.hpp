@@ -49,6 +49,8 @@ std::vector<std::string> model_names();
 /// Builds a named architecture for 1×28×28 images and 10 classes, initialised from `seed`:
 /// - "small": conv(16,3×3,pad 1)-ReLU-avgpool2 → conv(32,3×3,pad 1)-ReLU-avgpool2 → dense(10),
 ///   the architecture of the CONVERSION.md fixture (20,490 parameters);
+/// - "small_bn": "small" with BatchNorm after each convolution (20,586 parameters), the LARS
+///   study's second model (BatchNorm, as the paper's large-batch AlexNet-BN);
 /// - "reference": conv(32,3×3)-BN-ReLU-maxpool2 → conv(64,3×3)-BN-ReLU-maxpool2 → dense(128)-ReLU
 ///   → Dropout(0.25) → dense(10) (issue 7's reference plus BatchNorm, which the converter folds);
 /// - "tiny": conv(4,3×3,stride 2)-ReLU → dense(10), for tests.
