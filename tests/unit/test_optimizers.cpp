@@ -35,9 +35,10 @@ TEST(LarsOptimizer, OneStepMatchesHandComputation) {
     EXPECT_NEAR(p.bias.values[0], 1.0 - 0.005 / 1.05, 1e-7);
 }
 
-TEST(LarsOptimizer, BatchNormParametersKeepTheGlobalRate) {
-    // A conv layer (kernel, bias) then BatchNorm (gamma, beta): the bias takes the kernel's λ,
-    // gamma and beta (no weights of their own) λ = 1 and no decay.
+TEST(LarsOptimizer, BatchNormIsALayerWhoseBetaTakesItsGammasRate) {
+    // A conv layer (kernel, bias) then BatchNorm (gamma, beta): the bias takes the kernel's λ;
+    // gamma has its own, without decay: λ = η‖γ‖/‖∇γ‖ = 0.001·1/0.25 = 0.004, and beta takes it.
+    // gamma ← 1 − 0.1·0.004·0.25; beta ← 0 + 0.1·0.004·0.5.
     vc::parameter<float> kernel{"kernel", {2}, {3.0f, 4.0f}, false}, bias{"bias", {1}, {0.0f}, true};
     vc::parameter<float> gamma{"gamma", {1}, {1.0f}, true}, beta{"beta", {1}, {0.0f}, true};
     std::vector<vc::parameter<float>*> list{&kernel, &bias, &gamma, &beta};
@@ -47,11 +48,11 @@ TEST(LarsOptimizer, BatchNormParametersKeepTheGlobalRate) {
     const auto& t = lars.last_trust_ratios();
     EXPECT_NEAR(t[0], 0.005 / 1.05, 1e-8);
     EXPECT_EQ(t[1], t[0]);
-    EXPECT_EQ(t[2], 1.0);
-    EXPECT_EQ(t[3], 1.0);
+    EXPECT_NEAR(t[2], 0.004, 1e-9);
+    EXPECT_EQ(t[3], t[2]);
     EXPECT_NEAR(bias.values[0], -0.1 * (0.005 / 1.05) * 0.5, 1e-9);
-    EXPECT_FLOAT_EQ(gamma.values[0], 1.0f - 0.025f);
-    EXPECT_FLOAT_EQ(beta.values[0], 0.05f);
+    EXPECT_FLOAT_EQ(gamma.values[0], 1.0f - 1e-4f);
+    EXPECT_FLOAT_EQ(beta.values[0], 2e-4f);
 }
 
 TEST(LarsOptimizer, SecondStepCarriesMomentum) {

@@ -73,20 +73,30 @@ void adam_optimizer::step(std::span<parameter<float>* const> parameters,
     }
 }
 
+namespace {
+
+/// Whether `next` is the offset array of the layer whose last scale array is `lead`: a "bias"
+/// after its (recurrent) kernel, BatchNorm's "beta" after its "gamma" (every layer lists its
+/// arrays so).
+bool follows(const parameter<float>& lead, const parameter<float>& next) {
+    return (next.name == "bias" && !lead.is_bias_like) || (next.name == "beta" && lead.name == "gamma");
+}
+
+}  // namespace
+
 void lars_optimizer::step(std::span<parameter<float>* const> parameters,
                           std::span<const std::vector<float>> gradients, double lr) {
     prepare_state(velocity_, parameters, gradients, "lars optimizer");
     trust_.assign(parameters.size(), 1.0);
     for (std::size_t k = 0; k < parameters.size(); ++k) {
         auto& w = parameters[k]->values;
-        const bool scaled = !parameters[k]->is_bias_like;
-        const double decay = scaled ? settings_.weight_decay : 0.0;
-        if (scaled) {
+        const double decay = parameters[k]->is_bias_like ? 0.0 : settings_.weight_decay;
+        if (k > 0 && follows(*parameters[k - 1], *parameters[k])) {
+            trust_[k] = trust_[k - 1];  // the layer's bias (β) moves at its kernel's (γ's) rate
+        } else {
             const double w_norm = l2_norm(w), g_norm = l2_norm(gradients[k]);
             if (w_norm > 0 && g_norm > 0)
                 trust_[k] = settings_.trust_coefficient * w_norm / (g_norm + decay * w_norm);
-        } else if (k > 0 && parameters[k]->name == "bias" && !parameters[k - 1]->is_bias_like) {
-            trust_[k] = trust_[k - 1];  // the layer's bias moves at its weights' rate
         }
         const double local_lr = lr * trust_[k];
         for (std::size_t i = 0; i < w.size(); ++i) {

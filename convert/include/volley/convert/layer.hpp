@@ -32,8 +32,8 @@ struct parameter {
     std::string name;                ///< Keras weight name: "kernel", "bias", "gamma", "beta"
     std::vector<std::size_t> shape;  ///< Volley layout
     std::vector<T> values;
-    /// Biases and BatchNorm parameters: no weight decay, and no LARS trust ratio of their own
-    /// (a bias takes its layer's weights', optimizer.hpp).
+    /// Biases and BatchNorm parameters: no weight decay (LARS: a bias takes its layer's
+    /// weights' trust ratio, BatchNorm's beta its gamma's; optimizer.hpp).
     bool is_bias_like = false;
 };
 

@@ -65,9 +65,10 @@ private:
 ///   v ← m·v + γ·λ·(∇w + β·w);  w ← w − v,
 /// with γ the global learning rate: one local rate per layer, as the paper's Algorithm 1. A
 /// layer's "bias" array takes the λ of its weight array (the one before it: every layer lists
-/// its kernels first) without the decay; BatchNorm's γ and β keep λ = 1, β = 0 (they have no
-/// weights to scale by). λ is 1 when ‖w‖ or ‖∇w‖ is 0. (Biases at the raw global rate, as before
-/// 2026-12-06, capped γ: at batch 8,192 training collapsed from γ = 8; bench/macro/train/README.md.)
+/// its kernels first) without the decay; a BatchNorm layer's scale "gamma" has its own λ
+/// (without decay) and its offset "beta" takes it. λ is 1 when ‖w‖ or ‖∇w‖ is 0. (Biases at the
+/// raw global rate, as before 2026-12-06, capped γ: at batch 8,192 training collapsed from γ = 8;
+/// BatchNorm's arrays at the raw global rate cost 1 point at 8,192; bench/macro/train/README.md.)
 class lars_optimizer final : public optimizer {
 public:
     explicit lars_optimizer(const optimizer_settings& s) : settings_(s) {}
@@ -75,7 +76,7 @@ public:
     void step(std::span<parameter<float>* const> parameters,
               std::span<const std::vector<float>> gradients, double learning_rate) override;
     /// The trust ratios λ of the last step, one per parameter array (a bias: its weights' λ;
-    /// BatchNorm's γ and β: 1).
+    /// BatchNorm's β: its γ's).
     const std::vector<double>& last_trust_ratios() const noexcept { return trust_; }
 
 private:
