@@ -8,9 +8,9 @@
 // its body has no branch, so GCC vectorises it across neurons where the model's right-hand
 // side has no call either (lif_cond_exp and lif_cond_alpha with rk4, rk2 and euler, and
 // izhikevich; hh, adex and exponential_euler call exp or expm1 and stay scalar). A second
-// pass checks that v is finite, and a third collects the spikes (stamped s + 1) in ascending
-// order, eight neurons at a time where none fired. Refractoriness is a countdown of whole
-// steps: ceil(t_ref / dt) steps after the spike step. The input of the step's end is added
+// pass checks that v is finite, and a scan of the pass's fired flags (64 at a time where none
+// fired) collects the spikes (stamped s + 1) in ascending order. Refractoriness is a countdown
+// of whole steps: ceil(t_ref / dt) steps after the spike step. The input of the step's end is added
 // within the pass, from every ring cell of the range, where the model's input cannot move v
 // (every model but izhikevich: a sweep over the columns in order, where a touched list
 // costs a scattered read-modify-write of every column per listed neuron); otherwise after it,
@@ -92,20 +92,7 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
         if (!finite_columns(x_[0].data(), begin, end))
             for (std::uint32_t i = begin; i < end; ++i)
                 if (!std::isfinite(x_[0][i])) diverged(s, i);
-        const double t_spike = static_cast<double>(s + 1) * h_;
-        for (std::uint32_t i = begin; i < end;) {
-            std::uint64_t word = 0;  // eight neurons at a time while none fired
-            if (end - i >= 8) std::memcpy(&word, fired_.data() + i, 8);
-            if (end - i >= 8 && word == 0) {
-                i += 8;
-                continue;
-            }
-            if (fired_[i]) {
-                spikes.push_back(i);
-                last_spike_[i] = t_spike;
-            }
-            ++i;
-        }
+        collect(s, begin, end, spikes);
         if constexpr (!in_pass)
             this->add_input(
                 s, in, spikes, [&](std::uint32_t i) { return ref_left_[i] == 0; },
@@ -150,6 +137,42 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
                                             : &fixed_step_pass<Dyn, Scheme, in_pass, Constants, RefSteps>;
         run(col, i_ext_.data(), ref_left_.data(), fired_.data(), in_pass ? in.cells : nullptr, in.scale_e,
             in.scale_i, constants, ref_steps, begin, end, h_);
+    }
+
+    /// The pass's spikes (stamped s + 1) in ascending order: 64 flags at a time while none is
+    /// set, then 8, then one.
+    void collect(std::int64_t s, std::uint32_t begin, std::uint32_t end, std::vector<std::uint32_t>& spikes) {
+        const double t_spike = static_cast<double>(s + 1) * h_;
+        const std::uint8_t* flags = fired_.data();
+        for (std::uint32_t i = begin; i < end;) {
+            if (end - i >= 64 && none_set<64>(flags + i)) {
+                i += 64;
+                continue;
+            }
+            const std::uint32_t block_end = std::min(end, i + 64);
+            while (i < block_end) {
+                if (block_end - i >= 8 && none_set<8>(flags + i)) {
+                    i += 8;
+                    continue;
+                }
+                for (const std::uint32_t group_end = std::min(block_end, i + 8); i < group_end; ++i) {
+                    if (flags[i]) {
+                        spikes.push_back(i);
+                        last_spike_[i] = t_spike;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the n flags from p (a multiple of 8) are all 0.
+    template <std::size_t n>
+    static bool none_set(const std::uint8_t* p) {
+        std::array<std::uint64_t, n / 8> words;
+        std::memcpy(words.data(), p, n);
+        std::uint64_t any = 0;
+        for (const std::uint64_t w : words) any |= w;
+        return any == 0;
     }
 
     /// all_finite compiled for the engine's instruction set.
