@@ -28,8 +28,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # 4 to 64 (each layer's bias at its weights' trust ratio, convert/include/volley/convert/
 # optimizer.hpp; with biases at the raw gamma, as before 2026-12-06, training collapsed from
 # gamma = 8 at 8K: those runs are kept in lars_study/bias_at_global_rate/). The baseline tries
-# 0.025 to 0.8 (six: the first five left the best at the edge). A budget of three takes the SGD factors' three smallest and the middle three
-# gammas (8, 16, 32), where the five-rate searches at 8K found their best.
+# 0.025 to 0.8 (six: the first five left the best at the edge). A budget of three takes the
+# SGD factors' three largest (1/4 to 1 of the rule) and the middle three gammas (8, 16, 32),
+# where the five-rate searches at 8K found their best.
 SGD_FACTORS = [0.0625, 0.125, 0.25, 0.5, 1]
 LARS_GAMMAS = [4, 8, 16, 32, 64]
 BASE_RATES = [0.025, 0.05, 0.1, 0.2, 0.4, 0.8]
