@@ -39,9 +39,8 @@ void batch_norm<T>::forward(const tensor<T>& x, tensor<T>& y, layer_scratch<T>& 
     const auto& gamma = params_[0].values;
     const auto& beta = params_[1].values;
     const bool training = ctx.mode == run_mode::training && n * hw > 0;
-    // statistics: mean (C), variance (C), count (1)
-    scratch.statistics.assign(2 * C + 1, T(0));
-    scratch.statistics[2 * C] = static_cast<T>(n * hw);
+    // statistics: mean (C), variance (C) of this micro-batch, for the backward pass
+    scratch.statistics.assign(2 * C, T(0));
     if (training) scratch.saved.resize(x.values.size());
     for (std::size_t c = 0; c < C; ++c) {
         T mean = moving_mean_[c], var = moving_variance_[c];
