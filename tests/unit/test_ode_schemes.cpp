@@ -493,6 +493,22 @@ TEST(ode_schemes, a_diverging_fixed_step_is_an_error_naming_the_neuron_and_the_s
     EXPECT_TRUE(throws_naming<error>([&] { sim.run(200); }, {"'hh' neuron 0", "euler", "dt = 0.5"}));
 }
 
+TEST(ode_schemes, a_diverging_neuron_deep_in_a_population_is_named_at_every_instruction_set) {
+    // The pass flags a non-finite v beside the spike flag, and the scan of the flags reads 64 and
+    // 8 at a time: neuron 150 of 200 lies past two blocks, and only it blows up.
+    for (const instruction_set isa : {instruction_set::best, instruction_set::avx2, instruction_set::baseline}) {
+        hh m;
+        m.integrator.scheme = ode_scheme::euler;
+        network net;
+        const auto pop = net.add_population("hh", 200, m);
+        std::vector<double> drive(200, 0.0);
+        drive[150] = 5e4;
+        net.set_parameter(pop, "i_e_pa", drive);
+        simulation sim(net, context{.threads = 1}, {.dt_ms = 0.5, .seed = 1, .max_isa = isa});
+        EXPECT_TRUE(throws_naming<error>([&] { sim.run(200); }, {"'hh' neuron 150", "euler"}));
+    }
+}
+
 TEST(ode_schemes, each_model_has_its_documented_default_scheme) {
     // docs/integrators.md, "Defaults": the model's own value, and what a network file without
     // "integrator" gets.

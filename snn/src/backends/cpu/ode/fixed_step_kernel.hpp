@@ -5,11 +5,10 @@
 // Step s of neurons [begin, end): one pass advances every neuron by the scheme (v held while
 // refractory, for the models that clamp), fires where v crossed the spike level upwards during
 // the step and the neuron was not refractory, resets those and sets their refractory countdown;
-// its body has no branch, so GCC vectorises it across neurons where the model's right-hand
-// side has no call either (lif_cond_exp and lif_cond_alpha with rk4, rk2 and euler, and
-// izhikevich; hh, adex and exponential_euler call exp or expm1 and stay scalar). A second
-// pass checks that v is finite, and a scan of the pass's fired flags (64 at a time where none
-// fired) collects the spikes (stamped s + 1) in ascending order. Refractoriness is a countdown
+// its body has no branch, so GCC vectorises it across neurons (exp and expm1 are the
+// branch-free vector_exp.hpp). The pass leaves one flag word per neuron (bit 0: fired; bit 1:
+// v is not finite); a scan of the flags (64 at a time where none is set) collects the spikes
+// (stamped s + 1) in ascending order and stops the run at a non-finite v. Refractoriness is a countdown
 // of whole steps: ceil(t_ref / dt) steps after the spike step. The input of the step's end is added
 // within the pass, from every ring cell of the range, where the model's input cannot move v
 // (every model but izhikevich: a sweep over the columns in order, where a touched list
@@ -23,7 +22,6 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -89,9 +87,6 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
         if (in_pass && in.cells == nullptr) throw internal_error("an ODE population reading every cell has no ring");
         if (this->uniform_params()) advance<true>(begin, end, in);
         else advance<false>(begin, end, in);
-        if (!finite_columns(x_[0].data(), begin, end))
-            for (std::uint32_t i = begin; i < end; ++i)
-                if (!std::isfinite(x_[0][i])) diverged(s, i);
         collect(s, begin, end, spikes);
         if constexpr (!in_pass)
             this->add_input(
@@ -139,47 +134,18 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
             in.scale_i, constants, ref_steps, begin, end, h_);
     }
 
-    /// The pass's spikes (stamped s + 1) in ascending order: 64 flags at a time while none is
-    /// set, then 8, then one.
+    /// The pass's spikes (stamped s + 1) in ascending order, from its flags (for_each_set, for the
+    /// engine's instruction set); a neuron whose v is not finite ends the run (diverged).
     void collect(std::int64_t s, std::uint32_t begin, std::uint32_t end, std::vector<std::uint32_t>& spikes) {
         const double t_spike = static_cast<double>(s + 1) * h_;
-        const std::uint8_t* flags = fired_.data();
-        for (std::uint32_t i = begin; i < end;) {
-            if (end - i >= 64 && none_set<64>(flags + i)) {
-                i += 64;
-                continue;
-            }
-            const std::uint32_t block_end = std::min(end, i + 64);
-            while (i < block_end) {
-                if (block_end - i >= 8 && none_set<8>(flags + i)) {
-                    i += 8;
-                    continue;
-                }
-                for (const std::uint32_t group_end = std::min(block_end, i + 8); i < group_end; ++i) {
-                    if (flags[i]) {
-                        spikes.push_back(i);
-                        last_spike_[i] = t_spike;
-                    }
-                }
-            }
-        }
-    }
-
-    /// Whether the n flags from p (a multiple of 8) are all 0.
-    template <std::size_t n>
-    static bool none_set(const std::uint8_t* p) {
-        std::array<std::uint64_t, n / 8> words;
-        std::memcpy(words.data(), p, n);
-        std::uint64_t any = 0;
-        for (const std::uint64_t w : words) any |= w;
-        return any == 0;
-    }
-
-    /// all_finite compiled for the engine's instruction set.
-    bool finite_columns(const double* v, std::uint32_t begin, std::uint32_t end) const {
-        return isa_ == cpu_isa::avx512 ? fixed_avx512::all_finite(v, begin, end)
-               : isa_ == cpu_isa::avx2 ? fixed_avx2::all_finite(v, begin, end)
-                                       : all_finite(v, begin, end);
+        const auto on = [&](std::uint32_t i) {
+            if (fired_[i] & 2) diverged(s, i);
+            spikes.push_back(i);
+            last_spike_[i] = t_spike;
+        };
+        if (isa_ == cpu_isa::avx512) fixed_avx512::for_each_set(fired_.data(), begin, end, on);
+        else if (isa_ == cpu_isa::avx2) fixed_avx2::for_each_set(fired_.data(), begin, end, on);
+        else for_each_set(fired_.data(), begin, end, on);
     }
 
     [[noreturn]] void diverged(std::int64_t s, std::uint32_t i) const {
@@ -190,7 +156,7 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
 
     std::vector<std::int32_t> ref_left_;   ///< refractory steps left
     std::vector<std::int32_t> ref_steps_;  ///< refractory steps after a spike (one, or per neuron)
-    std::vector<std::uint8_t> fired_;      ///< 1 where the neuron fired in the last pass
+    std::vector<std::uint32_t> fired_;     ///< 1 where the neuron fired in the last pass (a word: fixed_step_pass.inc)
     std::vector<step_constants<Dyn>> constants_;  ///< per parameter set (one, or per neuron)
     cpu_isa isa_ = cpu_isa::baseline;             ///< set_isa
 };
