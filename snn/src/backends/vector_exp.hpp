@@ -23,7 +23,8 @@
 //   vexpm1(x)  e^x - 1.        <= 1 ulp, with full relative accuracy near 0 (|x| < ln2/2 uses
 //              the polynomial on x directly). x -> -1 below about -37.4 and for -inf; +inf
 //              above 709.78; expm1(-0) = -0; NaN -> NaN.
-//   vexprel(x) (e^x - 1) / x,  <= 2 ulp (against (e^x - 1) / x in long double); 1 at x = 0
+//   vexprel(x) (e^x - 1) / x,  <= 2 ulp (against (e^x - 1) / x in long double), with one
+//              division (a polynomial for e^r - 1, see there); 1 at x = 0
 //              and near 0 to full accuracy. phi_1 of the exponential integrators: the
 //              exponential Euler step is h * vexprel(b * h). -> +0 for -inf; +inf above 709.78
 //              (where e^x overflows, although the true value stays finite up to x ~ 716.4);
@@ -115,11 +116,36 @@ VOLLEY_HD inline double vexpm1(double x) {
     return k == 0.0 ? small : unit;
 }
 
-/// (e^x - 1) / x, 1 at x = 0: phi_1 of the exponential integrators, within 2 ulp.
+/// (e^x - 1) / x, 1 at x = 0: phi_1 of the exponential integrators, within 2 ulp. With one
+/// division, where vexpm1(x) / x has two: e^r - 1 by its Taylor polynomial of degree 13
+/// (the rest is below 2^-57 of it for |r| <= ln2 / 2), plus the rounding error of r, then
+/// e^x - 1 = 2^k (e^r - 1) + (2^k - 1), which is exact in its parts for k < 54; above, the 1 is
+/// below half an ulp and (1 + (e^r - 1)) 2^(k-1) 2 overflows to +inf where e^x does.
 VOLLEY_HD inline double vexprel(double x) {
+    const double xc = x > 710.0 ? 710.0 : (x < -40.0 ? -40.0 : x);  // below -40: e^x - 1 = -1
+    const vexp_reduction red = vexp_reduce(xc);
+    const double r = red.hi - red.lo;
+    const double c = (red.hi - r) - red.lo;  // the rounding error of r
+    // (e^r - 1 - r) / r^2 = 1/2! + r/3! + ... + r^11/13!
+    double q = 1.0 / 6227020800.0;
+    q = 1.0 / 479001600.0 + r * q;
+    q = 1.0 / 39916800.0 + r * q;
+    q = 1.0 / 3628800.0 + r * q;
+    q = 1.0 / 362880.0 + r * q;
+    q = 1.0 / 40320.0 + r * q;
+    q = 1.0 / 5040.0 + r * q;
+    q = 1.0 / 720.0 + r * q;
+    q = 1.0 / 120.0 + r * q;
+    q = 1.0 / 24.0 + r * q;
+    q = 1.0 / 6.0 + r * q;
+    q = 0.5 + r * q;
+    const double em1_r = r + (r * r * q + c);
+    const double half = vexp_pow2i(red.k - 1.0);  // 2^(k-1): k - 1 >= -59
+    const double two_k = 2.0 * half;
+    const double em1 = red.k < 54.0 ? two_k * em1_r + (two_k - 1.0) : ((1.0 + em1_r) * half) * 2.0;
     // The clamped divisor makes +inf give inf / 710 = inf rather than inf / inf.
     const double d = x > 710.0 ? 710.0 : x;
-    return x == 0.0 ? 1.0 : vexpm1(x) / d;
+    return x == 0.0 ? 1.0 : em1 / d;
 }
 
 }  // namespace volley::snn::detail
