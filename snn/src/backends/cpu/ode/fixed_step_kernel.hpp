@@ -35,7 +35,9 @@
 namespace volley::snn::detail {
 
 // The pass, compiled for each instruction set of cpu_isa.hpp (none with FMA, so all round
-// alike; simulation_options::max_isa picks one to check).
+// alike; simulation_options::max_isa picks one to check). `converts_int64`: whether the set has
+// a vector conversion from 64-bit integers to doubles (fixed_to_double).
+inline constexpr bool converts_int64 = false;
 #include "backends/cpu/ode/fixed_step_pass.inc"
 
 #pragma GCC push_options
@@ -48,6 +50,7 @@ namespace fixed_avx2 {
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512vl,avx512dq,avx512bw,prefer-vector-width=512")
 namespace fixed_avx512 {
+inline constexpr bool converts_int64 = true;
 #include "backends/cpu/ode/fixed_step_pass.inc"
 }  // namespace fixed_avx512
 #pragma GCC pop_options
