@@ -154,7 +154,7 @@ void register_train(CLI::App& app, command_context& /*ctx*/) {
     auto o = std::make_shared<train_options>();
     cmd->add_option("--data", o->data, "Data set (fashion-mnist)")->capture_default_str();
     cmd->add_option("--data-dir", o->data_dir, "Directory of the IDX files")->capture_default_str();
-    cmd->add_option("--model", o->model, "Architecture: small, small_bn, reference or tiny")->capture_default_str();
+    cmd->add_option("--model", o->model, "Architecture: " + convert::model_name_list())->capture_default_str();
     cmd->add_option("--optimizer", o->optimizer, "sgd, adam or lars")->capture_default_str();
     cmd->add_option("--batch", o->batch, "Images per step")->capture_default_str();
     cmd->add_option("--epochs", o->epochs, "Passes over the training set")->capture_default_str();

@@ -71,6 +71,14 @@ template class sequential_model<double>;
 
 std::vector<std::string> model_names() { return {"small", "small_bn", "reference", "tiny"}; }
 
+std::string model_name_list() {
+    const auto names = model_names();
+    std::string text;
+    for (std::size_t k = 0; k < names.size(); ++k)
+        text += (k == 0 ? "" : k + 1 == names.size() ? " or " : ", ") + names[k];
+    return text;
+}
+
 sequential_model<float> make_model(std::string_view name, std::uint64_t seed) {
     using F = float;
     sequential_model<F> m(shape4{1, 1, 28, 28});
@@ -107,8 +115,7 @@ sequential_model<float> make_model(std::string_view name, std::uint64_t seed) {
         m.add(std::make_unique<flatten<F>>());
         fc(4 * 13 * 13, 10);
     } else {
-        throw invalid_parameter("make_model", "model", std::string(name),
-                                "unknown; expected small, small_bn, reference or tiny");
+        throw invalid_parameter("make_model", "model", std::string(name), "unknown; expected " + model_name_list());
     }
     return m;
 }

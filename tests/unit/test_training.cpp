@@ -162,3 +162,15 @@ TEST(Training, ImpossibleBatchSizeIsRejected) {
     EXPECT_THROW(vc::train(model, *opt, data, nullptr, o), volley::invalid_parameter);
     EXPECT_THROW(vc::make_model("resnet", 1), volley::invalid_parameter);
 }
+
+TEST(Training, EveryListedModelBuildsAndAnUnknownOneNamesTheList) {
+    for (const auto& name : vc::model_names()) EXPECT_GT(vc::make_model(name, 1).parameter_count(), 0u) << name;
+    try {
+        vc::make_model("resnet", 1);
+        FAIL() << "expected invalid_parameter";
+    } catch (const volley::invalid_parameter& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("resnet"), std::string::npos) << what;
+        EXPECT_NE(what.find("small, small_bn, reference or tiny"), std::string::npos) << what;
+    }
+}

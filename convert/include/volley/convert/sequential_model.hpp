@@ -45,6 +45,8 @@ private:
 
 /// The names accepted by make_model().
 std::vector<std::string> model_names();
+/// model_names() as text for help and errors: "small, small_bn, reference or tiny".
+std::string model_name_list();
 
 /// Builds a named architecture for 1×28×28 images and 10 classes, initialised from `seed`:
 /// - "small": conv(16,3×3,pad 1)-ReLU-avgpool2 → conv(32,3×3,pad 1)-ReLU-avgpool2 → dense(10),
