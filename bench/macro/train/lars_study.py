@@ -12,6 +12,7 @@ once; a row reports the best of them. Each run's `volley train --json` is kept i
 the study can stop and continue (a run whose file exists is not run again).
 
     bench/macro/train/lars_study.py run [--batches 256,8192,4096,16384] [--epochs 30] [--threads 2]
+        [--rates SGD/LARS, e.g. 0.2,0.4,0.8/16,32,64: the large batches' rates, named] [--results DIR]
     bench/macro/train/lars_study.py table [--svg docs/lars_accuracy.svg]
 """
 import argparse
@@ -51,17 +52,25 @@ def result_path(args, method, batch, lr):
     return os.path.join(args.results, f"{method}_b{batch}_lr{lr:g}_e{args.epochs}.json")
 
 
+def explicit_runs(batch, rates):
+    """--rates SGD/LARS (e.g. 0.2,0.4,0.8/16,32,64): the runs of a large batch, named."""
+    sgd, lars = rates.split("/")
+    return [("sgd", float(r)) for r in sgd.split(",") if r] + [("lars", float(g)) for g in lars.split(",") if g]
+
+
 def run(args):
     os.makedirs(args.results, exist_ok=True)
     for batch in (int(b) for b in args.batches.split(",")):
-        for method, lr in runs_for(batch, args.budget, [float(r) for r in args.base_rates.split(",")]):
+        base_rates = [float(r) for r in args.base_rates.split(",")]
+        runs = explicit_runs(batch, args.rates) if args.rates and batch != 256 else runs_for(batch, args.budget, base_rates)
+        for method, lr in runs:
             path = result_path(args, method, batch, lr)
             if os.path.exists(path):
                 continue
             cmd = [args.volley, "train", "--model", args.model, "--optimizer", method, "--batch", str(batch),
                    "--lr", f"{lr:g}", "--epochs", str(args.epochs), "--warmup-epochs", str(args.warmup),
                    "--momentum", "0.9", "--weight-decay", "5e-4", "--threads", str(args.threads), "--seed", "1",
-                   "--format", "volley", "--out", os.path.join(args.results, ".model.h5"),
+                   "--format", "volley", "--out", path[:-len(".json")] + ".h5",  # ignored by git; one per run
                    "--json", "--quiet"]
             print(" ".join(cmd), flush=True)
             p = subprocess.run(cmd, capture_output=True, text=True)
@@ -161,6 +170,8 @@ def main():
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--svg", default="")
     p.add_argument("--budget", type=int, default=5, help="rates per (method, batch), at most 5")
+    p.add_argument("--rates", default="", help="the large batches' peak rates, SGD/LARS, e.g. 0.2,0.4,0.8/16,32,64 "
+                   "(instead of --budget's choice)")
     p.add_argument("--base-rates", default=",".join(f"{r:g}" for r in BASE_RATES),
                    help="the baseline's (batch 256) peak rates")
     args = p.parse_args()
