@@ -52,8 +52,8 @@ def result_path(args, method, batch, lr):
     return os.path.join(args.results, f"{method}_b{batch}_lr{lr:g}_e{args.epochs}.json")
 
 
-def explicit_runs(batch, rates):
-    """--rates SGD/LARS (e.g. 0.2,0.4,0.8/16,32,64): the runs of a large batch, named."""
+def explicit_runs(rates):
+    """--rates SGD/LARS (e.g. 0.2,0.4,0.8/16,32,64): the runs of each large batch, named."""
     sgd, lars = rates.split("/")
     return [("sgd", float(r)) for r in sgd.split(",") if r] + [("lars", float(g)) for g in lars.split(",") if g]
 
@@ -62,7 +62,7 @@ def run(args):
     os.makedirs(args.results, exist_ok=True)
     for batch in (int(b) for b in args.batches.split(",")):
         base_rates = [float(r) for r in args.base_rates.split(",")]
-        runs = explicit_runs(batch, args.rates) if args.rates and batch != 256 else runs_for(batch, args.budget, base_rates)
+        runs = explicit_runs(args.rates) if args.rates and batch != 256 else runs_for(batch, args.budget, base_rates)
         for method, lr in runs:
             path = result_path(args, method, batch, lr)
             if os.path.exists(path):

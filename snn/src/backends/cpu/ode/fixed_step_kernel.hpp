@@ -159,7 +159,7 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
 
     std::vector<std::int32_t> ref_left_;   ///< refractory steps left
     std::vector<std::int32_t> ref_steps_;  ///< refractory steps after a spike (one, or per neuron)
-    std::vector<std::uint32_t> fired_;     ///< 1 where the neuron fired in the last pass (a word: fixed_step_pass.inc)
+    std::vector<std::uint32_t> fired_;     ///< the last pass's flags: bit 0 fired, bit 1 v not finite (fixed_step_pass.inc)
     std::vector<step_constants<Dyn>> constants_;  ///< per parameter set (one, or per neuron)
     cpu_isa isa_ = cpu_isa::baseline;             ///< set_isa
 };
