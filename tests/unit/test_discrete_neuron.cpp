@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -237,6 +239,56 @@ TEST(DiscreteNeuron, SpikesAreIdenticalForOneTwoAndThreeThreads) {
     ASSERT_GT(rasters[0].size(), 100u);
     EXPECT_EQ(rasters[0], rasters[1]);
     EXPECT_EQ(rasters[0], rasters[2]);
+}
+
+/// v of every neuron of two plain IF populations of 45 (five vectors and a remainder) at every
+/// step, and their spike count: "unit" (r = w_in = 1, one threshold) with excitatory and
+/// inhibitory input, "scaled" (r per neuron, reset to v_reset) with excitatory input only, so
+/// that the IF step runs each of its input forms; the CPU kernels capped at `isa`.
+std::vector<double> plain_if_trace(vs::instruction_set isa) {
+    vs::network net;
+    const auto exc = net.add_population("exc", 30, vs::poisson_source{{.rate_hz = 300}});
+    const auto inh = net.add_population("inh", 10, vs::poisson_source{{.rate_hz = 300}});
+    const auto unit = net.add_population("unit", 45, vs::discrete_neuron{.p = {.v_threshold = 1.0}, .reset = vs::discrete_neuron::reset_mode::subtract});
+    const auto scaled = net.add_population("scaled", 45, vs::discrete_neuron{.p = {.v_threshold = 0.8, .v_reset = -0.1}});
+    std::vector<double> r(45);
+    for (std::size_t i = 0; i < r.size(); ++i) r[i] = 0.5 + 0.025 * static_cast<double>(i);
+    net.set_parameter(scaled, "r", r);
+    for (const auto pop : {unit, scaled}) {
+        net.initialise(pop, "v", vs::uniform{-0.3, 0.7});
+        net.connect(exc, pop, vs::fixed_probability{0.5}, {.weight = vs::normal{0.2, 0.05}, .delay_ms = dt});
+    }
+    net.connect(inh, unit, vs::fixed_probability{0.5}, {.weight = -0.3, .delay_ms = dt, .receptor = vs::inhibitory});
+    vs::simulation sim(net, vs::context{.threads = 1}, {.dt_ms = dt, .seed = 5, .max_isa = isa});
+    std::vector<double> out;
+    auto spikes_u = sim.record_spikes(unit);
+    auto spikes_s = sim.record_spikes(scaled);
+    auto v_u = sim.record_state(unit, "v", dt);
+    auto v_s = sim.record_state(scaled, "v", dt);
+    sim.run(400 * dt);
+    for (const auto* v : {&v_u, &v_s})
+        for (std::size_t k = 0; k < v->samples(); ++k)
+            for (std::size_t i = 0; i < 45; ++i) out.push_back(v->at(k, i));
+    out.push_back(static_cast<double>(spikes_u.size()));
+    out.push_back(static_cast<double>(spikes_s.size()));
+    return out;
+}
+
+TEST(DiscreteNeuron, PlainIntegrateAndFireGivesTheSameBitsOnEveryInstructionSet) {
+    // The IF step is compiled for the baseline, AVX2 (ring cells converted in two 32-bit
+    // halves) and AVX-512 (hand-written where r = w_in = 1); a cap above the CPU's level runs
+    // the CPU's, which must agree as well.
+    const auto base = plain_if_trace(vs::instruction_set::baseline);
+    ASSERT_GT(base[base.size() - 2], 400.0);
+    ASSERT_GT(base.back(), 400.0);
+    for (const auto isa : {vs::instruction_set::avx2, vs::instruction_set::best}) {
+        const auto other = plain_if_trace(isa);
+        ASSERT_EQ(other.size(), base.size());
+        std::size_t differing = 0;
+        for (std::size_t k = 0; k < base.size(); ++k)
+            differing += std::bit_cast<std::uint64_t>(other[k]) != std::bit_cast<std::uint64_t>(base[k]);
+        EXPECT_EQ(differing, 0u) << (isa == vs::instruction_set::avx2 ? "avx2" : "best");
+    }
 }
 
 TEST(DiscreteNeuron, ErrorsNameTheParameterAndValue) {

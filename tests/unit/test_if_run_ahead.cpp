@@ -3,7 +3,7 @@
 // sees must not show it: every spike and every recorded v equal a step-by-step simulation
 // written here, with runs that stop inside a block of steps, a bias changed between runs,
 // a reset, both reset rules, an initial v, and 1 or 3 threads (3 threads split the population,
-// which is then stepped one step at a time).
+// which is then stepped one step at a time), with each instruction set's pass at one thread.
 
 #include "../support/snn_test_support.hpp"
 
@@ -64,10 +64,12 @@ TEST(if_run_ahead, spikes_and_membranes_are_those_of_one_step_at_a_time) {
         const auto pop = net.add_population("drive", static_cast<std::uint32_t>(n), neuron);
         net.set_parameter(pop, "i_bias", bias);
         net.initialise(pop, "v", v0);
-        for (int threads : {1, 3}) {
+        for (const auto& [threads, isa] : {std::pair{1, instruction_set::best}, std::pair{1, instruction_set::avx2},
+                                           std::pair{1, instruction_set::baseline}, std::pair{3, instruction_set::best}}) {
             SCOPED_TRACE(std::to_string(threads) + " threads, " +
-                         (rule == discrete_neuron::reset_mode::subtract ? "subtract" : "to v_reset"));
-            simulation sim(net, context{.threads = threads}, {.dt_ms = 1.0});
+                         (rule == discrete_neuron::reset_mode::subtract ? "subtract" : "to v_reset") + ", isa " +
+                         std::to_string(static_cast<int>(isa)));
+            simulation sim(net, context{.threads = threads}, {.dt_ms = 1.0, .max_isa = isa});
             auto spikes = sim.record_spikes(pop);
             auto vs = sim.record_state(pop, "v", 1.0);
             sim.run(5);

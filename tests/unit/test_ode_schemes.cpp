@@ -453,8 +453,9 @@ TEST(ode_schemes, every_fixed_step_pass_gives_the_same_bits_on_every_instruction
 }
 
 TEST(ode_schemes, the_split_conversion_of_ring_cells_gives_static_casts_bits) {
-    // The AVX2 and SSE2 passes convert a 64-bit fixed-point cell as its high and low 32 bits
-    // (fixed_to_double); the sum must round as the direct conversion does, over the whole range.
+    // The AVX2 and SSE2 passes (and the IF step at AVX2) convert a 64-bit fixed-point cell as its
+    // high and low 32 bits (split_to_double); the sum must round as the direct conversion does,
+    // over the whole range.
     std::vector<std::int64_t> cells = {0, 1, -1, 0xffffffffLL, -0xffffffffLL, 1LL << 32, -(1LL << 32),
                                        (1LL << 53) + 1, -(1LL << 53) - 1, (1LL << 54) + 3, (1LL << 62) + 513,
                                        std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min()};
@@ -462,7 +463,7 @@ TEST(ode_schemes, the_split_conversion_of_ring_cells_gives_static_casts_bits) {
     for (int k = 0; k < 100'000; ++k) cells.push_back(static_cast<std::int64_t>(rng()) >> (rng() % 64));
     std::size_t differing = 0;
     for (const std::int64_t c : cells)
-        differing += std::bit_cast<std::uint64_t>(detail::fixed_to_double(c)) !=
+        differing += std::bit_cast<std::uint64_t>(detail::split_to_double(c)) !=
                      std::bit_cast<std::uint64_t>(static_cast<double>(c));
     EXPECT_EQ(differing, 0u);
 }

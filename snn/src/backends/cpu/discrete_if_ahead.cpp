@@ -1,5 +1,5 @@
 // Run-ahead of a unit IF population with no input (see discrete_population.hpp): ahead_steps
-// steps per pass over v. One step of a neuron is that of if_block_body<true, 0> and
+// steps per pass over v. One step of a neuron is that of if_block_body<·, true, 0> and
 // if_unit_avx512<0> (discrete_if_kernel.cpp): u = 0 + i_bias, v ← v + u, a spike when
 // v > θ, then v − θ (reset by subtraction) or the reset value; the same operations in the same
 // order, so the same doubles. The spikes of each step are kept as one bit per neuron and listed
@@ -11,6 +11,7 @@
 #include <immintrin.h>
 #endif
 
+#include "backends/cpu/avx2_list_bits.hpp"
 #include "backends/cpu/cpu_isa.hpp"
 #include "backends/cpu/discrete_population.hpp"
 
@@ -90,6 +91,48 @@ template <int W>
     if (i < a.n) pass_scalar(a, i);
 }
 
+/// pass_vectors with four neurons per vector: 2W vectors make W bytes of a step's bits.
+template <int W>
+[[gnu::target("avx2"), gnu::always_inline]] inline void pass_vectors_avx2(const ahead_pass& a, std::uint32_t i) {
+    const std::size_t bytes = (a.n + 7) / 8;
+    const __m256d thr = _mm256_set1_pd(a.threshold), reset = _mm256_set1_pd(a.reset);
+    __m256d v[2 * W], u[2 * W];
+    for (int w = 0; w < 2 * W; ++w) {
+        v[w] = _mm256_loadu_pd(a.v_start + i + 4 * w);
+        u[w] = _mm256_add_pd(_mm256_setzero_pd(), _mm256_loadu_pd(a.bias + i + 4 * w));
+    }
+    std::uint8_t* bits = a.bits + i / 8;
+    for (std::uint32_t k = 0; k < a.steps; ++k)
+        for (int w = 0; w < W; ++w) {
+            unsigned byte = 0;
+            for (int h = 0; h < 2; ++h) {
+                __m256d& x = v[2 * w + h];
+                x = _mm256_add_pd(x, u[2 * w + h]);
+                const __m256d fire = _mm256_cmp_pd(x, thr, _CMP_GT_OQ);
+                x = _mm256_blendv_pd(x, a.subtract ? _mm256_sub_pd(x, thr) : reset, fire);
+                byte |= static_cast<unsigned>(_mm256_movemask_pd(fire)) << (4 * h);
+            }
+            bits[k * bytes + static_cast<std::size_t>(w)] = static_cast<std::uint8_t>(byte);
+        }
+    for (int w = 0; w < 2 * W; ++w) _mm256_storeu_pd(a.v_end + i + 4 * w, v[w]);
+}
+
+[[gnu::target("avx2")]] void pass_avx2(const ahead_pass& a) {
+    std::uint32_t i = 0;
+    for (; i + 16 <= a.n; i += 16) pass_vectors_avx2<2>(a, i);
+    for (; i + 8 <= a.n; i += 8) pass_vectors_avx2<1>(a, i);
+    if (i < a.n) pass_scalar(a, i);
+}
+
+/// list_scalar eight neurons at a time by AVX2's table compress; `out` has 16 spare slots.
+[[gnu::target("avx2")]] std::uint32_t list_avx2(const std::uint8_t* bits, std::uint32_t n, std::uint32_t* out) {
+    std::uint32_t count = 0, b = 0;
+    for (; 8 * b + 8 <= n; ++b) count += list_bits_avx2(bits[b], 8 * b, out + count);
+    for (; b < (n + 7) / 8; ++b)
+        for (unsigned m = bits[b]; m != 0; m &= m - 1) out[count++] = 8 * b + static_cast<std::uint32_t>(std::countr_zero(m));
+    return count;
+}
+
 /// list_scalar sixteen neurons at a time, compressed in registers; `out` has 16 spare slots.
 [[gnu::target("avx512f")]] std::uint32_t list_avx512(const std::uint8_t* bits, std::uint32_t n, std::uint32_t* out) {
     const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -117,8 +160,9 @@ void discrete_population::update_ahead(std::vector<std::uint32_t>& spikes) {
         const ahead_pass a{v_.data(), i_bias_.data(), ahead_v_.data(), ahead_bits_.data(), n_, ahead_steps,
                            v_threshold_[0], v_reset_[0], subtracts()};
 #if defined(__GNUC__) && defined(__x86_64__)
-        const bool wide = wide_;
+        const bool wide = isa_ == cpu_isa::avx512;
         if (wide) pass_avx512(a);
+        else if (isa_ == cpu_isa::avx2) pass_avx2(a);
         else
 #endif
             pass_scalar(a, 0);
@@ -127,6 +171,7 @@ void discrete_population::update_ahead(std::vector<std::uint32_t>& spikes) {
         for (std::uint32_t k = 0; k < ahead_steps; ++k) {
 #if defined(__GNUC__) && defined(__x86_64__)
             if (wide) end += list_avx512(ahead_bits_.data() + k * bytes, n_, ahead_spikes_.data() + end);
+            else if (isa_ == cpu_isa::avx2) end += list_avx2(ahead_bits_.data() + k * bytes, n_, ahead_spikes_.data() + end);
             else
 #endif
                 end += list_scalar(ahead_bits_.data() + k * bytes, n_, ahead_spikes_.data() + end);

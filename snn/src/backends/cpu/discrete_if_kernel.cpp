@@ -5,9 +5,10 @@
 // are bit-identical: with mem_keep = mem_gain = 1, cross = 0 and v_leak = 0 the general
 // formula v_leak + (v - v_leak)·1 + 1·r·u + 0 reduces exactly to v + r·u. Branches become
 // bit selects (as in lif_dense_kernel.inc) and the spike flags are collected afterwards, in
-// blocks that stay in L1. Compiled for AVX-512 (which converts int64 to double in vectors)
-// and the baseline, chosen at run time. Neither target enables FMA and ISO C++ mode
-// (-std=c++20) keeps -ffp-contract=off, so both round the same.
+// blocks that stay in L1. Compiled for AVX-512 (which converts int64 to double in vectors),
+// AVX2 (which converts the ring's cells with split_to_double, the same bits) and the baseline,
+// chosen at run time. No target enables FMA and ISO C++ mode (-std=c++20) keeps
+// -ffp-contract=off, so all round the same.
 
 #include <algorithm>
 #include <bit>
@@ -16,8 +17,10 @@
 #endif
 #include <cstring>
 
+#include "backends/cpu/avx2_list_bits.hpp"
 #include "backends/cpu/cpu_isa.hpp"
 #include "backends/cpu/discrete_population.hpp"
+#include "backends/cpu/split_to_double.hpp"
 
 namespace volley::snn::detail {
 
@@ -45,7 +48,14 @@ struct if_columns {
     std::uint32_t sums_shift = 0;
 };
 
-template <bool Unit, int Receptors>
+/// static_cast<double>(v), or its split form where the instruction set has no vector conversion.
+template <bool Split>
+[[gnu::always_inline]] inline double to_double(std::int64_t v) {
+    if constexpr (Split) return split_to_double(v);
+    else return static_cast<double>(v);
+}
+
+template <bool Split, bool Unit, int Receptors>
 [[gnu::always_inline]] inline void if_block_body(const if_columns& c, std::uint32_t b0, std::uint32_t b1, std::uint8_t* __restrict flag) {
     std::int64_t* __restrict cells = c.cells + 2 * std::size_t{b0};
     double* __restrict v_col = c.v + b0;
@@ -61,11 +71,11 @@ template <bool Unit, int Receptors>
     for (int i = 0; i < n; ++i) {
         double x = 0;
         if constexpr (Receptors == 3)
-            x = static_cast<double>(static_cast<std::int64_t>(sums[i]) << c.sums_shift) * se;
+            x = to_double<Split>(static_cast<std::int64_t>(sums[i]) << c.sums_shift) * se;
         else if constexpr (Receptors == 2)
-            x = static_cast<double>(cells[2 * i]) * se + static_cast<double>(cells[2 * i + 1]) * si;
+            x = to_double<Split>(cells[2 * i]) * se + to_double<Split>(cells[2 * i + 1]) * si;
         else if constexpr (Receptors == 1)
-            x = static_cast<double>(cells[2 * i]) * se;
+            x = to_double<Split>(cells[2 * i]) * se;
         if constexpr (Receptors == 1 || Receptors == 2) cells[2 * i] = 0;
         if constexpr (Receptors == 2) cells[2 * i + 1] = 0;
         const double u = Unit ? x + bias[i] : w_in[i] * (x + bias[i]);
@@ -79,28 +89,34 @@ template <bool Unit, int Receptors>
 }
 
 /// if_block_body for the run-time choices of `c`.
+template <bool Split>
 [[gnu::always_inline]] inline void if_block_dispatch(const if_columns& c, std::uint32_t b0, std::uint32_t b1, std::uint8_t* flag) {
     switch (c.receptors * 2 + (c.unit ? 1 : 0)) {
-        case 0: return if_block_body<false, 0>(c, b0, b1, flag);
-        case 1: return if_block_body<true, 0>(c, b0, b1, flag);
-        case 2: return if_block_body<false, 1>(c, b0, b1, flag);
-        case 3: return if_block_body<true, 1>(c, b0, b1, flag);
-        case 4: return if_block_body<false, 2>(c, b0, b1, flag);
-        case 5: return if_block_body<true, 2>(c, b0, b1, flag);
-        case 6: return if_block_body<false, 3>(c, b0, b1, flag);
-        default: return if_block_body<true, 3>(c, b0, b1, flag);
+        case 0: return if_block_body<Split, false, 0>(c, b0, b1, flag);
+        case 1: return if_block_body<Split, true, 0>(c, b0, b1, flag);
+        case 2: return if_block_body<Split, false, 1>(c, b0, b1, flag);
+        case 3: return if_block_body<Split, true, 1>(c, b0, b1, flag);
+        case 4: return if_block_body<Split, false, 2>(c, b0, b1, flag);
+        case 5: return if_block_body<Split, true, 2>(c, b0, b1, flag);
+        case 6: return if_block_body<Split, false, 3>(c, b0, b1, flag);
+        default: return if_block_body<Split, true, 3>(c, b0, b1, flag);
     }
 }
 
 void if_block_baseline(const if_columns& c, std::uint32_t b0, std::uint32_t b1, std::uint8_t* flag) {
-    if_block_dispatch(c, b0, b1, flag);
+    if_block_dispatch<false>(c, b0, b1, flag);
 }
 
 #if defined(__GNUC__) && defined(__x86_64__)
-// AVX-512DQ converts int64 to double in vectors; without it the loop stays scalar.
+// AVX-512DQ converts int64 to double in vectors; AVX2 needs the split conversion, without
+// which the loop stays scalar.
 [[gnu::target("avx512f,avx512dq,avx512vl,prefer-vector-width=512")]]
 void if_block_avx512(const if_columns& c, std::uint32_t b0, std::uint32_t b1, std::uint8_t* flag) {
-    if_block_dispatch(c, b0, b1, flag);
+    if_block_dispatch<false>(c, b0, b1, flag);
+}
+
+[[gnu::target("avx2")]] void if_block_avx2(const if_columns& c, std::uint32_t b0, std::uint32_t b1, std::uint8_t* flag) {
+    if_block_dispatch<true>(c, b0, b1, flag);
 }
 #endif
 
@@ -134,6 +150,19 @@ std::uint32_t extract_avx512(const std::uint8_t* flag, std::uint32_t n, std::uin
         const __mmask16 m = _mm512_test_epi32_mask(f, f);
         _mm512_mask_compressstoreu_epi32(out + count, m, _mm512_add_epi32(iota, _mm512_set1_epi32(static_cast<int>(base + k))));
         count += static_cast<std::uint32_t>(std::popcount(static_cast<unsigned>(m)));
+    }
+    return count + extract_baseline(flag + k, n - k, base + k, out + count);
+}
+
+/// The same, 32 flags at a time, with AVX2's table compress (avx2_list_bits.hpp).
+[[gnu::target("avx2")]]
+std::uint32_t extract_avx2(const std::uint8_t* flag, std::uint32_t n, std::uint32_t base, std::uint32_t* out) {
+    std::uint32_t count = 0, k = 0;
+    for (; k + 32 <= n; k += 32) {
+        const __m256i f = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(flag + k));
+        const auto set = ~static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(f, _mm256_setzero_si256())));
+        if (set == 0) continue;
+        for (unsigned b = 0; b < 4; ++b) count += list_bits_avx2(set >> (8 * b) & 0xffu, base + k + 8 * b, out + count);
     }
     return count + extract_baseline(flag + k, n - k, base + k, out + count);
 }
@@ -183,7 +212,7 @@ template <int Receptors>
     }
     if (i < b1) {
         alignas(64) std::uint8_t flag[64];  // fewer than 8 used; sized for the vectorised body
-        if_block_body<true, Receptors>(c, i, b1, flag);
+        if_block_body<false, true, Receptors>(c, i, b1, flag);
         count += extract_baseline(flag, b1 - i, i, out + count);
     }
     return count;
@@ -196,8 +225,9 @@ void discrete_population::update_plain_if(std::uint32_t begin, std::uint32_t end
                                           std::vector<std::uint32_t>& spikes) {
     constexpr std::uint32_t block = 256;
 #if defined(__GNUC__) && defined(__x86_64__)
-    const if_block_fn if_block = wide_ ? if_block_avx512 : if_block_baseline;
-    const extract_fn extract = wide_ ? extract_avx512 : extract_baseline;
+    const bool wide = isa_ == cpu_isa::avx512;
+    const if_block_fn if_block = wide ? if_block_avx512 : isa_ == cpu_isa::avx2 ? if_block_avx2 : if_block_baseline;
+    const extract_fn extract = wide ? extract_avx512 : isa_ == cpu_isa::avx2 ? extract_avx2 : extract_baseline;
 #else
     static const if_block_fn if_block = if_block_baseline;
     static const extract_fn extract = extract_baseline;
@@ -208,7 +238,7 @@ void discrete_population::update_plain_if(std::uint32_t begin, std::uint32_t end
                        v_threshold_.data(), v_reset_.data(), subtracts(), unit_if_,
                        in.sums ? 3 : !in.fed ? 0 : in.inhibitory ? 2 : 1, in.sums, in.sums_shift};
 #if defined(__GNUC__) && defined(__x86_64__)
-    if (wide_ && c.unit) {
+    if (wide && c.unit) {
         const auto step = c.receptors == 0   ? if_unit_avx512<0>
                           : c.receptors == 1 ? if_unit_avx512<1>
                           : c.receptors == 2 ? if_unit_avx512<2>

@@ -93,7 +93,7 @@ public:
     }
 
     /// The instruction set of the IF kernels (the engine's, cpu_isa.hpp).
-    void set_isa(cpu_isa isa) noexcept { wide_ = isa == cpu_isa::avx512; }
+    void set_isa(cpu_isa isa) noexcept { isa_ = isa; }
     /// Every neuron is a plain IF neuron: the step that can read a convolution's sums in place
     /// (population_step::sums).
     bool reads_sums() const noexcept { return plain_if_; }
@@ -125,7 +125,7 @@ private:
     std::uint32_t ahead_given_ = 0;                        ///< steps handed out of ahead_end_.size()
     mutable std::vector<double> v_now_;                    ///< state("v") while ahead
     bool plain_if_ = false;  ///< every neuron is a plain IF neuron
-    bool wide_ = false;      ///< AVX-512 kernels (set_isa)
+    cpu_isa isa_ = cpu_isa::baseline;  ///< the IF kernels' instruction set (set_isa)
     bool unit_if_ = false;   ///< plain IF with r = w_in = 1 and one threshold and reset for all
     std::uint32_t n_ = 0;
     std::string name_;

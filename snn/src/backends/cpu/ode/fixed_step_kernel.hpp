@@ -29,6 +29,7 @@
 #include "backends/cpu/cpu_isa.hpp"
 #include "backends/cpu/ode/fixed_step_schemes.hpp"
 #include "backends/cpu/ode/ode_columns.hpp"
+#include "backends/cpu/split_to_double.hpp"
 #include "model/format_number.hpp"
 #include "model/refractory_steps.hpp"
 
