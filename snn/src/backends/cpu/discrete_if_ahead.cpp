@@ -124,12 +124,11 @@ template <int W>
     if (i < a.n) pass_scalar(a, i);
 }
 
-/// list_scalar eight neurons at a time by AVX2's table compress; `out` has 16 spare slots.
+/// list_scalar eight neurons at a time by AVX2's table compress (the last byte's bits past n
+/// are 0: the passes write whole bytes only for eight neurons); `out` has 16 spare slots.
 [[gnu::target("avx2")]] std::uint32_t list_avx2(const std::uint8_t* bits, std::uint32_t n, std::uint32_t* out) {
-    std::uint32_t count = 0, b = 0;
-    for (; 8 * b + 8 <= n; ++b) count += list_bits_avx2(bits[b], 8 * b, out + count);
-    for (; b < (n + 7) / 8; ++b)
-        for (unsigned m = bits[b]; m != 0; m &= m - 1) out[count++] = 8 * b + static_cast<std::uint32_t>(std::countr_zero(m));
+    std::uint32_t count = 0;
+    for (std::uint32_t b = 0; b < (n + 7) / 8; ++b) count += list_bits_avx2(bits[b], 8 * b, out + count);
     return count;
 }
 
