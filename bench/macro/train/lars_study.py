@@ -107,8 +107,8 @@ def best(rows):
     return out
 
 
-def svg(path, table, model):
-    w, h, l, r, t, b = 560, 360, 60, 150, 30, 50
+def svg(path, table, model, epochs):
+    w, h, l, r, t, b = 640, 360, 60, 170, 30, 50
     batches = sorted({k[1] for k in table if k[0] != "baseline"})
     if not batches:
         return
@@ -118,7 +118,7 @@ def svg(path, table, model):
     x = lambda B: l + (math.log2(B) - math.log2(batches[0])) / max(1e-9, math.log2(batches[-1]) - math.log2(batches[0])) * (w - l - r) if len(batches) > 1 else l + (w - l - r) / 2
     y = lambda a: t + (hi - a) / max(1e-9, hi - lo) * (h - t - b)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">',
-             f'<text x="{l}" y="18" font-size="13">Test accuracy against batch size (Fashion-MNIST, {model} CNN, equal epochs)</text>']
+             f'<text x="{l}" y="18" font-size="13">Test accuracy against batch size (Fashion-MNIST, {model} CNN, {epochs} epochs each)</text>']
     for a in range(int(lo), int(hi) + 1, 5):
         parts.append(f'<line x1="{l}" x2="{w - r}" y1="{y(a):.1f}" y2="{y(a):.1f}" stroke="#ddd"/>'
                      f'<text x="{l - 8}" y="{y(a) + 4:.1f}" text-anchor="end">{a}%</text>')
@@ -155,7 +155,7 @@ def table(args):
         print(f"| {key[1]:,} | {name} | {', '.join(f'{v:g}' for v in sorted(tried))} | {lr:g} | {steps:,} | "
               f"{100 * acc:.2f}% | {diff} |")
     if args.svg:
-        svg(args.svg, t, args.model)
+        svg(args.svg, t, args.model, args.epochs)
 
 
 def main():
