@@ -60,8 +60,8 @@ def explicit_runs(rates):
 
 def run(args):
     os.makedirs(args.results, exist_ok=True)
+    base_rates = [float(r) for r in args.base_rates.split(",")]
     for batch in (int(b) for b in args.batches.split(",")):
-        base_rates = [float(r) for r in args.base_rates.split(",")]
         runs = explicit_runs(args.rates) if args.rates and batch != 256 else runs_for(batch, args.budget, base_rates)
         for method, lr in runs:
             path = result_path(args, method, batch, lr)

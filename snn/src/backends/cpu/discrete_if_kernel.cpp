@@ -48,13 +48,6 @@ struct if_columns {
     std::uint32_t sums_shift = 0;
 };
 
-/// static_cast<double>(v), or its split form where the instruction set has no vector conversion.
-template <bool Split>
-[[gnu::always_inline]] inline double to_double(std::int64_t v) {
-    if constexpr (Split) return split_to_double(v);
-    else return static_cast<double>(v);
-}
-
 template <bool Split, bool Unit, int Receptors>
 [[gnu::always_inline]] inline void if_block_body(const if_columns& c, std::uint32_t b0, std::uint32_t b1, std::uint8_t* __restrict flag) {
     std::int64_t* __restrict cells = c.cells + 2 * std::size_t{b0};

@@ -19,4 +19,12 @@ inline double split_to_double(std::int64_t v) {
     return high + low;
 }
 
+/// static_cast<double>(v) where the instruction set converts 64-bit integers in vectors
+/// (AVX-512 DQ: Split false), split_to_double where it does not (AVX2, SSE2: Split true).
+template <bool Split>
+inline double to_double(std::int64_t v) {
+    if constexpr (Split) return split_to_double(v);
+    else return static_cast<double>(v);
+}
+
 }  // namespace volley::snn::detail

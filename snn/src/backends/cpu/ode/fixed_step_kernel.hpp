@@ -37,7 +37,8 @@ namespace volley::snn::detail {
 
 // The pass, compiled for each instruction set of cpu_isa.hpp (none with FMA, so all round
 // alike; simulation_options::max_isa picks one to check). `converts_int64`: whether the set has
-// a vector conversion from 64-bit integers to doubles (fixed_to_double).
+// a vector conversion from 64-bit integers to doubles (to_double, split_to_double.hpp); without
+// it GCC would leave the whole pass scalar.
 inline constexpr bool converts_int64 = false;
 #include "backends/cpu/ode/fixed_step_pass.inc"
 
