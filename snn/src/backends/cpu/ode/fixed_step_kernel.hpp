@@ -6,9 +6,9 @@
 // refractory, for the models that clamp), fires where v crossed the spike level upwards during
 // the step and the neuron was not refractory, resets those and sets their refractory countdown;
 // its body has no branch, so GCC vectorises it across neurons (exp and expm1 are the
-// branch-free vector_exp.hpp). The pass leaves one flag word per neuron (bit 0: fired; bit 1:
-// v is not finite); a scan of the flags (64 at a time where none is set) collects the spikes
-// (stamped s + 1) in ascending order and stops the run at a non-finite v. Refractoriness is a countdown
+// branch-free vector_exp.hpp). The pass leaves one flag word per neuron (1: fired) and returns
+// whether any v is not finite, which stops the run; a scan of the flags (a vector test per 16
+// or 8) lists the spikes (stamped s + 1) in ascending order. Refractoriness is a countdown
 // of whole steps: ceil(t_ref / dt) steps after the spike step. The input of the step's end is added
 // within the pass, from every ring cell of the range, where the model's input cannot move v
 // (every model but izhikevich: a sweep over the columns in order, where a touched list
@@ -32,19 +32,34 @@
 #include "backends/cpu/split_to_double.hpp"
 #include "model/format_number.hpp"
 #include "model/refractory_steps.hpp"
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace volley::snn::detail {
 
+/// What the pass reads per neuron i besides the columns, as callables that a population with
+/// one parameter set (or no stimulus) answers with constants: constants(i) (step_constants),
+/// ref_steps(i) (refractory steps after a spike) and stimulus(i) (the external current).
+template <class Constants, class RefSteps, class Stimulus>
+struct pass_args {
+    Constants constants;
+    RefSteps ref_steps;
+    Stimulus stimulus;
+};
+
 // The pass, compiled for each instruction set of cpu_isa.hpp (none with FMA, so all round
-// alike; simulation_options::max_isa picks one to check). `converts_int64`: whether the set has
-// a vector conversion from 64-bit integers to doubles (to_double, split_to_double.hpp); without
-// it GCC would leave the whole pass scalar.
+// alike; simulation_options::max_isa picks one to check). `pass_isa`: the set, for the flag
+// scan's intrinsics; `converts_int64`: whether it has a vector conversion from 64-bit integers
+// to doubles (to_double, split_to_double.hpp); without it GCC would leave the whole pass scalar.
+inline constexpr cpu_isa pass_isa = cpu_isa::baseline;
 inline constexpr bool converts_int64 = false;
 #include "backends/cpu/ode/fixed_step_pass.inc"
 
 #pragma GCC push_options
 #pragma GCC target("avx2")
 namespace fixed_avx2 {
+inline constexpr cpu_isa pass_isa = cpu_isa::avx2;
 #include "backends/cpu/ode/fixed_step_pass.inc"
 }  // namespace fixed_avx2
 #pragma GCC pop_options
@@ -52,6 +67,7 @@ namespace fixed_avx2 {
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512vl,avx512dq,avx512bw,prefer-vector-width=512")
 namespace fixed_avx512 {
+inline constexpr cpu_isa pass_isa = cpu_isa::avx512;
 inline constexpr bool converts_int64 = true;
 #include "backends/cpu/ode/fixed_step_pass.inc"
 }  // namespace fixed_avx512
@@ -90,8 +106,7 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
     void update(std::int64_t s, std::uint32_t begin, std::uint32_t end,
                 const ode_population::step_input& in, std::vector<std::uint32_t>& spikes) override {
         if (in_pass && in.cells == nullptr) throw internal_error("an ODE population reading every cell has no ring");
-        if (this->uniform_params()) advance<true>(begin, end, in);
-        else advance<false>(begin, end, in);
+        if (advance(begin, end, in) != 0) diverged(s, begin, end);
         collect(s, begin, end, spikes);
         if constexpr (!in_pass)
             this->add_input(
@@ -111,40 +126,45 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
     /// Whether the pass adds the step's input (see the top of this file).
     static constexpr bool in_pass = !Dyn::input_moves_v;
 
-    /// The pass over [begin, end) (fixed_step_pass); `uniform`: one parameter set for all.
-    template <bool uniform>
-    void advance(std::uint32_t begin, std::uint32_t end, const ode_population::step_input& in) {
-        if constexpr (uniform) {
-            const step_constants<Dyn> c = constants_[0];
-            const std::int32_t steps = ref_steps_[0];
-            pass(begin, end, in, [c](std::uint32_t) { return c; }, [steps](std::uint32_t) { return steps; });
-        } else {
+    /// The pass over [begin, end) (fixed_step_pass). A population with one parameter set passes
+    /// its constants by value; one without current sources passes a stimulus of 0, which
+    /// leaves its column unread (the sum it enters, a constant + 0, is computed once, with the
+    /// same bits as before).
+    std::uint64_t advance(std::uint32_t begin, std::uint32_t end, const ode_population::step_input& in) {
+        const auto stimulus = [i_ext = i_ext_.data()](std::uint32_t i) { return i_ext[i]; };
+        if (!this->uniform_params()) {
             const step_constants<Dyn>* cs = constants_.data();
             const std::int32_t* steps = ref_steps_.data();
-            pass(begin, end, in, [cs](std::uint32_t i) -> const step_constants<Dyn>& { return cs[i]; },
-                 [steps](std::uint32_t i) { return steps[i]; });
+            return pass(begin, end, in, [cs](std::uint32_t i) -> const step_constants<Dyn>& { return cs[i]; },
+                        [steps](std::uint32_t i) { return steps[i]; }, stimulus);
         }
+        const step_constants<Dyn> c = constants_[0];
+        const std::int32_t steps = ref_steps_[0];
+        const auto constant = [c](std::uint32_t) { return c; };
+        const auto ref_steps = [steps](std::uint32_t) { return steps; };
+        if (this->has_currents()) return pass(begin, end, in, constant, ref_steps, stimulus);
+        return pass(begin, end, in, constant, ref_steps, [](std::uint32_t) { return 0.0; });
     }
 
     /// fixed_step_pass compiled for the engine's instruction set.
-    template <class Constants, class RefSteps>
-    void pass(std::uint32_t begin, std::uint32_t end, const ode_population::step_input& in, Constants constants,
-              RefSteps ref_steps) {
+    template <class Constants, class RefSteps, class Stimulus>
+    std::uint64_t pass(std::uint32_t begin, std::uint32_t end, const ode_population::step_input& in,
+                       Constants constants, RefSteps ref_steps, Stimulus stimulus) {
         std::array<double*, dim> col;
         for (std::size_t k = 0; k < dim; ++k) col[k] = x_[k].data();
-        auto* run = isa_ == cpu_isa::avx512 ? &fixed_avx512::fixed_step_pass<Dyn, Scheme, in_pass, Constants, RefSteps>
-                    : isa_ == cpu_isa::avx2 ? &fixed_avx2::fixed_step_pass<Dyn, Scheme, in_pass, Constants, RefSteps>
-                                            : &fixed_step_pass<Dyn, Scheme, in_pass, Constants, RefSteps>;
-        run(col, i_ext_.data(), ref_left_.data(), fired_.data(), in_pass ? in.cells : nullptr, in.scale_e,
-            in.scale_i, constants, ref_steps, begin, end, h_);
+        using args = pass_args<Constants, RefSteps, Stimulus>;
+        auto* run = isa_ == cpu_isa::avx512 ? &fixed_avx512::fixed_step_pass<Dyn, Scheme, in_pass, args>
+                    : isa_ == cpu_isa::avx2 ? &fixed_avx2::fixed_step_pass<Dyn, Scheme, in_pass, args>
+                                            : &fixed_step_pass<Dyn, Scheme, in_pass, args>;
+        return run(col, ref_left_.data(), fired_.data(), in_pass ? in.cells : nullptr, in.scale_e, in.scale_i,
+                   args{constants, ref_steps, stimulus}, begin, end, h_);
     }
 
     /// The pass's spikes (stamped s + 1) in ascending order, from its flags (for_each_set, for the
-    /// engine's instruction set); a neuron whose v is not finite ends the run (diverged).
+    /// engine's instruction set).
     void collect(std::int64_t s, std::uint32_t begin, std::uint32_t end, std::vector<std::uint32_t>& spikes) {
         const double t_spike = static_cast<double>(s + 1) * h_;
         const auto on = [&](std::uint32_t i) {
-            if (fired_[i] & 2) diverged(s, i);
             spikes.push_back(i);
             last_spike_[i] = t_spike;
         };
@@ -153,7 +173,10 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
         else for_each_set(fired_.data(), begin, end, on);
     }
 
-    [[noreturn]] void diverged(std::int64_t s, std::uint32_t i) const {
+    /// Ends the run at the first neuron of [begin, end) whose v is not finite after step s.
+    [[noreturn]] void diverged(std::int64_t s, std::uint32_t begin, std::uint32_t end) const {
+        std::uint32_t i = begin;
+        while (i + 1 < end && std::isfinite(x_[0][i])) ++i;
         throw error(this->object(i) + ": v is not finite after step " + std::to_string(s) +
                     " with integrator '" + scheme_name(Scheme::id) + "' at dt = " + format_number(h_) +
                     " ms; use a smaller dt or another integrator (docs/integrators.md)");
@@ -161,7 +184,7 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
 
     std::vector<std::int32_t> ref_left_;   ///< refractory steps left
     std::vector<std::int32_t> ref_steps_;  ///< refractory steps after a spike (one, or per neuron)
-    std::vector<std::uint32_t> fired_;     ///< the last pass's flags: bit 0 fired, bit 1 v not finite (fixed_step_pass.inc)
+    std::vector<std::uint32_t> fired_;     ///< the last pass's flags: 1 where the neuron fired (fixed_step_pass.inc)
     std::vector<step_constants<Dyn>> constants_;  ///< per parameter set (one, or per neuron)
     cpu_isa isa_ = cpu_isa::baseline;             ///< set_isa
 };

@@ -111,6 +111,8 @@ class ode_columns : public ode_population::kernel {
         return params_.size() == 1 ? params_[0] : params_[i];
     }
     bool uniform_params() const { return params_.size() == 1; }
+    /// Whether a current source drives the population (else its i_ext stays 0).
+    bool has_currents() const { return !currents_.empty(); }
     /// "population 'p' neuron i", for errors.
     std::string object(std::size_t i) const {
         return "population '" + name_ + "' neuron " + std::to_string(i);
