@@ -6,9 +6,10 @@
 // refractory, for the models that clamp), fires where v crossed the spike level upwards during
 // the step and the neuron was not refractory, resets those and sets their refractory countdown;
 // its body has no branch, so GCC vectorises it across neurons (exp and expm1 are the
-// branch-free vector_exp.hpp). The pass leaves one flag word per neuron (1: fired) and returns
-// whether any v is not finite, which stops the run; a scan of the flags (a vector test per 16
-// or 8) lists the spikes (stamped s + 1) in ascending order. Refractoriness is a countdown
+// branch-free vector_exp.hpp). The pass marks the neurons that fired in the sign bit of their
+// refractory word and returns whether any v is not finite, which stops the run; a scan of the
+// marks (one vector operation per 16 or 8 words) lists the spikes (stamped s + 1) in ascending
+// order. Refractoriness is a countdown
 // of whole steps: ceil(t_ref / dt) steps after the spike step. The input of the step's end is added
 // within the pass, from every ring cell of the range, where the model's input cannot move v
 // (every model but izhikevich: a sweep over the columns in order, where a touched list
@@ -38,6 +39,11 @@
 
 namespace volley::snn::detail {
 
+/// A refractory word (fixed_step_pass.inc): the steps left in the low 31 bits, and the sign
+/// bit set where the neuron fired in the last pass.
+inline constexpr std::int32_t refractory_count = 0x7fffffff;
+inline constexpr std::int32_t fired_mark = std::numeric_limits<std::int32_t>::min();
+
 /// What the pass reads per neuron i besides the columns, as callables that a population with
 /// one parameter set (or no stimulus) answers with constants: constants(i) (step_constants),
 /// ref_steps(i) (refractory steps after a spike) and stimulus(i) (the external current).
@@ -49,7 +55,7 @@ struct pass_args {
 };
 
 // The pass, compiled for each instruction set of cpu_isa.hpp (none with FMA, so all round
-// alike; simulation_options::max_isa picks one to check). `pass_isa`: the set, for the flag
+// alike; simulation_options::max_isa picks one to check). `pass_isa`: the set, for the mark
 // scan's intrinsics; `converts_int64`: whether it has a vector conversion from 64-bit integers
 // to doubles (to_double, split_to_double.hpp); without it GCC would leave the whole pass scalar.
 inline constexpr cpu_isa pass_isa = cpu_isa::baseline;
@@ -91,7 +97,6 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
     fixed_step_kernel(const network& net, population_index pop, double dt_ms, std::uint64_t seed)
         : base(net, pop, dt_ms, seed) {
         ref_left_.assign(n_, 0);
-        fired_.assign(n_, 0);
         ref_steps_.reserve(params_.size());
         for (std::size_t k = 0; k < params_.size(); ++k) {
             const double t_ref = Dyn::refractory_ms(params_[k]);
@@ -110,7 +115,7 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
         collect(s, begin, end, spikes);
         if constexpr (!in_pass)
             this->add_input(
-                s, in, spikes, [&](std::uint32_t i) { return ref_left_[i] == 0; },
+                s, in, spikes, [&](std::uint32_t i) { return (ref_left_[i] & refractory_count) == 0; },
                 [&](std::uint32_t i, state_t& x) {
                     Dyn::reset(param(i), x);
                     ref_left_[i] = ref_steps_[params_.size() == 1 ? 0 : i];
@@ -156,21 +161,21 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
         auto* run = isa_ == cpu_isa::avx512 ? &fixed_avx512::fixed_step_pass<Dyn, Scheme, in_pass, args>
                     : isa_ == cpu_isa::avx2 ? &fixed_avx2::fixed_step_pass<Dyn, Scheme, in_pass, args>
                                             : &fixed_step_pass<Dyn, Scheme, in_pass, args>;
-        return run(col, ref_left_.data(), fired_.data(), in_pass ? in.cells : nullptr, in.scale_e, in.scale_i,
+        return run(col, ref_left_.data(), in_pass ? in.cells : nullptr, in.scale_e, in.scale_i,
                    args{constants, ref_steps, stimulus}, begin, end, h_);
     }
 
-    /// The pass's spikes (stamped s + 1) in ascending order, from its flags (for_each_set, for the
-    /// engine's instruction set).
+    /// The pass's spikes (stamped s + 1) in ascending order, from the fired marks (for_each_fired,
+    /// for the engine's instruction set).
     void collect(std::int64_t s, std::uint32_t begin, std::uint32_t end, std::vector<std::uint32_t>& spikes) {
         const double t_spike = static_cast<double>(s + 1) * h_;
         const auto on = [&](std::uint32_t i) {
             spikes.push_back(i);
             last_spike_[i] = t_spike;
         };
-        if (isa_ == cpu_isa::avx512) fixed_avx512::for_each_set(fired_.data(), begin, end, on);
-        else if (isa_ == cpu_isa::avx2) fixed_avx2::for_each_set(fired_.data(), begin, end, on);
-        else for_each_set(fired_.data(), begin, end, on);
+        if (isa_ == cpu_isa::avx512) fixed_avx512::for_each_fired(ref_left_.data(), begin, end, on);
+        else if (isa_ == cpu_isa::avx2) fixed_avx2::for_each_fired(ref_left_.data(), begin, end, on);
+        else for_each_fired(ref_left_.data(), begin, end, on);
     }
 
     /// Ends the run at the first neuron of [begin, end) whose v is not finite after step s.
@@ -182,9 +187,8 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
                     " ms; use a smaller dt or another integrator (docs/integrators.md)");
     }
 
-    std::vector<std::int32_t> ref_left_;   ///< refractory steps left
+    std::vector<std::int32_t> ref_left_;   ///< refractory steps left, with the last pass's fired mark (fired_mark)
     std::vector<std::int32_t> ref_steps_;  ///< refractory steps after a spike (one, or per neuron)
-    std::vector<std::uint32_t> fired_;     ///< the last pass's flags: 1 where the neuron fired (fixed_step_pass.inc)
     std::vector<step_constants<Dyn>> constants_;  ///< per parameter set (one, or per neuron)
     cpu_isa isa_ = cpu_isa::baseline;             ///< set_isa
 };

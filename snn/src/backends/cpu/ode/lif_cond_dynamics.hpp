@@ -23,8 +23,9 @@ namespace volley::snn::detail {
 /// computes them once there; the exact conductances of exact_flow.hpp).
 VOLLEY_HD inline void lif_cond_free_linear_v(const lif_cond_exp::params& p, double i_ext, double g_e, double g_i,
                                              double& a, double& b) {
-    a = ((p.g_l_ns * p.e_l_mv + p.i_e_pa) + i_ext + g_e * p.e_ex_mv + g_i * p.e_in_mv) * (1 / p.c_m_pf);
-    b = (p.g_l_ns + g_e + g_i) * (-1 / p.c_m_pf);
+    const double inv_c = 1 / p.c_m_pf;
+    a = ((p.g_l_ns * p.e_l_mv + p.i_e_pa) + i_ext) * inv_c + g_e * (p.e_ex_mv * inv_c) + g_i * (p.e_in_mv * inv_c);
+    b = (p.g_l_ns + g_e + g_i) * -inv_c;
 }
 
 /// lif_cond_free_linear_v, with a = b = 0 when clamped (refractory).
