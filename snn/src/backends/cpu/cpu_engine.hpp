@@ -207,7 +207,24 @@ private:
     /// through `table`, in a fixed order (threads ascending, then their spike lists), with
     /// rows asked for ahead. Returns the synaptic events.
     template <class F>
-    std::uint64_t for_each_row(std::int64_t sent, std::uint32_t sp, const synapse_table& table, F&& row_fn);
+    std::uint64_t for_each_row(std::int64_t sent, std::uint32_t sp, const synapse_table& table, F&& row_fn) {
+        // The rows lie scattered over a table larger than the core's caches: ask for where a
+        // row starts, then a few spikes later for the row, while this one is used. Spikes
+        // ahead: prefetching the row alone took 3.5 against 6.3 ns an event for CUBA's rows at
+        // N = 40,000, measured alone; its start as well, 19 against 10-13 cycles an event at 400,000.
+        constexpr std::size_t row_ahead = 4, row_start_ahead = 16;
+        std::uint64_t events = 0;
+        for_each_spike_list(sent, sp, [&](const std::vector<std::uint32_t>& fired) {
+            for (std::size_t k = 0; k < fired.size(); ++k) {
+                if (k + row_start_ahead < fired.size()) table.prefetch_row_start(fired[k + row_start_ahead]);
+                if (k + row_ahead < fired.size()) table.prefetch_row(fired[k + row_ahead]);
+                const auto row = table.row(fired[k]);
+                events += row.size();
+                row_fn(row);
+            }
+        });
+        return events;
+    }
     /// The weight a step-`sent` spike adds through direct table `table` onto population tp
     /// (in mV, times the scale of the step its input arrives at): one expression for
     /// deliver_direct and sort_direct, whose results must agree bit for bit.

@@ -105,16 +105,10 @@ std::uint64_t cpu_engine::deliver_uniform(int t, std::int64_t s, std::int64_t se
     const std::int64_t w = table.weight();
     const bool listed = follows_touched_list(tp);
     auto& hit = touched(t, tp, slot);
-    std::uint64_t events = 0;
-    for_each_spike_list(s, sp, [&](const std::vector<std::uint32_t>& fired) {
-        for (const std::uint32_t g : fired) {
-            const auto row = table.row(g);
-            events += row.size();
-            for (const std::uint32_t off : row) cells[2 * std::size_t{off}] += w;
-            if (listed) hit.insert(hit.end(), row.begin(), row.end());
-        }
+    return for_each_row(s, sp, table, [&](std::span<const std::uint32_t> row) {
+        for (const std::uint32_t off : row) cells[2 * std::size_t{off}] += w;
+        if (listed) hit.insert(hit.end(), row.begin(), row.end());
     });
-    return events;
 }
 
 std::uint64_t cpu_engine::deliver_one_route(int t, std::int64_t s, std::int64_t sent, std::uint32_t sp,

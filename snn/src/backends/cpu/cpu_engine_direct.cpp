@@ -15,13 +15,6 @@
 
 namespace volley::snn::detail {
 
-namespace {
-// Spikes ahead. Prefetching the row alone: 3.5 against 6.3 ns an event for CUBA's rows at
-// N = 40,000, measured alone; its start as well: 19 against 10-13 cycles an event at 400,000.
-constexpr std::size_t row_prefetch_distance = 4;
-constexpr std::size_t row_start_prefetch_distance = 16;
-}  // namespace
-
 bool cpu_engine::uses_ring() const {
     const std::size_t P = n_pops_;
     for (std::uint32_t p = 0; p < n_pops_; ++p)
@@ -35,24 +28,6 @@ bool cpu_engine::uses_ring() const {
             if (tables_[ti][k].synapses() > 0 && (k >= P * P || !direct_table_[ti * P * P + k])) return true;
     }
     return false;
-}
-
-template <class F>
-std::uint64_t cpu_engine::for_each_row(std::int64_t sent, std::uint32_t sp, const synapse_table& table, F&& row_fn) {
-    std::uint64_t events = 0;
-    for_each_spike_list(sent, sp, [&](const std::vector<std::uint32_t>& fired) {
-        for (std::size_t k = 0; k < fired.size(); ++k) {
-            // The rows lie scattered over a table larger than the core's caches: ask for where
-            // a row starts, then a few spikes later for the row, while this one is used.
-            if (k + row_start_prefetch_distance < fired.size())
-                table.prefetch_row_start(fired[k + row_start_prefetch_distance]);
-            if (k + row_prefetch_distance < fired.size()) table.prefetch_row(fired[k + row_prefetch_distance]);
-            const auto row = table.row(fired[k]);
-            events += row.size();
-            row_fn(row);
-        }
-    });
-    return events;
 }
 
 double cpu_engine::direct_weight(const synapse_table& table, std::uint32_t tp, const lif_population& lif,
