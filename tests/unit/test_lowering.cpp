@@ -43,7 +43,7 @@ TEST(lowering, direct_input_needs_one_weight_per_target_receptor) {
     EXPECT_EQ(vs::detail::direct_pairs(agree, 0.1), (std::vector<std::uint8_t>{0, 1, 0, 0}));
 }
 
-TEST(lowering, direct_input_needs_constant_weights_one_step_delays_and_a_lif_target) {
+TEST(lowering, direct_input_needs_constant_weights_one_step_delays_and_input_into_a_synaptic_variable) {
     auto one_projection = [](const vs::synapse_spec& syn, vs::neuron_model target) {
         vs::network net;
         const auto in = net.add_population("in", 4, vs::poisson_source{{.rate_hz = 10}});
@@ -58,7 +58,13 @@ TEST(lowering, direct_input_needs_constant_weights_one_step_delays_and_a_lif_tar
     EXPECT_EQ(one_projection({.weight = 1.0, .delay_ms = 0.2}, vs::lif_exp{}), 0);
     EXPECT_EQ(one_projection({.weight = 1.0, .delay_ms = 0.0}, vs::lif_exp{}), 0);
     EXPECT_EQ(one_projection({.weight = 1.0, .delay_ms = 0.1}, vs::lif_delta{}), 0);
-    EXPECT_EQ(one_projection({.weight = 1.0, .delay_ms = 0.1}, vs::lif_cond_exp{}), 0);
+    // The ODE models whose input is a conductance jump go direct; izhikevich's jumps v.
+    EXPECT_EQ(one_projection({.weight = 1.0, .delay_ms = 0.1}, vs::lif_cond_exp{}), 1);
+    EXPECT_EQ(one_projection({.weight = 1.0, .delay_ms = 0.1}, vs::lif_cond_alpha{}), 1);
+    EXPECT_EQ(one_projection({.weight = 1.0, .delay_ms = 0.1}, vs::adex{}), 1);
+    EXPECT_EQ(one_projection({.weight = 1.0, .delay_ms = 0.1}, vs::hh{}), 1);
+    EXPECT_EQ(one_projection({.weight = 1.0, .delay_ms = 0.1}, vs::izhikevich{}), 0);
+    EXPECT_EQ(one_projection({.weight = std::vector<double>{1, 1, 1, 1}, .delay_ms = 0.1}, vs::lif_cond_exp{}), 0);
     EXPECT_EQ(one_projection({.weight = 0.5, .delay_ms = 0.1, .plasticity = vs::stdp_pair{.w_min = 0, .w_max = 1}},
                              vs::lif_exp{}),
               0);

@@ -18,7 +18,6 @@
 #include <cstdio>
 #include <limits>
 #include <random>
-#include <set>
 
 #include "../support/snn_test_support.hpp"
 #include "../validation/ode_reference.hpp"
@@ -398,58 +397,6 @@ std::vector<testing::raster_event> coba_raster(ode_scheme scheme, int threads) {
     auto inh = sim.record_spikes(net.find("inh"));
     sim.run(100);
     return testing::raster({&exc, &inh});
-}
-
-TEST(ode_schemes, a_zero_current_source_gives_the_bits_of_none) {
-    // A population without a current source passes a stimulus of 0 to the pass instead of
-    // reading its column (fixed_step_kernel.hpp): the same sums, so the same bits, as a source
-    // whose amplitude is 0.
-    const auto run = [](bool with_source) {
-        auto net = coba_network(500, 0.1);
-        for (const char* name : {"exc", "inh"}) {
-            ode_integrator in = *model_integrator(net.at(net.find(name)).model);
-            in.scheme = ode_scheme::euler;
-            net.set_integrator(net.find(name), in);
-        }
-        if (with_source) net.inject(net.find("exc"), dc_current{.amplitude_mv = 0.0});
-        simulation sim(net, context{.threads = 1}, {.dt_ms = 0.1, .seed = 5});
-        auto exc = sim.record_spikes(net.find("exc"));
-        auto v = sim.record_state(net.find("exc"), "v_mv", 0.1);
-        sim.run(100);
-        std::vector<std::uint64_t> bits;
-        for (std::size_t k = 0; k < v.samples(); ++k)
-            for (std::size_t i = 0; i < 400; ++i) bits.push_back(std::bit_cast<std::uint64_t>(v.at(k, i)));
-        return std::pair{testing::raster({&exc}), bits};
-    };
-    const auto none = run(false), zero = run(true);
-    EXPECT_GT(none.first.size(), 50u);
-    EXPECT_EQ(zero.first, none.first);
-    EXPECT_TRUE(zero.second == none.second);
-}
-
-TEST(ode_schemes, the_flag_scan_lists_every_spike_at_block_edges_on_every_instruction_set) {
-    // The scan tests 64 flags at a time (a vector test per 16 or 8), then the remainder one by
-    // one: the neurons driven past threshold, at the edges of those blocks and in the remainder
-    // of 200, are exactly the ones listed, at each step they fire, on every instruction set.
-    const std::vector<std::uint32_t> driven = {0, 7, 8, 15, 16, 63, 64, 65, 127, 128, 191, 192, 199};
-    std::vector<testing::raster_event> reference;
-    for (const instruction_set isa : {instruction_set::baseline, instruction_set::avx2, instruction_set::best}) {
-        lif_cond_exp m;
-        m.integrator.scheme = ode_scheme::euler;
-        network net;
-        const auto pop = net.add_population("p", 200, m);
-        net.inject(pop, dc_current{.amplitude_mv = 1000.0}, driven);  // 1 nA: fires every few ms
-        simulation sim(net, context{.threads = 1}, {.dt_ms = 0.1, .seed = 1, .max_isa = isa});
-        auto spikes = sim.record_spikes(pop);
-        sim.run(50);
-        const auto raster = testing::raster({&spikes});
-        std::set<std::uint32_t> senders;
-        for (const auto& e : raster) senders.insert(e.neuron);
-        EXPECT_EQ(senders, std::set<std::uint32_t>(driven.begin(), driven.end())) << to_string(isa);
-        EXPECT_EQ(raster.size() % driven.size(), 0u) << to_string(isa);  // identical neurons fire together
-        if (reference.empty()) reference = raster;
-        EXPECT_EQ(raster, reference) << to_string(isa);
-    }
 }
 
 TEST(ode_schemes, fixed_step_rasters_are_identical_for_1_2_and_3_threads) {

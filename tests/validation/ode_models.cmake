@@ -17,6 +17,7 @@ foreach(net coba cobahh)
     ENVIRONMENT OMP_WAIT_POLICY=PASSIVE TIMEOUT 300)
 endforeach()
 volley_test(test_ode_schemes unit/test_ode_schemes.cpp LIBS volley_snn_private)
+volley_test(test_ode_input unit/test_ode_input.cpp LIBS volley_snn_private)
 # The branch-free exp the fixed-step kernels use: accuracy against the C library and the same
 # bits at every vector width (compiled like the kernels, without FMA contraction).
 volley_test(test_vector_exp unit/test_vector_exp.cpp LIBS volley_snn_private)

@@ -7,6 +7,17 @@
 
 namespace volley::snn::detail {
 
+namespace {
+/// Whether a spike's input into a population of model m is a jump of a synaptic variable that
+/// the engine may add after the population's update: the currents of lif_exp and lif_alpha
+/// (not lif_delta, whose input is a jump of v), the conductances of the ODE models (not
+/// izhikevich's, a jump of v that can reach v_peak at once).
+bool takes_input_after_update(const neuron_model& m) {
+    return std::holds_alternative<lif_exp>(m) || std::holds_alternative<lif_alpha>(m) ||
+           (is_ode_model(m) && !std::holds_alternative<izhikevich>(m));
+}
+}  // namespace
+
 std::vector<std::uint8_t> direct_pairs(const network& net, double dt_ms) {
     const std::size_t P = net.populations().size();
     struct pair_state {
@@ -35,7 +46,7 @@ std::vector<std::uint8_t> direct_pairs(const network& net, double dt_ms) {
             const auto& st = pairs[sp * P + tp];
             const auto& target = net.populations()[tp].model;
             direct[sp * P + tp] = st.any && st.ok && !std::holds_alternative<analog_source>(net.populations()[sp].model) &&
-                                  (std::holds_alternative<lif_exp>(target) || std::holds_alternative<lif_alpha>(target));
+                                  takes_input_after_update(target);
         }
     // One weight per (target, receptor) among the direct pairs, or none of them goes direct.
     for (std::size_t tp = 0; tp < P; ++tp)

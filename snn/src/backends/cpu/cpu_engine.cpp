@@ -86,7 +86,8 @@ void cpu_engine::update_population(int t, std::int64_t s, std::uint32_t p) {
     const auto [lb, le] = local_range(t, p);
     if (lb >= le) return;
     auto& in = touched(t, p, slot);
-    std::int64_t* cells = ring_.empty() ? nullptr : ring_at(slot, first_[p]);
+    // A population whose input all comes direct steps without its ring (ode_population::step_input).
+    std::int64_t* cells = ring_.empty() || (direct_[p] && !ring_input_[p]) ? nullptr : ring_at(slot, first_[p]);
     population_step step{.thread = t, .s = s, .begin = lb, .end = le, .cells = cells, .touched = in,
                          .shift = std::int64_t{lo_[t]} - first_[p], .scale_e = scale_[p * 2],
                          .scale_i = scale_[p * 2 + 1], .inhibitory = inhibited_[p] != 0, .fed = fed_[p] != 0};
@@ -103,7 +104,10 @@ void cpu_engine::update_population(int t, std::int64_t s, std::uint32_t p) {
             kernel.step(step, out);
         },
         pops_[p]);
-    if (s > 0 && direct_[p]) deliver_direct(t, s - 1, p, std::get<lif_population>(pops_[p]));  // LIF only
+    if (s > 0 && direct_[p]) {
+        if (auto* lif = std::get_if<lif_population>(&pops_[p])) deliver_direct(t, s - 1, p, *lif);
+        else deliver_direct(t, s - 1, p, std::get<ode_population>(pops_[p]));
+    }
     in.clear();
 }
 

@@ -166,7 +166,7 @@ private:
         bool zero_delay;            ///< a zero-delay projection's table (held with delay 1)
         bool analog_source;         ///< its source population sends analog values
         bool follows_touched_list;  ///< its target adds only the input of the neurons listed
-        bool input_after_update;    ///< its target is a LIF population that takes input after its update
+        bool input_after_update;    ///< its target (LIF or ODE) takes input after its update
         bool direct_pair;           ///< the lowering lets this pair of populations go direct (direct_inputs.hpp)
     };
     /// Delivers the step-s spikes of population sp through `table` onto thread t's targets in
@@ -230,10 +230,15 @@ private:
     /// deliver_direct and sort_direct, whose results must agree bit for bit.
     double direct_weight(const synapse_table& table, std::uint32_t tp, const lif_population& lif,
                          std::int64_t sent) const;
-    /// Adds the step-`sent` spikes of every direct table onto thread t's neurons of LIF
-    /// population tp, straight into their synaptic currents; called after tp's update of step
-    /// sent + 1, where that input arrives.
-    void deliver_direct(int t, std::int64_t sent, std::uint32_t tp, lif_population& lif);
+    /// The same for an ODE population (no gain: its state is not rescaled).
+    double direct_weight(const synapse_table& table, std::uint32_t tp, const ode_population&, std::int64_t) const {
+        return table.weight() * scale_[tp * 2 + table.receptor()];
+    }
+    /// Adds the step-`sent` spikes of every direct table onto thread t's neurons of population
+    /// tp (lif_population or ode_population), straight into their synaptic state; called after
+    /// tp's update of step sent + 1, where that input arrives.
+    template <class Population>
+    void deliver_direct(int t, std::int64_t sent, std::uint32_t tp, Population& pop);
     /// The same input as deliver_direct, sorted by chunk of thread t's neurons [lb, le) of tp
     /// (lif_population::direct_route), for a pair of steps to add between its two steps,
     /// chunk by chunk (cpu_engine_pairs.cpp). Returns the routes. Where the input can be added
@@ -309,9 +314,12 @@ private:
     std::vector<std::uint8_t> inhibited_;  ///< [population]: some projection reaches its inhibitory receptor
     std::vector<std::uint8_t> fed_;        ///< [population]: some projection reaches it
     /// [thread][source * n_pops_ + target]: a uniform table with a delay of one step onto a
-    /// lif_exp or lif_alpha population, delivered with no ring buffer (deliver_direct).
+    /// LIF or ODE population, delivered with no ring buffer (deliver_direct).
     std::vector<std::uint8_t> direct_table_;
     std::vector<std::uint8_t> direct_;  ///< [population]: the target of some direct table
+    /// [population]: some table, convolution, gate or plastic table delivers into its ring cells
+    /// (a population with direct input and none of these steps without its ring).
+    std::vector<std::uint8_t> ring_input_;
     /// [thread * n_pops_ + target population]: sort_direct's routes and their lists.
     struct direct_box {
         std::vector<lif_population::direct_route> routes;

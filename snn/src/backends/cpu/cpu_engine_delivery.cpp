@@ -52,6 +52,7 @@ void cpu_engine::choose_deliveries(const std::vector<std::uint8_t>& direct) {
     const std::size_t P = n_pops_, T = static_cast<std::size_t>(threads_);
     direct_table_.assign(T * P * P, 0);
     direct_.assign(P, 0);
+    ring_input_.assign(P, 0);
     direct_boxes_.assign(T * P, {});
     delivery_.assign(T, std::vector<deliver_fn>(2 * P * P, nullptr));
     for (std::size_t t = 0; t < T; ++t)
@@ -60,9 +61,12 @@ void cpu_engine::choose_deliveries(const std::vector<std::uint8_t>& direct) {
             if (table.synapses() == 0) continue;
             const std::size_t sp = (k % (P * P)) / P, tp = k % P;
             const auto* lif = std::get_if<lif_population>(&pops_[tp]);
+            const auto* ode = std::get_if<ode_population>(&pops_[tp]);
+            const bool after_update =
+                (lif != nullptr && lif->takes_input_after_update()) || (ode != nullptr && ode->takes_input_after_update());
             const delivery_case c{table, k >= P * P, std::holds_alternative<analog_population>(pops_[sp]),
-                                  follows_touched_list(static_cast<std::uint32_t>(tp)),
-                                  lif != nullptr && lif->takes_input_after_update(), direct[sp * P + tp] != 0};
+                                  follows_touched_list(static_cast<std::uint32_t>(tp)), after_update,
+                                  direct[sp * P + tp] != 0};
             const delivery_strategy* best = nullptr;
             for (const auto& strategy : delivery_strategies())
                 if (strategy.compatible(c) && (!best || strategy.cost < best->cost)) best = &strategy;
@@ -72,8 +76,15 @@ void cpu_engine::choose_deliveries(const std::vector<std::uint8_t>& direct) {
             if (!best->deliver) {  // direct: delivered within the target's update (deliver_direct)
                 direct_table_[t * P * P + k] = 1;
                 direct_[tp] = 1;
+            } else {
+                ring_input_[tp] = 1;
             }
         }
+    for (std::size_t t = 0; t < T; ++t) {
+        for (const auto& projection : structured_[t])
+            std::visit([&](const auto& q) { ring_input_[q.target()] = 1; }, projection);
+        for (const auto& table : plastic_[t]) ring_input_[table.target_population()] = 1;
+    }
 }
 
 void cpu_engine::deliver(int t, std::int64_t s) {

@@ -1,6 +1,7 @@
 // Direct delivery (see cpu_engine.hpp): the spikes of a uniform projection with a delay of
 // one step reach a lif_exp or lif_alpha population in the next step, after its dense update,
-// which is exactly where the ring buffer's input would be added. So the engine adds them there
+// which is exactly where the ring buffer's input would be added; likewise an ODE population
+// whose input is a jump of a synaptic variable (every model but izhikevich), after its pass. So the engine adds them there
 // straight from the synapse rows: one read-modify-write per synaptic event, where the ring
 // costs a write, a touched-list entry, a read and a clear. In CUBA every projection is such a
 // one, and the ring is never touched.
@@ -18,7 +19,7 @@ namespace volley::snn::detail {
 bool cpu_engine::uses_ring() const {
     const std::size_t P = n_pops_;
     for (std::uint32_t p = 0; p < n_pops_; ++p)
-        if (input_of(p) == kernel_input::every_cell) return true;
+        if (input_of(p) == kernel_input::every_cell && !(direct_[p] && !ring_input_[p])) return true;
     for (int t = 0; t < threads_; ++t) {
         const auto ti = static_cast<std::size_t>(t);
         if (!structured_[ti].empty()) return true;
@@ -35,19 +36,22 @@ double cpu_engine::direct_weight(const synapse_table& table, std::uint32_t tp, c
     return table.weight() * scale_[tp * 2 + table.receptor()] * lif.input_gain(sent + 1, table.receptor() != 0);
 }
 
-void cpu_engine::deliver_direct(int t, std::int64_t sent, std::uint32_t tp, lif_population& lif) {
+template <class Population>
+void cpu_engine::deliver_direct(int t, std::int64_t sent, std::uint32_t tp, Population& pop) {
     const std::int64_t shift = std::int64_t{lo_[t]} - first_[tp];
     std::uint64_t events = 0;
     for (std::uint32_t sp = 0; sp < n_pops_; ++sp) {
         if (!is_direct(t, sp, tp)) continue;
         const auto& table = tables_[static_cast<std::size_t>(t)][std::size_t{sp} * n_pops_ + tp];
-        const double w = direct_weight(table, tp, lif, sent);
+        const double w = direct_weight(table, tp, pop, sent);
         events += for_each_row(sent, sp, table, [&](std::span<const std::uint32_t> row) {
-            lif.add_uniform_input(table.receptor(), row, shift, w);
+            pop.add_uniform_input(table.receptor(), row, shift, w);
         });
     }
     counters_[static_cast<std::size_t>(t)].events += events;
 }
+template void cpu_engine::deliver_direct(int, std::int64_t, std::uint32_t, lif_population&);
+template void cpu_engine::deliver_direct(int, std::int64_t, std::uint32_t, ode_population&);
 
 std::span<const lif_population::direct_route> cpu_engine::sort_direct(int t, std::int64_t sent, std::uint32_t tp,
                                                                       const lif_population& lif, std::uint32_t lb,

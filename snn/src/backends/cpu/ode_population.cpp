@@ -89,7 +89,7 @@ std::unique_ptr<ode_population::kernel> make_kernel(const network& net, populati
 
 ode_population::ode_population(const network& net, population_index pop, double dt_ms,
                                std::uint64_t seed)
-    : k_(make_kernel(net, pop, dt_ms, seed)), input_(k_->input()) {}
+    : k_(make_kernel(net, pop, dt_ms, seed)), input_(k_->input()), after_update_(!k_->input_moves_v()) {}
 ode_population::~ode_population() = default;
 ode_population::ode_population(ode_population&&) noexcept = default;
 ode_population& ode_population::operator=(ode_population&&) noexcept = default;
@@ -116,5 +116,9 @@ std::uint32_t ode_population::size() const noexcept {
 
 void ode_population::visit_state(state_archive& a) { k_->visit_state(a); }
 void ode_population::set_isa(cpu_isa isa) { k_->set_isa(isa); }
+void ode_population::add_uniform_input(std::uint32_t receptor, std::span<const std::uint32_t> offsets,
+                                       std::int64_t shift, double w) {
+    k_->add_uniform_input(receptor, offsets, shift, w);
+}
 
 }  // namespace volley::snn::detail

@@ -37,7 +37,8 @@ class ode_population {
     /// The input that arrives at the end of a step (the same layout as lif_population's).
     struct step_input {
         std::int64_t* cells =
-            nullptr;  ///< ring cells [neuron][receptor] of the population's neuron 0
+            nullptr;  ///< ring cells [neuron][receptor] of the population's neuron 0; null where
+                      ///< all its input comes direct (add_uniform_input)
         std::span<const std::uint32_t> touched;  ///< neurons that may have input (repeats allowed;
                                                  ///< empty for a kernel that reads every cell)
         std::int64_t shift = 0;                  ///< local index = touched[k] + shift
@@ -60,6 +61,17 @@ class ode_population {
     /// that fires twice in the step appears twice).
     void update(std::int64_t s, std::uint32_t begin, std::uint32_t end, const step_input& in,
                 std::vector<std::uint32_t>& spikes);
+
+    /// True when input may be added straight into the state after update(): every model whose
+    /// input is a jump of a synaptic variable, not of v (all but izhikevich).
+    bool takes_input_after_update() const noexcept { return after_update_; }
+
+    /// Adds `w` (a weight in the model's units) to receptor `receptor` (0 excitatory, 1
+    /// inhibitory) of neurons offsets[k] + shift, as input that arrives at the end of the step
+    /// just updated, one event at a time (Dyn::add_input's jump, the same value for each: any
+    /// order gives the same bits). The direct delivery (cpu_engine_direct.cpp).
+    void add_uniform_input(std::uint32_t receptor, std::span<const std::uint32_t> offsets, std::int64_t shift,
+                           double w);
 
     /// Applies the current stimuli that change at `step_index` to neurons [begin, end).
     void apply_currents(std::int64_t step_index, std::uint32_t begin, std::uint32_t end);
@@ -91,6 +103,7 @@ class ode_population {
   private:
     std::unique_ptr<kernel> k_;
     kernel_input input_ = kernel_input::touched_list;
+    bool after_update_ = false;
 };
 
 }  // namespace volley::snn::detail

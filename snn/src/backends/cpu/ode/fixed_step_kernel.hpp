@@ -110,7 +110,6 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
 
     void update(std::int64_t s, std::uint32_t begin, std::uint32_t end,
                 const ode_population::step_input& in, std::vector<std::uint32_t>& spikes) override {
-        if (in_pass && in.cells == nullptr) throw internal_error("an ODE population reading every cell has no ring");
         if (advance(begin, end, in) != 0) diverged(s, begin, end);
         collect(s, begin, end, spikes);
         if constexpr (!in_pass)
@@ -151,17 +150,22 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
         return pass(begin, end, in, constant, ref_steps, [](std::uint32_t) { return 0.0; });
     }
 
-    /// fixed_step_pass compiled for the engine's instruction set.
+    /// fixed_step_pass compiled for the engine's instruction set, with the ring's input where the
+    /// pass adds it and the population has a ring (not one whose input all comes direct).
     template <class Constants, class RefSteps, class Stimulus>
     std::uint64_t pass(std::uint32_t begin, std::uint32_t end, const ode_population::step_input& in,
                        Constants constants, RefSteps ref_steps, Stimulus stimulus) {
         std::array<double*, dim> col;
         for (std::size_t k = 0; k < dim; ++k) col[k] = x_[k].data();
         using args = pass_args<Constants, RefSteps, Stimulus>;
-        auto* run = isa_ == cpu_isa::avx512 ? &fixed_avx512::fixed_step_pass<Dyn, Scheme, in_pass, args>
-                    : isa_ == cpu_isa::avx2 ? &fixed_avx2::fixed_step_pass<Dyn, Scheme, in_pass, args>
-                                            : &fixed_step_pass<Dyn, Scheme, in_pass, args>;
-        return run(col, ref_left_.data(), in_pass ? in.cells : nullptr, in.scale_e, in.scale_i,
+        const auto compiled = [this]<bool with_input>() {
+            return isa_ == cpu_isa::avx512 ? &fixed_avx512::fixed_step_pass<Dyn, Scheme, with_input, args>
+                   : isa_ == cpu_isa::avx2 ? &fixed_avx2::fixed_step_pass<Dyn, Scheme, with_input, args>
+                                           : &fixed_step_pass<Dyn, Scheme, with_input, args>;
+        };
+        const bool ring = in_pass && in.cells != nullptr;
+        auto* run = ring ? compiled.template operator()<in_pass>() : compiled.template operator()<false>();
+        return run(col, ref_left_.data(), ring ? in.cells : nullptr, in.scale_e, in.scale_i,
                    args{constants, ref_steps, stimulus}, begin, end, h_);
     }
 

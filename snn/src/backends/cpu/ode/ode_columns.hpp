@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,9 @@ class ode_population::kernel {
     virtual void set_isa(cpu_isa) {}
     /// How update() takes the step's input: the touched list, or every ring cell.
     virtual kernel_input input() const { return kernel_input::touched_list; }
+    virtual bool input_moves_v() const = 0;
+    virtual void add_uniform_input(std::uint32_t receptor, std::span<const std::uint32_t> offsets,
+                                   std::int64_t shift, double w) = 0;
 };
 
 /// Throws invalid_parameter when a projection onto conductance-based population `pop` can
@@ -104,6 +108,33 @@ class ode_columns : public ode_population::kernel {
         throw unknown_name("state variable", variable, "population '" + name_ + "'");
     }
     double last_spike_time_ms(std::uint32_t i) const override { return last_spike_[i]; }
+    bool input_moves_v() const override { return Dyn::input_moves_v; }
+
+    void add_uniform_input(std::uint32_t receptor, std::span<const std::uint32_t> offsets, std::int64_t shift,
+                           double w) override {
+        // One event's jump, from a zero state: x + jump[k] has the bits of Dyn::add_input on x.
+        const auto jump = [&](const params& p) {
+            state_t d{};
+            Dyn::add_input(p, d, receptor == 0 ? w : 0.0, receptor == 0 ? 0.0 : w);
+            return d;
+        };
+        if (!uniform_params()) {
+            for (const std::uint32_t off : offsets) {
+                const auto i = static_cast<std::size_t>(off + shift);
+                const state_t d = jump(params_[i]);
+                for (std::size_t k = 0; k < dim; ++k)
+                    if (d[k] != 0) x_[k][i] += d[k];
+            }
+            return;
+        }
+        const state_t d = jump(params_[0]);
+        for (std::size_t k = 0; k < dim; ++k) {
+            if (d[k] == 0) continue;
+            double* column = x_[k].data() + shift;
+            const double dk = d[k];
+            for (const std::uint32_t off : offsets) column[off] += dk;
+        }
+    }
     std::uint32_t size() const override { return n_; }
 
   protected:
