@@ -15,8 +15,9 @@
 // barrier and that delivery (see update_range), and no rank boundary cuts a chain of them.
 // Integer sums make the result independent of the order of additions, so rasters are
 // bit-identical for any thread and rank count (docs/architecture.md, "Determinism"). Uniform
-// one-step projections onto LIF populations skip the ring and add straight into the synaptic
-// currents (cpu_engine_direct.cpp), in the order of the source neurons.
+// one-step projections onto LIF populations and the conductance-input ODE populations skip the
+// ring and add straight into the synaptic currents or conductances (cpu_engine_direct.cpp), in
+// the order of the source neurons.
 
 #include <algorithm>
 #include <barrier>
@@ -198,7 +199,7 @@ private:
     std::uint64_t deliver_plastic(int t, std::int64_t s, plastic_table& table);
     // Direct delivery (cpu_engine_direct.cpp).
     /// False when every input is delivered directly (and no population reads every ring
-    /// cell): then the ring buffer is never allocated.
+    /// cell but those whose input all comes direct): then the ring buffer is never allocated.
     bool uses_ring() const;
     bool is_direct(int t, std::uint32_t sp, std::uint32_t tp) const {
         return direct_table_[static_cast<std::size_t>(t) * n_pops_ * n_pops_ + std::size_t{sp} * n_pops_ + tp] != 0;
