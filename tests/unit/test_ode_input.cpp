@@ -21,26 +21,38 @@
 namespace volley::snn {
 namespace {
 
+/// COBA (coba_network) of n neurons, both populations on `euler`.
+network euler_coba(std::uint32_t n) {
+    auto net = coba_network(n, 0.1);
+    for (const char* name : {"exc", "inh"}) {
+        ode_integrator in = *model_integrator(net.at(net.find(name)).model);
+        in.scheme = ode_scheme::euler;
+        net.set_integrator(net.find(name), in);
+    }
+    return net;
+}
+
+/// The bits of every sample of neurons [0, n) of a state recorder.
+template <class Recorder>
+std::vector<std::uint64_t> sample_bits(const Recorder& v, std::size_t n) {
+    std::vector<std::uint64_t> bits;
+    for (std::size_t k = 0; k < v.samples(); ++k)
+        for (std::size_t i = 0; i < n; ++i) bits.push_back(std::bit_cast<std::uint64_t>(v.at(k, i)));
+    return bits;
+}
+
 TEST(ode_input, a_zero_current_source_gives_the_bits_of_none) {
     // A population without a current source passes a stimulus of 0 to the pass instead of
     // reading its column (fixed_step_kernel.hpp): the same sums, so the same bits, as a source
     // whose amplitude is 0.
     const auto run = [](bool with_source) {
-        auto net = coba_network(500, 0.1);
-        for (const char* name : {"exc", "inh"}) {
-            ode_integrator in = *model_integrator(net.at(net.find(name)).model);
-            in.scheme = ode_scheme::euler;
-            net.set_integrator(net.find(name), in);
-        }
+        auto net = euler_coba(500);
         if (with_source) net.inject(net.find("exc"), dc_current{.amplitude_mv = 0.0});
         simulation sim(net, context{.threads = 1}, {.dt_ms = 0.1, .seed = 5});
         auto exc = sim.record_spikes(net.find("exc"));
         auto v = sim.record_state(net.find("exc"), "v_mv", 0.1);
         sim.run(100);
-        std::vector<std::uint64_t> bits;
-        for (std::size_t k = 0; k < v.samples(); ++k)
-            for (std::size_t i = 0; i < 400; ++i) bits.push_back(std::bit_cast<std::uint64_t>(v.at(k, i)));
-        return std::pair{testing::raster({&exc}), bits};
+        return std::pair{testing::raster({&exc}), sample_bits(v, 400)};
     };
     const auto none = run(false), zero = run(true);
     EXPECT_GT(none.first.size(), 50u);
@@ -143,19 +155,11 @@ TEST(ode_input, direct_input_is_the_same_for_1_2_and_3_threads) {
     // Each event adds the same value, so the order in which the threads' spike lists arrive
     // cannot change a sum: bit-identical v.
     const auto run = [](int threads) {
-        auto net = coba_network(400, 0.1);
-        for (const char* name : {"exc", "inh"}) {
-            ode_integrator in = *model_integrator(net.at(net.find(name)).model);
-            in.scheme = ode_scheme::euler;
-            net.set_integrator(net.find(name), in);
-        }
+        auto net = euler_coba(400);
         simulation sim(net, context{.threads = threads}, {.dt_ms = 0.1, .seed = 9});
         auto v = sim.record_state(net.find("exc"), "v_mv", 0.1);
         sim.run(50);
-        std::vector<std::uint64_t> bits;
-        for (std::size_t k = 0; k < v.samples(); ++k)
-            for (std::size_t i = 0; i < 320; ++i) bits.push_back(std::bit_cast<std::uint64_t>(v.at(k, i)));
-        return bits;
+        return sample_bits(v, 320);
     };
     const auto one = run(1);
     EXPECT_TRUE(run(2) == one);
