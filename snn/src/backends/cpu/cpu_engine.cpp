@@ -86,8 +86,7 @@ void cpu_engine::update_population(int t, std::int64_t s, std::uint32_t p) {
     const auto [lb, le] = local_range(t, p);
     if (lb >= le) return;
     auto& in = touched(t, p, slot);
-    // A population whose input all comes direct steps without its ring (ode_population::step_input).
-    std::int64_t* cells = ring_.empty() || (direct_[p] && !ring_input_[p]) ? nullptr : ring_at(slot, first_[p]);
+    std::int64_t* cells = ring_.empty() || all_input_direct(p) ? nullptr : ring_at(slot, first_[p]);
     population_step step{.thread = t, .s = s, .begin = lb, .end = le, .cells = cells, .touched = in,
                          .shift = std::int64_t{lo_[t]} - first_[p], .scale_e = scale_[p * 2],
                          .scale_i = scale_[p * 2 + 1], .inhibitory = inhibited_[p] != 0, .fed = fed_[p] != 0};

@@ -201,6 +201,9 @@ private:
     /// False when every input is delivered directly (and no population reads every ring
     /// cell but those whose input all comes direct): then the ring buffer is never allocated.
     bool uses_ring() const;
+    /// True when population p has direct input and nothing that delivers into its ring cells:
+    /// it steps without its ring (ode_population::step_input).
+    bool all_input_direct(std::uint32_t p) const { return direct_[p] && !ring_input_[p]; }
     bool is_direct(int t, std::uint32_t sp, std::uint32_t tp) const {
         return direct_table_[static_cast<std::size_t>(t) * n_pops_ * n_pops_ + std::size_t{sp} * n_pops_ + tp] != 0;
     }
@@ -319,7 +322,7 @@ private:
     std::vector<std::uint8_t> direct_table_;
     std::vector<std::uint8_t> direct_;  ///< [population]: the target of some direct table
     /// [population]: some table, convolution, gate or plastic table delivers into its ring cells
-    /// (a population with direct input and none of these steps without its ring).
+    /// (set with the strategies, choose_deliveries).
     std::vector<std::uint8_t> ring_input_;
     /// [thread * n_pops_ + target population]: sort_direct's routes and their lists.
     struct direct_box {

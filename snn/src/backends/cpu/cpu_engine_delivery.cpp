@@ -83,7 +83,8 @@ void cpu_engine::choose_deliveries(const std::vector<std::uint8_t>& direct) {
     for (std::size_t t = 0; t < T; ++t) {
         for (const auto& projection : structured_[t])
             std::visit([&](const auto& q) { ring_input_[q.target()] = 1; }, projection);
-        for (const auto& table : plastic_[t]) ring_input_[table.target_population()] = 1;
+        for (const auto& table : plastic_[t])
+            if (table.synapses() > 0) ring_input_[table.target_population()] = 1;
     }
 }
 

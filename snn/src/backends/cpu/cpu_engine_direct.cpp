@@ -1,10 +1,10 @@
 // Direct delivery (see cpu_engine.hpp): the spikes of a uniform projection with a delay of
 // one step reach a lif_exp or lif_alpha population in the next step, after its dense update,
 // which is exactly where the ring buffer's input would be added; likewise an ODE population
-// whose input is a jump of a synaptic variable (every model but izhikevich), after its pass. So the engine adds them there
-// straight from the synapse rows: one read-modify-write per synaptic event, where the ring
-// costs a write, a touched-list entry, a read and a clear. In CUBA every projection is such a
-// one, and the ring is never touched.
+// whose input is a jump of a synaptic variable (every model but izhikevich), after its pass.
+// So the engine adds them there straight from the synapse rows: one read-modify-write per
+// synaptic event, where the ring costs a write, a touched-list entry, a read and a clear. In
+// CUBA every projection is such a one, and the ring is never touched.
 //
 // Determinism: each neuron's input is a sum of doubles, but the lowering lets a pair of
 // populations go direct only where every direct input onto a target receptor has one constant
@@ -17,17 +17,8 @@
 namespace volley::snn::detail {
 
 bool cpu_engine::uses_ring() const {
-    const std::size_t P = n_pops_;
     for (std::uint32_t p = 0; p < n_pops_; ++p)
-        if (input_of(p) == kernel_input::every_cell && !(direct_[p] && !ring_input_[p])) return true;
-    for (int t = 0; t < threads_; ++t) {
-        const auto ti = static_cast<std::size_t>(t);
-        if (!structured_[ti].empty()) return true;
-        for (const auto& table : plastic_[ti])
-            if (table.synapses() > 0) return true;
-        for (std::size_t k = 0; k < 2 * P * P; ++k)
-            if (tables_[ti][k].synapses() > 0 && (k >= P * P || !direct_table_[ti * P * P + k])) return true;
-    }
+        if (ring_input_[p] || (input_of(p) == kernel_input::every_cell && !all_input_direct(p))) return true;
     return false;
 }
 
