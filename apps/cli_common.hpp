@@ -65,6 +65,7 @@ void register_train(CLI::App& app, command_context& ctx);
 void register_convert(CLI::App& app, command_context& ctx);
 void register_analyse(CLI::App& app, command_context& ctx);
 void register_evolve(CLI::App& app, command_context& ctx);
+void register_control(CLI::App& app, command_context& ctx);
 /// Adds `volley bench risp` under the `bench` subcommand.
 void register_bench_risp(CLI::App& bench, command_context& ctx);
 /// Adds `volley bench peers` (Volley beside Brian2 and NEST) under the `bench` subcommand.

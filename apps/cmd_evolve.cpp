@@ -14,6 +14,7 @@
 #include <volley/temporal/fitness.hpp>
 #include <volley/temporal/hand_networks.hpp>
 #include <volley/temporal/ideal_bound.hpp>
+#include <volley/temporal/evaluation_task.hpp>
 #include <volley/temporal/sequence_runner.hpp>
 
 #include <chrono>
@@ -37,6 +38,8 @@ struct evolve_cli_options {
     std::int64_t timesteps = 32;  ///< cnn features: T steps per image
     std::string config, checkpoint, resume, out = "best.json", plot, data_dir{convert::default_fashion_mnist_dir};
     bool seed_hand_built = false, json = false, quiet = false;
+    std::string setting = "easy", preset = "risp-1+";  ///< cartpole only
+    int episodes = 10, training_steps = 0, compare_episodes = 2;  ///< cartpole only
 };
 
 /// The JSON of a file; io_error or file_format_error naming it.
@@ -96,7 +99,195 @@ nlohmann::json score_json(const temporal::network_score& s) {
             {"time_s_per_sequence", s.mean_time_s}, {"energy_j_per_sequence", s.mean_energy_j}};
 }
 
+/// What an evolution did, for the report.
+struct evolution_run {
+    eons::evolution_state state;
+    std::int64_t evaluations = 0;
+    double eval_s = 0;
+    int threads = 1;
+    bool writes = true;  ///< this process writes files (rank 0)
+    int ranks = 1;
+};
+
+/// Starts (or resumes from --resume) an evolution of networks of `shape` and runs
+/// --generations of it with `fitness`, printing progress and writing --checkpoint files.
+/// `what` describes the task in the header line.
+evolution_run run_eons(const evolve_cli_options& o, const eons::network_template& shape,
+                       const eons::fitness_function& fitness, const std::vector<hw::tennlab_network>& seeds,
+                       const std::string& what) {
+    std::FILE* log = o.json ? stderr : stdout;
+    const bool talk = !o.quiet;
+    evolution_run run;
+    auto& state = run.state;
+    if (!o.resume.empty()) {
+        state = eons::evolution_state::from_json(read_json_file(o.resume), o.resume);
+        if (state.shape.inputs != shape.inputs || state.shape.outputs != shape.outputs ||
+            !state.shape.properties.matches(shape.properties))
+            throw invalid_parameter("--resume " + o.resume, "network template",
+                                    std::to_string(state.shape.inputs) + " inputs, " +
+                                        std::to_string(state.shape.outputs) + " outputs",
+                                    "the task on " + o.processor + " needs " + std::to_string(shape.inputs) +
+                                        " inputs, " + std::to_string(shape.outputs) + " outputs and its property pack");
+    } else {
+        eons::eons_config config;
+        if (!o.config.empty()) config = eons::eons_config::from_json(read_json_file(o.config), o.config);
+        if (o.population > 0) config.population = o.population;
+        config.validate("--population");
+        state = eons::start_evolution(config, shape, o.seed, seeds);
+    }
+    run.threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    if (talk)
+        std::fprintf(log, "volley evolve: %s, population %d, %d generations from %d, %d threads\n", what.c_str(),
+                     state.config.population, o.generations, state.generation, run.threads);
+    const bool bar = talk && stderr_is_terminal();
+    // Under mpirun every rank runs this command with the same options and evaluates its block of
+    // each generation's networks (docs/mpi.md, "EONS on ranks"); only rank 0 writes files.
+    const auto ranks = launch_context();
+    run.writes = ranks.id() == 0;
+    run.ranks = ranks.size();
+    eons::evolve_options eo;
+    eo.generations = o.generations;
+    eo.threads = run.threads;
+    if (ranks.size() > 1)
+        eo.share = {ranks.id(), ranks.size(), [ranks](std::span<const double> mine) { return ranks.gather_values(mine); }};
+    eo.stop_at = 1.0;
+    eo.progress = [&](const eons::generation_record& r) {
+        run.evaluations += r.evaluations;
+        run.eval_s += r.seconds;
+        if (bar)
+            std::fprintf(stderr, "\r\033[Kgeneration %d: best %.4f, mean %.4f, %d nodes, %d edges (%.2f s)", r.generation,
+                         r.best, r.mean, r.best_nodes, r.best_edges, r.seconds);
+        else if (talk && !o.json)
+            std::fprintf(log, "generation %d: best %.4f, mean %.4f, %d nodes, %d edges (%.2f s)\n", r.generation, r.best,
+                         r.mean, r.best_nodes, r.best_edges, r.seconds);
+        return true;
+    };
+    if (!o.checkpoint.empty() && run.writes)
+        eo.checkpoint = [&](const eons::evolution_state& s) { write_json_file(o.checkpoint, s.to_json()); };
+    eons::evolve(state, fitness, eo);
+    if (bar) std::fputs("\r\033[K", stderr);
+    return run;
+}
+
+/// Writes the fitness plot of --plot (rank 0 only).
+void plot_fitness(const evolve_cli_options& o, const evolution_run& run, const std::string& title, const std::string& note) {
+    if (o.plot.empty() || !run.writes) return;
+    fitness_curve c;
+    c.title = title;
+    c.note = note;
+    for (const auto& r : run.state.history) c.best.push_back(r.best), c.mean.push_back(r.mean);
+    if (!c.best.empty()) write_fitness_svg(o.plot, c);
+}
+
+
+/// The actions of one whole episode of `net` on a processor of `spec`.
+std::vector<int> episode_actions(const temporal::processor_spec& spec, const hw::tennlab_network& net,
+                                 const temporal::cartpole_setting& setting, const temporal::cartpole_state& start) {
+    temporal::network_agent agent(spec, net, setting, "evolved network");
+    temporal::episode_options eo;
+    eo.keep_trace = true;
+    std::vector<int> actions;
+    for (const auto& s : temporal::run_cartpole_episode(agent, setting, start, eo).trace) actions.push_back(s.action);
+    return actions;
+}
+
+/// `volley evolve --task cartpole`: EONS from random networks on a cart-pole setting.
+void run_evolve_cartpole(const evolve_cli_options& o) {
+    if (o.generations < 0)
+        throw invalid_parameter("--generations", "generations", std::to_string(o.generations), "must be >= 0");
+    if (o.seed_hand_built)
+        throw invalid_parameter("--seed-hand-built", "task", o.task, "there is no hand-built cart-pole network");
+    const auto setting = temporal::cartpole_setting::load(o.setting);
+    temporal::processor_spec proc;
+    proc.kind = o.processor;
+    proc.proc_params = temporal::risp_preset(o.preset);
+    temporal::cartpole_task_options to;
+    to.training_episodes = o.episodes;
+    to.training_steps = o.training_steps;
+    to.seed = o.seed;
+    auto task = std::make_shared<temporal::cartpole_task>(setting, proc, to);
+    const std::string what = "cart-pole " + setting.name + " on " + o.processor + " (" + o.preset + "), " +
+                             std::to_string(o.episodes) + " training episodes of " +
+                             std::to_string(o.training_steps > 0 ? o.training_steps : setting.episode_steps) + " steps";
+    const auto t0 = std::chrono::steady_clock::now();
+    auto run = run_eons(o, task->network_template(), temporal::fitness_of(task), {}, what);
+    const double evolve_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    auto best = run.state.best;
+    best.associated_data["proc_params"] = proc.proc_params;
+    best.associated_data["other"] = {{"proc_name", "risp"}};
+    best.associated_data["volley_evolve"] = {{"task", "cartpole"},
+                                             {"setting", setting.name},
+                                             {"processor", o.processor},
+                                             {"preset", o.preset},
+                                             {"training_episodes", o.episodes},
+                                             {"training_steps", o.training_steps},
+                                             {"training_fitness", run.state.best_fitness},
+                                             {"generations", run.state.generation},
+                                             {"seed", o.seed}};
+    if (run.writes) hw::save_tennlab_network(best, o.out);
+    nlohmann::json f;
+    f["task"] = "cartpole";
+    f["setting"] = setting.name;
+    f["processor"] = o.processor;
+    f["preset"] = o.preset;
+    f["generations"] = run.state.generation;
+    f["population"] = run.state.config.population;
+    f["threads"] = run.threads;
+    f["ranks"] = run.ranks;
+    f["seed"] = o.seed;
+    f["training_fitness"] = run.state.best_fitness;
+    f["evaluations"] = run.evaluations;
+    f["evolve_s"] = evolve_s;
+    f["test"] = task->evaluate(best);
+    // The same network on the other processors: the actions of the first test episodes.
+    const auto starts = task->test_starts();
+    const std::size_t compared = std::min<std::size_t>(starts.size(), static_cast<std::size_t>(o.compare_episodes));
+    for (const char* kind : {"risp", "danna2", "danna"}) {
+        if (kind == o.processor || compared == 0) continue;
+        temporal::processor_spec other = proc;
+        other.kind = kind;
+        try {
+            std::size_t differ = 0;
+            for (std::size_t i = 0; i < compared; ++i)
+                differ += episode_actions(other, best, setting, starts[i]) != episode_actions(proc, best, setting, starts[i]);
+            f["same_actions_on"][kind] = {{"episodes", compared}, {"episodes_differing", differ}};
+        } catch (const error& e) {
+            f["same_actions_on"][kind] = {{"error", e.what()}};
+        }
+    }
+    f["out"] = o.out;
+    f["history"] = nlohmann::json::array();
+    for (const auto& r : run.state.history)
+        f["history"].push_back({{"generation", r.generation}, {"best", r.best}, {"mean", r.mean}});
+    plot_fitness(o, run, "EONS on cart-pole " + setting.name + " (" + o.processor + ", " + o.preset + ")",
+                 "fitness: mean share of the training episodes survived, population " +
+                     std::to_string(run.state.config.population));
+    if (!o.plot.empty()) f["plot"] = o.plot;
+    if (o.json) {
+        print_json(f);
+        return;
+    }
+    const auto& t = f["test"];
+    std::printf("best network: %zu neurons, %zu synapses, training fitness %.4f after %d generations (%.1f s)\n",
+                best.nodes.size(), best.edges.size(), run.state.best_fitness, run.state.generation, evolve_s);
+    std::printf("test: %d of %d held-out starts survived all %d steps; mean %.1f, minimum %d steps\n",
+                t["survived"].get<int>(), t["episodes"].get<int>(), setting.episode_steps, t["mean_steps"].get<double>(),
+                t["min_steps"].get<int>());
+    for (const auto& [kind, v] : f["same_actions_on"].items()) {
+        if (v.contains("error"))
+            std::printf("on %s: %s\n", kind.c_str(), v["error"].get<std::string>().c_str());
+        else
+            std::printf("on %s: %d of %d test episodes with other actions than on %s\n", kind.c_str(),
+                        v["episodes_differing"].get<int>(), v["episodes"].get<int>(), o.processor.c_str());
+    }
+    std::printf("best written to %s\n", o.out.c_str());
+}
+
 void run_evolve(const evolve_cli_options& o) {
+    if (o.task == "cartpole") {
+        run_evolve_cartpole(o);
+        return;
+    }
     temporal::task_spec task;
     task.kind = temporal::parse_question(o.task);
     task.class_a = o.class_a;
@@ -122,9 +313,6 @@ void run_evolve(const evolve_cli_options& o) {
     if (o.train_sequences < 2 || o.test_sequences < 2)
         throw invalid_parameter("--train-sequences/--test-sequences", "sequences",
                                 std::to_string(std::min(o.train_sequences, o.test_sequences)), "must be >= 2");
-    std::FILE* log = o.json ? stderr : stdout;
-    const bool talk = !o.quiet;
-
     const auto train = convert::load_fashion_mnist(o.data_dir, "train");
     const auto test = convert::load_fashion_mnist(o.data_dir, "test");
     const auto train_seqs = temporal::generate_sequences(task, train.labels, {.count = o.train_sequences, .seed = o.seed});
@@ -141,60 +329,16 @@ void run_evolve(const evolve_cli_options& o) {
     const auto shape = temporal::make_network_template(task, proc);
     const auto hand = temporal::hand_built_network(task, enc, proc, timing);
 
-    eons::evolution_state state;
-    if (!o.resume.empty()) {
-        state = eons::evolution_state::from_json(read_json_file(o.resume), o.resume);
-        if (state.shape.inputs != shape.inputs || state.shape.outputs != shape.outputs ||
-            !state.shape.properties.matches(shape.properties))
-            throw invalid_parameter("--resume " + o.resume, "network template",
-                                    std::to_string(state.shape.inputs) + " inputs, " +
-                                        std::to_string(state.shape.outputs) + " outputs",
-                                    "the task on " + o.processor + " needs " + std::to_string(shape.inputs) +
-                                        " inputs, " + std::to_string(shape.outputs) + " output and its property pack");
-    } else {
-        eons::eons_config config;
-        if (!o.config.empty()) config = eons::eons_config::from_json(read_json_file(o.config), o.config);
-        if (o.population > 0) config.population = o.population;
-        config.validate("--population");
-        state = eons::start_evolution(config, shape, o.seed,
-                                      o.seed_hand_built ? std::vector<hw::tennlab_network>{hand}
-                                                        : std::vector<hw::tennlab_network>{});
-    }
-    const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    if (talk)
-        std::fprintf(log, "volley evolve: %s on %s, %zu training sequences of %d frames (%s features, %s coding), "
-                          "population %d, %d generations from %d, %d threads\n",
-                     o.task.c_str(), o.processor.c_str(), o.train_sequences, o.frames, o.features.c_str(),
-                     o.encoding.c_str(), state.config.population, o.generations, state.generation, threads);
-    const bool bar = talk && stderr_is_terminal();
-    std::int64_t evaluations = 0;
-    double eval_s = 0;
-    // Under mpirun every rank runs this command with the same options and evaluates its block of
-    // each generation's networks (docs/mpi.md, "EONS on ranks"); only rank 0 writes files.
-    const auto ranks = launch_context();
-    const bool writes = ranks.id() == 0;
-    eons::evolve_options eo;
-    eo.generations = o.generations;
-    eo.threads = threads;
-    if (ranks.size() > 1)
-        eo.share = {ranks.id(), ranks.size(), [ranks](std::span<const double> mine) { return ranks.gather_values(mine); }};
-    eo.stop_at = 1.0;
-    eo.progress = [&](const eons::generation_record& r) {
-        evaluations += r.evaluations;
-        eval_s += r.seconds;
-        if (bar)
-            std::fprintf(stderr, "\r\033[Kgeneration %d: best %.4f, mean %.4f, %d nodes, %d edges (%.2f s)", r.generation,
-                         r.best, r.mean, r.best_nodes, r.best_edges, r.seconds);
-        else if (talk && !o.json)
-            std::fprintf(log, "generation %d: best %.4f, mean %.4f, %d nodes, %d edges (%.2f s)\n", r.generation, r.best,
-                         r.mean, r.best_nodes, r.best_edges, r.seconds);
-        return true;
-    };
-    if (!o.checkpoint.empty() && writes)
-        eo.checkpoint = [&](const eons::evolution_state& s) { write_json_file(o.checkpoint, s.to_json()); };
-    eons::evolve(state, fitness, eo);
-    if (bar) std::fputs("\r\033[K", stderr);
-
+    const std::string what = o.task + " on " + o.processor + ", " + std::to_string(o.train_sequences) +
+                             " training sequences of " + std::to_string(o.frames) + " frames (" + o.features +
+                             " features, " + o.encoding + " coding)";
+    auto run = run_eons(o, shape, fitness, o.seed_hand_built ? std::vector<hw::tennlab_network>{hand}
+                                                              : std::vector<hw::tennlab_network>{}, what);
+    const auto& state = run.state;
+    const auto evaluations = run.evaluations;
+    const double eval_s = run.eval_s;
+    const int threads = run.threads;
+    const bool writes = run.writes;
     auto best = state.best;
     best.associated_data["volley_evolve"] = {{"task", o.task},         {"processor", o.processor},
                                              {"features", o.features}, {"encoding", o.encoding},
@@ -241,15 +385,10 @@ void run_evolve(const evolve_cli_options& o) {
         }
     }
     f["out"] = o.out;
-    f["ranks"] = ranks.size();
-    if (!o.plot.empty()) {
-        fitness_curve c;
-        c.title = "EONS on " + o.task + " (" + o.processor + ")";
-        c.note = o.features + " features, population " + std::to_string(state.config.population);
-        for (const auto& r : state.history) c.best.push_back(r.best), c.mean.push_back(r.mean);
-        if (!c.best.empty() && writes) write_fitness_svg(o.plot, c);
-        f["plot"] = o.plot;
-    }
+    f["ranks"] = run.ranks;
+    plot_fitness(o, run, "EONS on " + o.task + " (" + o.processor + ")",
+                 o.features + " features, population " + std::to_string(state.config.population));
+    if (!o.plot.empty()) f["plot"] = o.plot;
     if (o.json) {
         print_json(f);
         return;
@@ -274,7 +413,14 @@ void run_evolve(const evolve_cli_options& o) {
 void register_evolve(CLI::App& app, command_context&) {
     auto* cmd = app.add_subcommand("evolve", "Design a temporal network on a neuroprocessor with EONS (docs/temporal.md)");
     auto o = std::make_shared<evolve_cli_options>();
-    cmd->add_option("--task", o->task, "order, change or count");
+    cmd->add_option("--task", o->task, "order, change, count or cartpole (docs/control.md)");
+    cmd->add_option("--setting", o->setting, "cartpole: easy, medium, hard, hardest or a setting JSON file");
+    cmd->add_option("--preset", o->preset, "cartpole: RISP preset risp-1+, risp-1, risp-7, risp-15+ or risp-127");
+    cmd->add_option("--episodes", o->episodes, "cartpole: training episodes per fitness evaluation");
+    cmd->add_option("--training-steps", o->training_steps,
+                    "cartpole: steps per training episode at most (default: the setting's, 15000)");
+    cmd->add_option("--compare-episodes", o->compare_episodes,
+                    "cartpole: test episodes run again on the other processors to compare actions");
     cmd->add_option("--processor", o->processor, "risp, danna2 or danna (the element grid)");
     cmd->add_option("--population", o->population, "Networks per generation (default: the config's, 100)");
     cmd->add_option("--generations", o->generations, "Generations to run");

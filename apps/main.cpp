@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
     volley::cli::register_nir(app, ctx);
     volley::cli::register_analyse(app, ctx);
     volley::cli::register_evolve(app, ctx);
+    volley::cli::register_control(app, ctx);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -35,6 +35,39 @@ nlohmann::json temporal_risp_params(const encoding_options& encoding, const risp
             {"threshold_inclusive", true}};
 }
 
+namespace {
+
+struct preset {
+    const char* name;
+    int min_weight, max_weight, min_threshold, max_threshold, min_potential, max_delay;
+};
+
+constexpr preset presets[] = {
+    {"risp-1+", 1, 1, 1, 1, 0, 15},         {"risp-1", -1, 1, 0, 1, -1, 15},
+    {"risp-7", -7, 7, 0, 7, -7, 15},        {"risp-15+", 1, 15, 1, 15, 0, 15},
+    {"risp-127", -127, 127, 0, 127, -127, 127},
+};
+
+}  // namespace
+
+nlohmann::json risp_preset(const std::string& name) {
+    for (const auto& p : presets)
+        if (name == p.name)
+            return {{"discrete", true},          {"leak_mode", "none"},
+                    {"min_weight", p.min_weight}, {"max_weight", p.max_weight},
+                    {"min_threshold", p.min_threshold}, {"max_threshold", p.max_threshold},
+                    {"min_potential", p.min_potential}, {"max_delay", p.max_delay}};
+    std::string names;
+    for (const auto& p : presets) names += std::string(names.empty() ? "" : ", ") + p.name;
+    throw unknown_name("RISP preset", name, "RISP processor presets (" + names + ")");
+}
+
+std::vector<std::string> risp_preset_names() {
+    std::vector<std::string> names;
+    for (const auto& p : presets) names.emplace_back(p.name);
+    return names;
+}
+
 std::unique_ptr<hw::neuroprocessor> processor_spec::make() const {
     if (kind == "risp") return std::make_unique<hw::risp_processor>(proc_params);
     if (kind == "danna2" || kind == "danna") {

@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace volley::temporal {
 
@@ -28,6 +29,15 @@ struct risp_settings {
 /// "min_potential", "max_delay", "threshold_inclusive": true}. invalid_parameter for W < 1,
 /// max_threshold < W + 1, min_potential > 0 or a delay below cycles_per_frame + 1.
 nlohmann::json temporal_risp_params(const encoding_options& encoding, const risp_settings& settings = {});
+
+/// The RISP parameters of a TENNLab preset (Plank et al., "The RISP Neuroprocessor", 2022, and
+/// the cart-pole benchmark paper): "risp-1+" (weight 1, threshold 1), "risp-1" (weights −1..1,
+/// thresholds 0..1), "risp-7", "risp-15+" (weights and thresholds 1..15) and "risp-127"; no leak,
+/// discrete, max_delay 15 (127 for risp-127), min_potential −max_weight (0 for the "+" presets).
+/// unknown_name for another name.
+nlohmann::json risp_preset(const std::string& name);
+/// The preset names, as risp_preset takes them.
+std::vector<std::string> risp_preset_names();
 
 /// A processor kind and its parameters.
 struct processor_spec {
