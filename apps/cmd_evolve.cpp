@@ -40,6 +40,7 @@ struct evolve_cli_options {
     bool seed_hand_built = false, json = false, quiet = false;
     std::string setting = "easy", preset = "risp-1+";  ///< cartpole only
     int episodes = 10, training_steps = 0, compare_episodes = 2;  ///< cartpole only
+    double time_limit = 0;  ///< [s] stop after the generation that passes it (0: none)
 };
 
 /// The JSON of a file; io_error or file_format_error naming it.
@@ -106,6 +107,7 @@ struct evolution_run {
     double eval_s = 0;
     int threads = 1;
     bool writes = true;  ///< this process writes files (rank 0)
+    bool stopped_by_time = false;  ///< --time-limit ended the run
     int ranks = 1;
 };
 
@@ -151,7 +153,8 @@ evolution_run run_eons(const evolve_cli_options& o, const eons::network_template
     if (ranks.size() > 1)
         eo.share = {ranks.id(), ranks.size(), [ranks](std::span<const double> mine) { return ranks.gather_values(mine); }};
     eo.stop_at = 1.0;
-    eo.progress = [&](const eons::generation_record& r) {
+    const auto started = std::chrono::steady_clock::now();
+    eo.progress = [&, started](const eons::generation_record& r) {
         run.evaluations += r.evaluations;
         run.eval_s += r.seconds;
         if (bar)
@@ -160,7 +163,12 @@ evolution_run run_eons(const evolve_cli_options& o, const eons::network_template
         else if (talk && !o.json)
             std::fprintf(log, "generation %d: best %.4f, mean %.4f, %d nodes, %d edges (%.2f s)\n", r.generation, r.best,
                          r.mean, r.best_nodes, r.best_edges, r.seconds);
-        return true;
+        if (talk && !o.json) std::fflush(log);  // progress reaches a file or a pipe as it happens
+        // All ranks must stop together: rank 0's clock decides (gather_values is collective).
+        const double late = o.time_limit > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+                                                        .count() > o.time_limit;
+        run.stopped_by_time = (ranks.size() > 1 ? ranks.gather_values(std::vector<double>{late})[0] : late) != 0;
+        return !run.stopped_by_time;
     };
     if (!o.checkpoint.empty() && run.writes)
         eo.checkpoint = [&](const eons::evolution_state& s) { write_json_file(o.checkpoint, s.to_json()); };
@@ -238,6 +246,7 @@ void run_evolve_cartpole(const evolve_cli_options& o) {
     f["training_fitness"] = run.state.best_fitness;
     f["evaluations"] = run.evaluations;
     f["evolve_s"] = evolve_s;
+    f["stopped_by_time"] = run.stopped_by_time;
     f["test"] = task->evaluate(best);
     // The same network on the other processors: the actions of the first test episodes.
     const auto starts = task->test_starts();
@@ -419,6 +428,8 @@ void register_evolve(CLI::App& app, command_context&) {
     cmd->add_option("--episodes", o->episodes, "cartpole: training episodes per fitness evaluation");
     cmd->add_option("--training-steps", o->training_steps,
                     "cartpole: steps per training episode at most (default: the setting's, 15000)");
+    cmd->add_option("--time-limit", o->time_limit,
+                    "Stop after the generation that passes this many seconds (the checkpoint stays resumable)");
     cmd->add_option("--compare-episodes", o->compare_episodes,
                     "cartpole: test episodes run again on the other processors to compare actions");
     cmd->add_option("--processor", o->processor, "risp, danna2 or danna (the element grid)");

@@ -90,6 +90,9 @@ void eons_config::validate(const std::string& source) const {
     check_int(source, "starting_edges", starting_edges, 0, "must be >= 0");
     check_int(source, "max_nodes", max_nodes, 1, "must be >= 1");
     check_rate(source, "size_penalty", size_penalty);
+    check_probability(source, "perturb_rate", perturb_rate);
+    if (!(perturb_span > 0 && perturb_span <= 1))
+        throw invalid_parameter(source, "perturb_span", text(perturb_span), "must be in (0, 1]");
 }
 
 eons_config eons_config::from_json(const nlohmann::json& j, const std::string& source) {
@@ -104,11 +107,13 @@ eons_config eons_config::from_json(const nlohmann::json& j, const std::string& s
     double* doubles[] = {&c.random_fraction, &c.crossover_rate,   &c.merge_rate,
                          &c.mutation_rate,   &c.add_node_rate,    &c.delete_node_rate,
                          &c.add_edge_rate,   &c.delete_edge_rate, &c.node_param_rate,
-                         &c.edge_param_rate, &c.size_penalty};
+                         &c.edge_param_rate, &c.size_penalty,     &c.perturb_rate,
+                         &c.perturb_span};
     const char* double_keys[] = {"random_fraction", "crossover_rate",   "merge_rate",
                                  "mutation_rate",   "add_node_rate",    "delete_node_rate",
                                  "add_edge_rate",   "delete_edge_rate", "node_param_rate",
-                                 "edge_param_rate", "size_penalty"};
+                                 "edge_param_rate", "size_penalty",     "perturb_rate",
+                                 "perturb_span"};
     for (const auto& [key, v] : j.items()) {
         bool found = false;
         for (std::size_t i = 0; i < std::size(int_keys) && !found; ++i)
@@ -141,6 +146,8 @@ nlohmann::json eons_config::to_json() const {
             {"starting_edges", starting_edges},
             {"max_nodes", max_nodes},
             {"size_penalty", size_penalty},
+            {"perturb_rate", perturb_rate},
+            {"perturb_span", perturb_span},
             {"self_edges", self_edges}};
 }
 

@@ -5,6 +5,8 @@
 #include "network_edit.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 
 namespace volley::eons {
 
@@ -39,13 +41,57 @@ std::vector<hw::node_id> hidden_ids(const hw::tennlab_network& net, const networ
     return ids;
 }
 
-/// Sets one random slot of `values` to a new random value of its property.
-void change_slot(std::vector<double>& values, const std::vector<hw::property>& list, int slots,
+/// The bounds a slot of `p` can take: [ceil(min), floor(max)] for integers, within {0, 1}
+/// for booleans, [min, max] for reals.
+std::pair<double, double> value_bounds(const hw::property& p) {
+    if (p.type == hw::property_type::real) return {p.min_value, p.max_value};
+    double lo = std::ceil(p.min_value), hi = std::floor(p.max_value);
+    if (p.type == hw::property_type::boolean) lo = std::max(lo, 0.0), hi = std::min(hi, 1.0);
+    return {lo, hi};
+}
+
+/// The slots of `list` whose property allows more than one value, with their property: a
+/// parameter mutation of a fixed slot (RISP-1+'s weights and thresholds, say) changes nothing.
+std::vector<std::pair<int, const hw::property*>> variable_slots(const std::vector<hw::property>& list) {
+    std::vector<std::pair<int, const hw::property*>> slots;
+    for (const auto& p : list) {
+        const auto [lo, hi] = value_bounds(p);
+        if (hi > lo)
+            for (int s = 0; s < p.size; ++s) slots.emplace_back(p.index + s, &p);
+    }
+    return slots;
+}
+
+/// A value of `p` other than `v`: with probability config.perturb_rate a step from v of at most
+/// perturb_span of the property's span (at least one integer), else a fresh draw.
+double new_value(const hw::property& p, double v, const eons_config& c, random_stream& rng) {
+    const auto [lo, hi] = value_bounds(p);
+    const bool perturb = c.perturb_rate > 0 && rng.chance(c.perturb_rate);
+    if (p.type == hw::property_type::real) {
+        if (!perturb) return random_value(p, rng);
+        const double span = c.perturb_span * (hi - lo);
+        return std::clamp(v + rng.uniform(-span, span), lo, hi);
+    }
+    // Integers and booleans: uniform among the other values in [a, b] (v itself skipped).
+    double a = lo, b = hi;
+    if (perturb) {
+        const double k = std::max(1.0, std::round(c.perturb_span * (hi - lo)));
+        a = std::max(lo, v - k), b = std::min(hi, v + k);
+    }
+    const bool inside = v >= a && v <= b && std::trunc(v) == v;
+    const auto count = static_cast<std::uint64_t>(b - a) + 1 - (inside ? 1 : 0);
+    double x = a + static_cast<double>(rng.below(count));
+    if (inside && x >= v) x += 1;
+    return x;
+}
+
+/// Changes one random variable slot of `values` (the list must have one).
+void change_slot(std::vector<double>& values, const std::vector<hw::property>& list, const eons_config& c,
                  random_stream& rng) {
-    const int slot = static_cast<int>(rng.below(static_cast<std::uint64_t>(slots)));
-    for (const auto& p : list)
-        if (slot >= p.index && slot < p.index + p.size)
-            values[static_cast<std::size_t>(slot)] = random_value(p, rng);
+    const auto slots = variable_slots(list);
+    const auto& [slot, p] = slots[rng.below(slots.size())];
+    auto& v = values[static_cast<std::size_t>(slot)];
+    v = new_value(*p, v, c, rng);
 }
 
 void add_node(hw::tennlab_network& net, const network_template& shape, random_stream& rng) {
@@ -100,9 +146,9 @@ bool applicable(mutation_kind kind, const hw::tennlab_network& net, const networ
         case mutation_kind::delete_edge:
             return !net.edges.empty();
         case mutation_kind::node_param:
-            return !net.nodes.empty() && shape.properties.node_slots() > 0;
+            return !net.nodes.empty() && !variable_slots(shape.properties.node).empty();
         case mutation_kind::edge_param:
-            return !net.edges.empty() && shape.properties.edge_slots() > 0;
+            return !net.edges.empty() && !variable_slots(shape.properties.edge).empty();
     }
     return false;
 }
@@ -127,12 +173,10 @@ bool mutate(hw::tennlab_network& net, mutation_kind kind, const network_template
                             static_cast<std::ptrdiff_t>(rng.below(net.edges.size())));
             break;
         case mutation_kind::node_param:
-            change_slot(net.nodes[rng.below(net.nodes.size())].values, shape.properties.node,
-                        shape.properties.node_slots(), rng);
+            change_slot(net.nodes[rng.below(net.nodes.size())].values, shape.properties.node, config, rng);
             break;
         case mutation_kind::edge_param:
-            change_slot(net.edges[rng.below(net.edges.size())].values, shape.properties.edge,
-                        shape.properties.edge_slots(), rng);
+            change_slot(net.edges[rng.below(net.edges.size())].values, shape.properties.edge, config, rng);
             break;
     }
     return true;

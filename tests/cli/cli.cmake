@@ -19,3 +19,6 @@ add_dependencies(test_run_faults_cli volley)
 # Damaged and hostile HDF5 input: a typed error, never a dead process (docs/errors.md).
 volley_test(test_hostile_hdf5_cli cli/test_hostile_hdf5_cli.cpp LIBS volley::snn nlohmann_json::nlohmann_json)
 add_dependencies(test_hostile_hdf5_cli volley)
+# `volley control cartpole` and `volley evolve --task cartpole` (docs/control.md).
+volley_test(test_control_cli cli/test_control_cli.cpp LIBS volley::temporal nlohmann_json::nlohmann_json)
+add_dependencies(test_control_cli volley)

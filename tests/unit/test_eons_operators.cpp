@@ -260,3 +260,43 @@ TEST(EonsOperators, CheckNetworkRejectsBrokenNetworks) {
     bad.outputs = {3, 2};
     EXPECT_THROW(check_network(bad, shape, config, "bad"), volley::invalid_parameter);
 }
+
+// A parameter mutation changes exactly one value, to another value, never a fixed one (RISP-1+:
+// weight and threshold 1, only the delay varies); with perturb_rate 1 the step is at most
+// max(1, round(perturb_span · span)).
+TEST(EonsOperators, ParameterMutationsChangeOneVariableValue) {
+    const nlohmann::json risp1plus = {{"min_weight", 1},    {"max_weight", 1},   {"min_threshold", 1},
+                                      {"max_threshold", 1}, {"max_delay", 15},   {"discrete", true},
+                                      {"min_potential", 0}};
+    const auto shape = eons_test::shape_of(risp1plus, 2, 2);
+    for (double perturb : {0.0, 1.0}) {
+        eons_config c;
+        c.perturb_rate = perturb;
+        c.perturb_span = 0.1;  // 0.1 · 14 → steps of at most 1
+        random_stream build(5);
+        auto net = random_network(c, shape, build);
+        ASSERT_FALSE(net.edges.empty());
+        EXPECT_FALSE(applicable(mutation_kind::node_param, net, shape, c)) << "no node value can change";
+        const int delay = shape.properties.find_edge("Delay")->index;
+        const int weight = shape.properties.find_edge("Weight")->index;
+        int bigger_steps = 0;
+        for (std::uint64_t k = 0; k < 400; ++k) {
+            random_stream rng(100 + k);
+            auto child = net;
+            ASSERT_TRUE(mutate(child, mutation_kind::edge_param, shape, c, rng));
+            int changed = 0;
+            for (std::size_t e = 0; e < net.edges.size(); ++e) {
+                const auto& a = net.edges[e].values;
+                const auto& b = child.edges[e].values;
+                EXPECT_EQ(b[static_cast<std::size_t>(weight)], 1.0);
+                const double d = std::fabs(b[static_cast<std::size_t>(delay)] - a[static_cast<std::size_t>(delay)]);
+                changed += d != 0;
+                bigger_steps += d > 1;
+            }
+            EXPECT_EQ(changed, 1) << "draw " << k;
+            eons_test::expect_valid(child, shape, c.max_nodes, c.self_edges, "edge_param");
+        }
+        if (perturb == 1.0) EXPECT_EQ(bigger_steps, 0);
+        else EXPECT_GT(bigger_steps, 100) << "fresh draws go anywhere in 1..15";
+    }
+}

@@ -36,6 +36,10 @@ struct eons_config {
     // Relative weights of the mutation operators (need not sum to 1).
     double add_node_rate = 1, delete_node_rate = 1, add_edge_rate = 2, delete_edge_rate = 1,
            node_param_rate = 2, edge_param_rate = 3;
+    /// Chance that a parameter mutation steps the value (by at most perturb_span of its
+    /// property's span, at least one for integers) instead of drawing it afresh.
+    double perturb_rate = 0;
+    double perturb_span = 0.1;  ///< the largest step, as a share of the span (in (0, 1])
     int starting_nodes = 0;   ///< hidden nodes of a fresh random network
     int starting_edges = 0;   ///< edges of a fresh random network (0: inputs + outputs)
     int max_nodes = 64;       ///< most nodes a network may have (inputs and outputs included)

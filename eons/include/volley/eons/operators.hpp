@@ -51,8 +51,10 @@ enum class mutation_kind {
     delete_node,  ///< a random hidden node and every edge touching it
     add_edge,     ///< a random edge between two nodes that have none in that direction
     delete_edge,  ///< a random edge
-    node_param,   ///< one random slot of one random node (inputs and outputs included)
-    edge_param,   ///< one random slot of one random edge
+    node_param,   ///< one random variable slot of one random node (inputs and outputs
+                  ///< included) gets another value: a step of at most perturb_span of its
+                  ///< span with probability perturb_rate, else a fresh draw
+    edge_param,   ///< the same for one random variable slot of one random edge
 };
 
 /// The name of a mutation ("add_node", ...), as in the config keys without "_rate".
