@@ -10,6 +10,7 @@
 #include <volley/temporal/evaluation_task.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -157,8 +158,9 @@ void run_control(const control_options& o, command_context& ctx) {
             std::printf("episode %2zu: start (%+.4f, %+.4f, %+.4f, %+.4f): %6d steps%s\n", i, s.x, s.x_dot, s.theta,
                         s.theta_dot, r.steps, r.survived ? " (whole episode)" : "");
         if (plotted)
-            write_episode_svg(o.plot, r, setting, "cart-pole: " + o.network + " on " + o.processor,
-                              agent.processor().neuron_ids());
+            write_episode_svg(o.plot, r, setting,
+                              "cart-pole: " + std::filesystem::path(o.network).filename().string() + " on " + o.processor,
+                              net, agent.processor().neuron_ids());
     }
     double sum = 0;
     int survived = 0;

@@ -41,6 +41,7 @@ struct evolve_cli_options {
     std::string setting = "easy", preset = "risp-1+";  ///< cartpole only
     int episodes = 10, training_steps = 0, compare_episodes = 2;  ///< cartpole only
     double time_limit = 0;  ///< [s] stop after the generation that passes it (0: none)
+    bool grid_check = true;  ///< cartpole: networks the DANNA grid cannot place score half
 };
 
 /// The JSON of a file; io_error or file_format_error naming it.
@@ -213,6 +214,7 @@ void run_evolve_cartpole(const evolve_cli_options& o) {
     to.training_episodes = o.episodes;
     to.training_steps = o.training_steps;
     to.seed = o.seed;
+    to.placeable_on_grid = o.grid_check;
     auto task = std::make_shared<temporal::cartpole_task>(setting, proc, to);
     const std::string what = "cart-pole " + setting.name + " on " + o.processor + " (" + o.preset + "), " +
                              std::to_string(o.episodes) + " training episodes of " +
@@ -247,6 +249,7 @@ void run_evolve_cartpole(const evolve_cli_options& o) {
     f["evaluations"] = run.evaluations;
     f["evolve_s"] = evolve_s;
     f["stopped_by_time"] = run.stopped_by_time;
+    f["grid_check"] = o.grid_check;
     f["test"] = task->evaluate(best);
     // The same network on the other processors: the actions of the first test episodes.
     const auto starts = task->test_starts();
@@ -428,6 +431,8 @@ void register_evolve(CLI::App& app, command_context&) {
     cmd->add_option("--episodes", o->episodes, "cartpole: training episodes per fitness evaluation");
     cmd->add_option("--training-steps", o->training_steps,
                     "cartpole: steps per training episode at most (default: the setting's, 15000)");
+    cmd->add_flag("--grid-check,!--no-grid-check", o->grid_check,
+                  "cartpole: networks the DANNA grid cannot place and route score half (default on)");
     cmd->add_option("--time-limit", o->time_limit,
                     "Stop after the generation that passes this many seconds (the checkpoint stays resumable)");
     cmd->add_option("--compare-episodes", o->compare_episodes,

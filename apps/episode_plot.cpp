@@ -18,9 +18,25 @@ using svg::num;
 using svg::text;
 
 constexpr double width = 900, left = 90, right = 860;
-constexpr double top1 = 70, bottom1 = 300;    // x and θ
-constexpr double band_top = 312, band_bottom = 326;  // actions
-constexpr double top2 = 380;                  // raster (its height depends on the neurons)
+constexpr double top1 = 70, bottom1 = 300;          // x and θ
+constexpr double band_top = 326, band_bottom = 340;  // actions, under the time axis's labels
+constexpr double top2 = 400;                         // raster (its height depends on the neurons)
+
+/// The label of neuron `id`: its id, and for inputs the value and group, for outputs the action.
+std::string neuron_label(hw::node_id id, const hw::tennlab_network& net, const temporal::cartpole_setting& setting) {
+    static const char* names[] = {"x", "ẋ", "θ", "θ̇"};
+    const int per = temporal::encoder_inputs(setting.coding.encoder);
+    for (std::size_t i = 0; i < net.inputs.size(); ++i)
+        if (net.inputs[i] == id && i / static_cast<std::size_t>(per) < setting.observed.size()) {
+            const std::string value = names[setting.observed[i / static_cast<std::size_t>(per)]];
+            const auto k = i % static_cast<std::size_t>(per);
+            return std::to_string(id) + " " + value +
+                   (per == 2 ? (k == 0 ? "−" : "+") : std::string(" ") + std::to_string(k));
+        }
+    for (std::size_t o = 0; o < net.outputs.size() && o < setting.actions.size(); ++o)
+        if (net.outputs[o] == id) return std::to_string(id) + " " + temporal::to_string(setting.actions[o]);
+    return std::to_string(id);
+}
 
 const char* action_colour(temporal::cartpole_action a) {
     return a == temporal::cartpole_action::left ? "#1f77b4" : a == temporal::cartpole_action::right ? "#d62728" : "#bbbbbb";
@@ -36,7 +52,7 @@ std::string polyline(const std::vector<double>& xs, const std::vector<double>& y
 
 void write_episode_svg(const std::filesystem::path& file, const temporal::episode_result& e,
                        const temporal::cartpole_setting& setting, const std::string& title,
-                       const std::vector<hw::node_id>& ids) {
+                       const hw::tennlab_network& network, const std::vector<hw::node_id>& ids) {
     if (e.trace.empty()) throw invalid_parameter("episode plot", "trace", "empty", "run the episode with keep_trace");
     const temporal::cartpole_physics& p = setting.physics;
     const std::size_t n = e.trace.size();
@@ -44,7 +60,7 @@ void write_episode_svg(const std::filesystem::path& file, const temporal::episod
     while (raster_steps < n && !e.trace[raster_steps].fires.empty()) ++raster_steps;
     const double row = std::clamp(160.0 / std::max<double>(1, static_cast<double>(ids.size())), 6.0, 16.0);
     const double bottom2 = top2 + row * static_cast<double>(ids.size());
-    const double height = raster_steps > 0 ? bottom2 + 60 : band_bottom + 60;
+    const double height = raster_steps > 0 ? bottom2 + 50 : band_bottom + 40;
     const double seconds = static_cast<double>(n) * p.tau;
     const std::string note = setting.name + " setting: " + std::to_string(e.steps) + " of " +
                              std::to_string(setting.episode_steps) + " steps survived (" +
@@ -92,8 +108,8 @@ void write_episode_svg(const std::filesystem::path& file, const temporal::episod
     const auto ticks = snn::detail::nice_ticks(0, seconds, 8);
     for (double t : ticks.values) {
         line(out, x_of(t), bottom1, x_of(t), bottom1 + 5, "stroke=\"#333\"");
-        text(out, x_of(t), bottom1 - 6, snn::detail::format_tick(t, ticks.decimals) + " s",
-             "text-anchor=\"middle\" font-size=\"10\" fill=\"#666\"");
+        text(out, x_of(t), bottom1 + 18, snn::detail::format_tick(t, ticks.decimals) + " s",
+             "text-anchor=\"middle\" font-size=\"11\"");
     }
     if (raster_steps > 0) {
         const double steps_per_obs = setting.coding.timesteps_per_observation;
@@ -111,7 +127,7 @@ void write_episode_svg(const std::filesystem::path& file, const temporal::episod
         }
         for (std::size_t i = 0; i < ids.size(); ++i) {
             const double y = top2 + row * (static_cast<double>(i) + 0.5);
-            text(out, left - 8, y + 4, std::to_string(ids[i]), "text-anchor=\"end\" font-size=\"10\"");
+            text(out, left - 8, y + 4, neuron_label(ids[i], network, setting), "text-anchor=\"end\" font-size=\"10\"");
         }
         for (std::size_t k = 0; k < raster_steps; ++k)
             for (std::size_t i = 0; i < ids.size() && i < e.trace[k].fires.size(); ++i)
@@ -120,9 +136,14 @@ void write_episode_svg(const std::filesystem::path& file, const temporal::episod
                     const double y = top2 + row * static_cast<double>(i);
                     line(out, x, y + 1, x, y + row - 1, "stroke=\"#222\" stroke-width=\"1\"");
                 }
-        text(out, 24, (top2 + bottom2) / 2, "neuron",
-             "text-anchor=\"middle\" font-size=\"12\" transform=\"rotate(-90 24 " + num((top2 + bottom2) / 2) + ")\"");
-        text(out, width / 2, bottom2 + 20, "processor timestep", "text-anchor=\"middle\" font-size=\"12\"");
+        text(out, 14, (top2 + bottom2) / 2, "neuron",
+             "text-anchor=\"middle\" font-size=\"12\" transform=\"rotate(-90 14 " + num((top2 + bottom2) / 2) + ")\"");
+        const auto rticks = snn::detail::nice_ticks(0, total, 8);
+        for (double t : rticks.values) {
+            line(out, rx(t), bottom2, rx(t), bottom2 + 5, "stroke=\"#333\"");
+            text(out, rx(t), bottom2 + 17, snn::detail::format_tick(t, rticks.decimals), "text-anchor=\"middle\" font-size=\"11\"");
+        }
+        text(out, width / 2, bottom2 + 34, "processor timestep", "text-anchor=\"middle\" font-size=\"12\"");
     }
     out += "</svg>\n";
     svg::save(file, out, "episode plot");

@@ -16,4 +16,5 @@ PYBIND11_MODULE(_volley, m) {
     vp::bind_convert(m);
     vp::bind_analysis(m);
     vp::bind_hardware(m);
+    vp::bind_tasks(m);
 }

@@ -62,14 +62,17 @@ struct cartpole_task_options {
     int training_steps = 0;      ///< steps per training episode at most (0: the setting's)
     std::uint64_t seed = 1;      ///< stream of the training starts
     int test_episodes = 20;      ///< held-out starts (stream test_start_seed), whole episodes
+    /// Halve the score of a network that the DANNA grid (preset `fpga2014`) cannot place and
+    /// route, so that a network that survives every training episode (fitness 1) runs on the grid.
+    bool placeable_on_grid = false;
     /// invalid_parameter for training_episodes < 1, training_steps < 0, test_episodes < 1.
     void validate() const;
 };
 
 /// Cart-pole on a setting: fitness = mean over the training starts of steps survived divided
 /// by the training episode length (partial credit: a network that balances longer scores
-/// higher even when it never survives a whole episode); evaluate = the steps of whole episodes
-/// from the test starts.
+/// higher even when it never survives a whole episode), halved for a network the grid cannot
+/// place when options.placeable_on_grid; evaluate = the steps of whole episodes from the test starts.
 class cartpole_task final : public evaluation_task {
   public:
     cartpole_task(cartpole_setting setting, processor_spec processor, cartpole_task_options options = {});
