@@ -22,7 +22,9 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <limits>
 #include <span>
+#include <sstream>
 #include <thread>
 
 namespace volley::cli {
@@ -39,7 +41,8 @@ struct evolve_cli_options {
     std::string config, checkpoint, resume, out = "best.json", plot, data_dir{convert::default_fashion_mnist_dir};
     bool seed_hand_built = false, json = false, quiet = false;
     std::string setting = "easy", preset = "risp-1+";  ///< cartpole only
-    int episodes = 10, training_steps = 0, compare_episodes = 2;  ///< cartpole only
+    int episodes = 10, compare_episodes = 2;  ///< cartpole only
+    std::string training_steps = "2000,0";      ///< cartpole: the stages' episode lengths (0: the setting's)
     double time_limit = 0;  ///< [s] stop after the generation that passes it (0: none)
     bool grid_check = true;  ///< cartpole: networks the DANNA grid cannot place score half
 };
@@ -110,20 +113,30 @@ struct evolution_run {
     bool writes = true;  ///< this process writes files (rank 0)
     bool stopped_by_time = false;  ///< --time-limit ended the run
     int ranks = 1;
+    int stage = 0;  ///< the stage the run ended in
 };
 
-/// Starts (or resumes from --resume) an evolution of networks of `shape` and runs
-/// --generations of it with `fitness`, printing progress and writing --checkpoint files.
-/// `what` describes the task in the header line.
+/// One stage of an evolution: its fitness and a description for the header line.
+struct eons_stage {
+    eons::fitness_function fitness;
+    std::string what;
+};
+
+/// Starts (or resumes from --resume) an evolution of networks of `shape` and runs --generations
+/// of it, printing progress and writing --checkpoint files (with the stage). It runs `stages`
+/// in turn: once the best network of stage k reaches fitness 1, every network is scored again
+/// with the fitness of stage k + 1 (a harder one: longer episodes, say), and the run goes on
+/// there. A checkpoint resumes in its stage, to the result of the run straight through.
 evolution_run run_eons(const evolve_cli_options& o, const eons::network_template& shape,
-                       const eons::fitness_function& fitness, const std::vector<hw::tennlab_network>& seeds,
-                       const std::string& what) {
+                       const std::vector<eons_stage>& stages, const std::vector<hw::tennlab_network>& seeds) {
     std::FILE* log = o.json ? stderr : stdout;
     const bool talk = !o.quiet;
     evolution_run run;
     auto& state = run.state;
+    int& stage = run.stage;
     if (!o.resume.empty()) {
-        state = eons::evolution_state::from_json(read_json_file(o.resume), o.resume);
+        const auto j = read_json_file(o.resume);
+        state = eons::evolution_state::from_json(j, o.resume);
         if (state.shape.inputs != shape.inputs || state.shape.outputs != shape.outputs ||
             !state.shape.properties.matches(shape.properties))
             throw invalid_parameter("--resume " + o.resume, "network template",
@@ -131,6 +144,14 @@ evolution_run run_eons(const evolve_cli_options& o, const eons::network_template
                                         std::to_string(state.shape.outputs) + " outputs",
                                     "the task on " + o.processor + " needs " + std::to_string(shape.inputs) +
                                         " inputs, " + std::to_string(shape.outputs) + " outputs and its property pack");
+        if (j.contains("volley_stage")) {
+            const auto& v = j["volley_stage"];
+            if (!v.is_number_integer() || v.get<long long>() < 0 ||
+                v.get<long long>() >= static_cast<long long>(stages.size()))
+                throw invalid_parameter("--resume " + o.resume, "volley_stage", v.dump(),
+                                        "this task has " + std::to_string(stages.size()) + " stage(s)");
+            stage = v.get<int>();
+        }
     } else {
         eons::eons_config config;
         if (!o.config.empty()) config = eons::eons_config::from_json(read_json_file(o.config), o.config);
@@ -139,42 +160,65 @@ evolution_run run_eons(const evolve_cli_options& o, const eons::network_template
         state = eons::start_evolution(config, shape, o.seed, seeds);
     }
     run.threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    if (talk)
-        std::fprintf(log, "volley evolve: %s, population %d, %d generations from %d, %d threads\n", what.c_str(),
-                     state.config.population, o.generations, state.generation, run.threads);
     const bool bar = talk && stderr_is_terminal();
     // Under mpirun every rank runs this command with the same options and evaluates its block of
     // each generation's networks (docs/mpi.md, "EONS on ranks"); only rank 0 writes files.
     const auto ranks = launch_context();
     run.writes = ranks.id() == 0;
     run.ranks = ranks.size();
-    eons::evolve_options eo;
-    eo.generations = o.generations;
-    eo.threads = run.threads;
-    if (ranks.size() > 1)
-        eo.share = {ranks.id(), ranks.size(), [ranks](std::span<const double> mine) { return ranks.gather_values(mine); }};
-    eo.stop_at = 1.0;
     const auto started = std::chrono::steady_clock::now();
-    eo.progress = [&, started](const eons::generation_record& r) {
-        run.evaluations += r.evaluations;
-        run.eval_s += r.seconds;
-        if (bar)
-            std::fprintf(stderr, "\r\033[Kgeneration %d: best %.4f, mean %.4f, %d nodes, %d edges (%.2f s)", r.generation,
-                         r.best, r.mean, r.best_nodes, r.best_edges, r.seconds);
-        else if (talk && !o.json)
-            std::fprintf(log, "generation %d: best %.4f, mean %.4f, %d nodes, %d edges (%.2f s)\n", r.generation, r.best,
-                         r.mean, r.best_nodes, r.best_edges, r.seconds);
-        if (talk && !o.json) std::fflush(log);  // progress reaches a file or a pipe as it happens
-        // All ranks must stop together: rank 0's clock decides (gather_values is collective).
-        const double late = o.time_limit > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
-                                                        .count() > o.time_limit;
-        run.stopped_by_time = (ranks.size() > 1 ? ranks.gather_values(std::vector<double>{late})[0] : late) != 0;
-        return !run.stopped_by_time;
-    };
-    if (!o.checkpoint.empty() && run.writes)
-        eo.checkpoint = [&](const eons::evolution_state& s) { write_json_file(o.checkpoint, s.to_json()); };
-    eons::evolve(state, fitness, eo);
-    if (bar) std::fputs("\r\033[K", stderr);
+    int remaining = o.generations;
+    for (;;) {
+        // A stage whose best network reached 1 (also in a checkpoint taken just then) hands
+        // its population to the next stage, every network to be scored again.
+        if (state.best_fitness >= 1.0 && stage + 1 < static_cast<int>(stages.size()) && state.generation > 0) {
+            ++stage;
+            std::fill(state.fitness.begin(), state.fitness.end(), std::numeric_limits<double>::quiet_NaN());
+            state.best_fitness = -1;  // no best of this stage yet: the next generation's replaces it
+        }
+        if (talk)
+            std::fprintf(log, "volley evolve: %s%s, population %d, %d generations from %d, %d threads\n",
+                         stages[static_cast<std::size_t>(stage)].what.c_str(),
+                         stages.size() > 1 ? (", stage " + std::to_string(stage + 1) + " of " +
+                                              std::to_string(stages.size())).c_str()
+                                           : "",
+                         state.config.population, remaining, state.generation, run.threads);
+        eons::evolve_options eo;
+        eo.generations = remaining;
+        eo.threads = run.threads;
+        if (ranks.size() > 1)
+            eo.share = {ranks.id(), ranks.size(), [ranks](std::span<const double> mine) { return ranks.gather_values(mine); }};
+        eo.stop_at = 1.0;
+        eo.progress = [&](const eons::generation_record& r) {
+            run.evaluations += r.evaluations;
+            run.eval_s += r.seconds;
+            if (bar)
+                std::fprintf(stderr, "\r\033[Kgeneration %d: best %.4f, mean %.4f, %d nodes, %d edges (%.2f s)", r.generation,
+                             r.best, r.mean, r.best_nodes, r.best_edges, r.seconds);
+            else if (talk && !o.json)
+                std::fprintf(log, "generation %d: best %.4f, mean %.4f, %d nodes, %d edges (%.2f s)\n", r.generation, r.best,
+                             r.mean, r.best_nodes, r.best_edges, r.seconds);
+            if (talk && !o.json) std::fflush(log);  // progress reaches a file or a pipe as it happens
+            // All ranks must stop together: rank 0's clock decides (gather_values is collective).
+            const double late = o.time_limit > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+                                                            .count() > o.time_limit;
+            run.stopped_by_time = (ranks.size() > 1 ? ranks.gather_values(std::vector<double>{late})[0] : late) != 0;
+            return !run.stopped_by_time;
+        };
+        if (!o.checkpoint.empty() && run.writes)
+            eo.checkpoint = [&](const eons::evolution_state& s) {
+                auto j = s.to_json();
+                j["volley_stage"] = stage;
+                write_json_file(o.checkpoint, j);
+            };
+        const int before = state.generation;
+        eons::evolve(state, stages[static_cast<std::size_t>(stage)].fitness, eo);
+        if (bar) std::fputs("\r\033[K", stderr);
+        remaining -= state.generation - before;
+        if (run.stopped_by_time || remaining <= 0 || state.best_fitness < 1.0 ||
+            stage + 1 >= static_cast<int>(stages.size()))
+            break;
+    }
     return run;
 }
 
@@ -210,17 +254,44 @@ void run_evolve_cartpole(const evolve_cli_options& o) {
     temporal::processor_spec proc;
     proc.kind = o.processor;
     proc.proc_params = temporal::risp_preset(o.preset);
+    // The stages: one training episode length each, e.g. "2000,0" (0: the setting's whole episode).
+    std::vector<int> caps;
+    {
+        std::stringstream in(o.training_steps);
+        std::string item;
+        while (std::getline(in, item, ',')) {
+            std::size_t used = 0;
+            int v = -1;
+            try {
+                v = std::stoi(item, &used);
+            } catch (const std::exception&) {
+            }
+            if (v < 0 || used != item.size())
+                throw invalid_parameter("--training-steps", "training_steps", o.training_steps,
+                                        "expected episode lengths >= 0 separated by commas, e.g. 2000,0");
+            caps.push_back(v);
+        }
+        if (caps.empty())
+            throw invalid_parameter("--training-steps", "training_steps", "\"\"", "give at least one episode length");
+    }
     temporal::cartpole_task_options to;
     to.training_episodes = o.episodes;
-    to.training_steps = o.training_steps;
+    to.training_steps = caps.back();
     to.seed = o.seed;
     to.placeable_on_grid = o.grid_check;
     auto task = std::make_shared<temporal::cartpole_task>(setting, proc, to);
     const std::string what = "cart-pole " + setting.name + " on " + o.processor + " (" + o.preset + "), " +
-                             std::to_string(o.episodes) + " training episodes of " +
-                             std::to_string(o.training_steps > 0 ? o.training_steps : setting.episode_steps) + " steps";
+                             std::to_string(o.episodes) + " training episodes";
     const auto t0 = std::chrono::steady_clock::now();
-    auto run = run_eons(o, task->network_template(), temporal::fitness_of(task), {}, what);
+    std::vector<eons_stage> stages;
+    for (const int steps : caps) {
+        auto options = to;
+        options.training_steps = steps;
+        auto task_k = std::make_shared<temporal::cartpole_task>(setting, proc, options);
+        stages.push_back({temporal::fitness_of(task_k),
+                          what + " of " + std::to_string(steps > 0 ? steps : setting.episode_steps) + " steps"});
+    }
+    auto run = run_eons(o, task->network_template(), stages, {});
     const double evolve_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     auto best = run.state.best;
     best.associated_data["proc_params"] = proc.proc_params;
@@ -249,6 +320,8 @@ void run_evolve_cartpole(const evolve_cli_options& o) {
     f["evaluations"] = run.evaluations;
     f["evolve_s"] = evolve_s;
     f["stopped_by_time"] = run.stopped_by_time;
+    f["stage"] = run.stage + 1;
+    f["stages"] = caps.size();
     f["grid_check"] = o.grid_check;
     f["test"] = task->evaluate(best);
     // The same network on the other processors: the actions of the first test episodes.
@@ -344,8 +417,8 @@ void run_evolve(const evolve_cli_options& o) {
     const std::string what = o.task + " on " + o.processor + ", " + std::to_string(o.train_sequences) +
                              " training sequences of " + std::to_string(o.frames) + " frames (" + o.features +
                              " features, " + o.encoding + " coding)";
-    auto run = run_eons(o, shape, fitness, o.seed_hand_built ? std::vector<hw::tennlab_network>{hand}
-                                                              : std::vector<hw::tennlab_network>{}, what);
+    auto run = run_eons(o, shape, {{fitness, what}},
+                        o.seed_hand_built ? std::vector<hw::tennlab_network>{hand} : std::vector<hw::tennlab_network>{});
     const auto& state = run.state;
     const auto evaluations = run.evaluations;
     const double eval_s = run.eval_s;
@@ -430,7 +503,9 @@ void register_evolve(CLI::App& app, command_context&) {
     cmd->add_option("--preset", o->preset, "cartpole: RISP preset risp-1+, risp-1, risp-7, risp-15+ or risp-127");
     cmd->add_option("--episodes", o->episodes, "cartpole: training episodes per fitness evaluation");
     cmd->add_option("--training-steps", o->training_steps,
-                    "cartpole: steps per training episode at most (default: the setting's, 15000)");
+                    "cartpole: steps per training episode at most, one length per stage: once the best network "
+                    "survives every training episode, the population is scored again on the next length (default "
+                    "2000,0; 0: the setting's whole episode)");
     cmd->add_flag("--grid-check,!--no-grid-check", o->grid_check,
                   "cartpole: networks the DANNA grid cannot place and route score half (default on)");
     cmd->add_option("--time-limit", o->time_limit,

@@ -138,4 +138,29 @@ TEST_F(ControlCli, EvolutionIsTheSameOnOneAndTwoThreadsAndResumes) {
     EXPECT_EQ(evolved["same_actions_on"]["danna2"]["episodes"], 1);
 }
 
+TEST_F(ControlCli, StagedEvolutionResumesInItsStage) {
+    // Stage 1: episodes of 20 steps, reached at once by some network; stage 2: 400 steps. The
+    // run split at every generation boundary ends where the run straight through ends.
+    const std::string staged =
+        " --task cartpole --setting easy --preset risp-1+ --population 20 --episodes 2 --training-steps 20,400"
+        " --compare-episodes 0 --quiet --json";
+    auto straight = run_volley_in(dir, "evolve --generations 8 --out straight.json" + staged);
+    ASSERT_EQ(straight.code, 0) << straight.err;
+    const auto s = straight.json();
+    ASSERT_EQ(s["stages"], 2);
+    ASSERT_EQ(s["stage"], 2) << "the first stage is reached within 8 generations";
+    for (int g = 1; g < 8; ++g) {
+        const std::string ck = "pop" + std::to_string(g) + ".json";
+        auto a = run_volley_in(dir, "evolve --generations " + std::to_string(g) + " --checkpoint " + ck + " --out a.json" + staged);
+        ASSERT_EQ(a.code, 0) << a.err;
+        auto b = run_volley_in(dir, "evolve --generations " + std::to_string(8 - g) + " --resume " + ck + " --out b.json" + staged);
+        ASSERT_EQ(b.code, 0) << b.err;
+        EXPECT_EQ(b.json()["history"], s["history"]) << "split after generation " << g;
+        EXPECT_EQ(read_text_file(dir / "b.json"), read_text_file(dir / "straight.json")) << "split after generation " << g;
+    }
+    auto bad = run_volley_in(dir, "evolve --task cartpole --generations 1 --out c.json --training-steps 20,x");
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("20,x"), std::string::npos) << bad.err;
+}
+
 }  // namespace
