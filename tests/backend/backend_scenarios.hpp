@@ -183,6 +183,26 @@ inline network gated_pool_scenario() {
     return net;
 }
 
+/// Poisson sources with a rate per neuron (a list from 0 to 1 kHz), a start drawn per neuron
+/// and a stop per neuron (build/poisson_parameters.hpp), driving a lif_exp population: every
+/// backend must draw the same trains at the same rates.
+inline network per_neuron_poisson_scenario() {
+    network net;
+    const std::uint32_t n = 64;
+    const auto noise = net.add_population("noise", n, poisson_source{});
+    std::vector<double> rates(n), stops(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        rates[i] = i % 8 == 0 ? 0.0 : 1000.0 * i / n;
+        stops[i] = 40.0 + i;
+    }
+    net.set_parameter(noise, "rate_hz", rates);
+    net.set_parameter(noise, "start_ms", uniform{0, 10});
+    net.set_parameter(noise, "stop_ms", stops);
+    const auto cells = net.add_population("cells", 200, lif_exp{});
+    net.connect(noise, cells, fixed_probability{.p = 0.2}, {.weight = uniform{1.0, 4.0}, .delay_ms = uniform{0.5, 3.0}});
+    return net;
+}
+
 inline std::vector<scenario> scenarios() {
     using reset = discrete_neuron::reset_mode;
     return {{"cuba", cuba_scenario, 200, 1000},
@@ -195,7 +215,8 @@ inline std::vector<scenario> scenarios() {
              200, nir_input("braille_noDelay_bias_zero.nir", 0.3, 1.0)},
             {"nir_cnn", [] { return nir_scenario("cnn_sinabs.nir", reset::subtract); }, 30, 200,
              nir_input("cnn_sinabs.nir", 0.05, 1.0)},
-            {"gated_pool", gated_pool_scenario, 30, 200}};
+            {"gated_pool", gated_pool_scenario, 30, 200},
+            {"per_neuron_poisson", per_neuron_poisson_scenario, 120, 500}};
 }
 
 }  // namespace volley::snn::backend_test

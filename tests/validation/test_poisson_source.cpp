@@ -5,6 +5,8 @@
 #include "../support/snn_test_support.hpp"
 
 #include <cmath>
+#include <cstdio>
+#include <functional>
 
 namespace volley::snn {
 namespace {
@@ -107,6 +109,149 @@ TEST(poisson_source, binned_population_counts_have_index_of_dispersion_one) {
     var /= bins - 1;
     EXPECT_NEAR(m, n * rate_hz * 0.01, z999 * std::sqrt(n * rate_hz * 0.01 / bins));
     EXPECT_NEAR(var / m, 1.0, z999 * std::sqrt(2.0 / (bins - 1)));
+}
+
+// Per-neuron rates (network::set_parameter on rate_hz, issue 52): 300 sources with rates 100,
+// 200 and 1000 Hz in turn. Each group's count over 5 s is Poisson(100 · rate · 5 s), so each
+// group's mean rate must lie within 3.3 sd of its own rate, far from the model's default 10 Hz.
+TEST(poisson_source, per_neuron_rates_give_each_neuron_its_own_mean_rate) {
+    const double rates_hz[3] = {100, 200, 1000};
+    const std::uint32_t per_group = 100, n = 3 * per_group;
+    const double duration_ms = 5000;
+    network net;
+    const auto pop = net.add_population("drive", n, poisson_source{});
+    std::vector<double> rates(n);
+    for (std::uint32_t i = 0; i < n; ++i) rates[i] = rates_hz[i % 3];
+    net.set_parameter(pop, "rate_hz", rates);
+    simulation sim(net, context{.threads = 2}, {.dt_ms = 0.1, .seed = 5});
+    auto rec = sim.record_spikes(pop);
+    sim.run(duration_ms);
+    double count[3] = {0, 0, 0};
+    for (const auto id : rec.node_ids()) count[id % 3] += 1;
+    for (int g = 0; g < 3; ++g) {
+        const double mean = per_group * rates_hz[g] * duration_ms / 1000;
+        const double measured_hz = count[g] / (per_group * duration_ms / 1000);
+        std::printf("rate %g Hz: measured %.2f Hz (%.0f spikes, expected %.0f +- %.0f)\n", rates_hz[g], measured_hz,
+                    count[g], mean, std::sqrt(mean));
+        EXPECT_NEAR(count[g], mean, z999 * std::sqrt(mean)) << "rate " << rates_hz[g] << " Hz";
+    }
+}
+
+// The PyNN case of issue 52: three neurons at 100, 200 and 1000 Hz for 20 s, each within 3.3
+// sd of its own rate.
+TEST(poisson_source, three_neurons_at_100_200_1000_hz_fire_at_their_rates) {
+    const std::vector<double> rates_hz{100, 200, 1000};
+    const double duration_ms = 20000;
+    network net;
+    const auto pop = net.add_population("drive", 3, poisson_source{});
+    net.set_parameter(pop, "rate_hz", rates_hz);
+    simulation sim(net, context{.threads = 1}, {.dt_ms = 0.1, .seed = 9});
+    auto rec = sim.record_spikes(pop);
+    sim.run(duration_ms);
+    const auto by = testing::spike_steps_by_neuron(rec);
+    for (std::size_t i = 0; i < 3; ++i) {
+        const double mean = rates_hz[i] * duration_ms / 1000;
+        std::printf("neuron %zu at %g Hz: measured %.2f Hz\n", i, rates_hz[i],
+                    static_cast<double>(by[i].size()) / (duration_ms / 1000));
+        EXPECT_NEAR(static_cast<double>(by[i].size()), mean, z999 * std::sqrt(mean)) << "neuron " << i;
+    }
+}
+
+// set_parameter with one value changes the rate of every neuron from the model's.
+TEST(poisson_source, set_parameter_with_a_constant_overrides_the_model_rate) {
+    const std::uint32_t n = 200;
+    const double duration_ms = 2000, rate_hz = 150;
+    network net;
+    const auto pop = net.add_population("drive", n, poisson_source{{.rate_hz = 10}});
+    net.set_parameter(pop, "rate_hz", rate_hz);
+    simulation sim(net, context{.threads = 1}, {.dt_ms = 0.1, .seed = 13});
+    auto rec = sim.record_spikes(pop);
+    sim.run(duration_ms);
+    const double mean = n * rate_hz * duration_ms / 1000;
+    EXPECT_NEAR(static_cast<double>(rec.size()), mean, z999 * std::sqrt(mean));
+}
+
+// Each neuron keeps its own stream, keyed (seed, population, neuron): the same seed gives the
+// same raster on 1 and 2 threads; a list of equal rates gives the raster of the model's rate;
+// and changing one neuron's rate leaves the other neurons' trains as they were.
+TEST(poisson_source, per_neuron_rates_keep_one_stream_per_neuron) {
+    const std::uint32_t n = 40;
+    auto run = [&](const std::function<void(network&, population_index)>& set, int threads) {
+        network net;
+        const auto pop = net.add_population("drive", n, poisson_source{{.rate_hz = 50}});
+        set(net, pop);
+        simulation sim(net, context{.threads = threads}, {.dt_ms = 0.1, .seed = 21});
+        auto rec = sim.record_spikes(pop);
+        sim.run(1000);
+        return testing::spike_steps_by_neuron(rec);
+    };
+    const auto drawn = [](network& net, population_index pop) { net.set_parameter(pop, "rate_hz", uniform{20, 400}); };
+    const auto one = run(drawn, 1), two = run(drawn, 2);
+    EXPECT_EQ(one, two);
+    std::size_t spikes = 0;
+    for (const auto& t : one) spikes += t.size();
+    EXPECT_GT(spikes, 1000u);
+
+    const auto model_rate = run([](network&, population_index) {}, 1);
+    const auto equal_list = run([](network& net, population_index pop) {
+        net.set_parameter(pop, "rate_hz", std::vector<double>(n, 50.0));
+    }, 2);
+    EXPECT_EQ(model_rate, equal_list);
+
+    const auto one_changed = run([](network& net, population_index pop) {
+        std::vector<double> rates(n, 50.0);
+        rates[7] = 700;
+        net.set_parameter(pop, "rate_hz", rates);
+    }, 1);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        if (i == 7) continue;
+        EXPECT_EQ(one_changed[i], model_rate[i]) << "neuron " << i;
+    }
+    EXPECT_GT(one_changed[7].size(), 3 * model_rate[7].size());
+}
+
+// Per-neuron windows: neuron i is active on (start_i, stop_i] only.
+TEST(poisson_source, per_neuron_start_and_stop_bound_each_train) {
+    const std::uint32_t n = 10;
+    network net;
+    const auto pop = net.add_population("drive", n, poisson_source{{.rate_hz = 2000}});
+    std::vector<double> start(n), stop(n);
+    for (std::uint32_t i = 0; i < n; ++i) start[i] = 10.0 * i, stop[i] = 10.0 * i + 20;
+    net.set_parameter(pop, "start_ms", start);
+    net.set_parameter(pop, "stop_ms", stop);
+    simulation sim(net, context{.threads = 1}, {.dt_ms = 0.1, .seed = 4});
+    auto rec = sim.record_spikes(pop);
+    sim.run(150);
+    const auto by = testing::spike_steps_by_neuron(rec);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        ASSERT_FALSE(by[i].empty()) << "neuron " << i;  // 40 spikes expected: P(none) = e^-40
+        EXPECT_GT(by[i].front(), std::llround(start[i] / 0.1)) << "neuron " << i;
+        EXPECT_LE(by[i].back(), std::llround(stop[i] / 0.1)) << "neuron " << i;
+    }
+}
+
+// A negative rate is refused with invalid_parameter naming the population, the parameter and
+// the value: given as a value at once, a drawn one when the simulation is built.
+TEST(poisson_source, negative_per_neuron_rate_is_an_invalid_parameter_naming_it) {
+    network net;
+    const auto pop = net.add_population("drive", 3, poisson_source{});
+    try {
+        net.set_parameter(pop, "rate_hz", std::vector<double>{100, -5, 1000});
+        FAIL() << "a negative rate was accepted";
+    } catch (const invalid_parameter& e) {
+        EXPECT_EQ(e.object(), "population 'drive'");
+        EXPECT_EQ(e.parameter(), "rate_hz");
+        EXPECT_EQ(e.value(), "-5");
+    }
+    net.set_parameter(pop, "rate_hz", normal{.mean = -50, .stddev = 1});
+    try {
+        simulation sim(net, context{.threads = 1}, {.dt_ms = 0.1});
+        FAIL() << "a drawn negative rate was accepted";
+    } catch (const invalid_parameter& e) {
+        EXPECT_EQ(e.object(), "population 'drive' neuron 0");
+        EXPECT_EQ(e.parameter(), "rate_hz");
+        EXPECT_LT(std::stod(e.value()), 0);
+    }
 }
 
 }  // namespace

@@ -5,7 +5,7 @@ volley model name and its parameters, and says how to scale weights and injected
 
 import numpy as np
 
-from .errors_ import unsupported
+from .errors_ import invalid, unsupported
 
 
 class Translation:
@@ -42,6 +42,20 @@ def _lif_cond(model, p):
     n = len(p["cm"])
     return Translation(model, params, np.full(n, 1e3), np.full(n, 1e3),
                        {"v": ("v_mv", 1.0), "gsyn_exc": ("g_e_ns", 1e3), "gsyn_inh": ("g_i_ns", 1e3)})
+
+
+def check(celltype, label, p, cells=None):
+    """Refuses, as volley.InvalidParameter naming the population, the cell, the PyNN parameter and
+    the value, a value the Volley model cannot take, when it is set: a SpikeSourcePoisson rate
+    below 0 Hz. `cells`: the population indices of the values (a view's), else 0, 1, ..."""
+    if type(celltype).__name__ == "SpikeSourcePoisson" and "rate" in p:
+        rate = np.atleast_1d(np.asarray(p["rate"], dtype=float))
+        bad = np.flatnonzero(~(rate >= 0))
+        if bad.size:
+            i = int(bad[0])
+            cell = int(cells[i]) if cells is not None and rate.size > 1 else i
+            where = f"population '{label}'" + (f" cell {cell}" if rate.size > 1 else "")
+            raise invalid(where, "rate", f"{rate[i]:g}", "must be >= 0 Hz")
 
 
 def translate(celltype, p):
@@ -86,7 +100,7 @@ def translate(celltype, p):
                            {"v": ("v_mv", 1.0), "m": ("m", 1.0), "n": ("n", 1.0), "h": ("h", 1.0),
                             "gsyn_exc": ("g_e_ns", 1e3), "gsyn_inh": ("g_i_ns", 1e3)},
                            fixed={"integrator": "adaptive", "abs_tol": 1e-6, "rel_tol": 1e-6})
-    if name == "SpikeSourcePoisson":
+    if name == "SpikeSourcePoisson":  # rate, start and duration per cell (poisson_source takes each per neuron)
         params = {"rate_hz": p["rate"], "start_ms": p["start"], "stop_ms": p["start"] + p["duration"]}
         return Translation("poisson_source", params, None, None, {})
     if name == "SpikeSourceArray":

@@ -1,7 +1,7 @@
 """The errors of the PyNN backend: PyNN's own classes, with the object, the parameter and the value
 named, as volley.InvalidParameter names them."""
 
-
+import volley
 
 
 class VolleyNotSupported(NotImplementedError):
@@ -14,3 +14,10 @@ class VolleyNotSupported(NotImplementedError):
 
 def unsupported(object, parameter, value, reason):
     return VolleyNotSupported(object, parameter, value, reason)
+
+
+def invalid(object, parameter, value, reason):
+    """A volley.InvalidParameter with its fields set, as the engine raises it."""
+    e = volley.InvalidParameter(f"{object}: {parameter} = {value}: {reason}")
+    e.object, e.parameter, e.value = object, parameter, str(value)
+    return e

@@ -6,7 +6,7 @@ from pyNN import common
 from pyNN.parameters import ParameterSpace, simplify
 from pyNN.standardmodels import StandardCellType
 
-from . import simulator
+from . import cells, simulator
 from .recording import Recorder
 
 
@@ -26,6 +26,8 @@ class PopulationView(common.PopulationView):
     def _set_parameters(self, parameter_space):
         simulator.state.require_unbuilt("set()")
         parameter_space.evaluate(simplify=False)
+        cells.check(self.celltype, self.parent.label, dict(parameter_space.items()),
+                    np.arange(self.parent.size)[self.mask])
         for name, value in parameter_space.items():
             self.parent._parameters[name][self.mask] = value
 
@@ -56,6 +58,7 @@ class Population(common.Population):
         parameter_space.shape = (self.size,)
         parameter_space.evaluate(simplify=False)
         self._parameters = parameter_space.as_dict()
+        cells.check(self.celltype, self.label, self._parameters)
         self._initial_values = {}
         for cell in self.all_cells:
             cell.parent = self
@@ -81,5 +84,6 @@ class Population(common.Population):
     def _set_parameters(self, parameter_space):
         simulator.state.require_unbuilt("set()")
         parameter_space.evaluate(simplify=False)
+        cells.check(self.celltype, self.label, dict(parameter_space.items()))
         for name, value in parameter_space.items():
             self._parameters[name] = value

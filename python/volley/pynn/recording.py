@@ -17,8 +17,20 @@ class Recorder(recording.Recorder):
         self._time_offset = 0.0
 
     def _record(self, variable, new_ids, sampling_interval=None):
+        if sampling_interval is not None:
+            self.sampling_interval = self._checked_interval(sampling_interval)
         if simulator.state.simulation is not None:
             self._attach()
+
+    def _checked_interval(self, interval):
+        """`interval` [ms] if it is a whole number (>= 1) of time steps: the volley recorders
+        sample every so many steps, and Neo stamps sample k at k * interval."""
+        dt = simulator.state.dt
+        steps = round(float(interval) / dt)
+        if not (steps >= 1 and abs(steps * dt - float(interval)) <= 1e-9 * max(1.0, float(interval))):
+            raise unsupported(f"population {self.population.label}", "sampling_interval", interval,
+                              f"must be a whole number of time steps (dt = {dt} ms)")
+        return float(interval)
 
     def _attach(self):
         """Creates the volley recorders of every recorded variable (the network is built)."""

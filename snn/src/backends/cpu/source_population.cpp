@@ -1,8 +1,9 @@
 // Spike-source populations (see source_population.hpp).
 //
 // A Poisson source draws exponential inter-spike intervals in continuous time from its own
-// counter-based stream, and each spike lands in the step that contains it. So the train is
-// an exact Poisson process sampled at dt, and it does not depend on the thread count.
+// counter-based stream (keyed by seed, population and neuron), at its own rate, and each spike
+// lands in the step that contains it. So the train is an exact Poisson process sampled at dt,
+// and it does not depend on the thread count.
 
 #include "backends/cpu/source_population.hpp"
 
@@ -18,16 +19,17 @@ namespace volley::snn::detail {
 source_population::source_population(const network& net, population_index pop, double dt_ms, std::uint64_t seed)
     : n_(net.at(pop).size), name_(net.at(pop).name), dt_ms_(dt_ms) {
     const auto& p = net.at(pop);
-    if (const auto* ps = std::get_if<poisson_source>(&p.model)) {
+    if (std::holds_alternative<poisson_source>(p.model)) {
         poisson_ = true;
-        rate_per_ms_ = ps->p.rate_hz / 1000.0;
-        stop_ms_ = ps->p.stop_ms;
+        poisson_params_ = poisson_parameters(net, pop, seed);
+        const auto& c = poisson_params_;
         next_ms_.resize(n_);
         rng_.reserve(n_);
         for (std::uint32_t i = 0; i < n_; ++i) {
             rng_.emplace_back(seed, stream_purpose::poisson, pop.value, i);
-            next_ms_[i] = rate_per_ms_ > 0 ? ps->p.start_ms + rng_[i].exponential(rate_per_ms_)
-                                           : std::numeric_limits<double>::infinity();
+            const std::size_t k = c.at(i);
+            next_ms_[i] = c.rate_per_ms[k] > 0 ? c.start_ms[k] + rng_[i].exponential(c.rate_per_ms[k])
+                                               : std::numeric_limits<double>::infinity();
         }
         return;
     }
@@ -54,14 +56,16 @@ void source_population::update(std::int64_t s, std::uint32_t begin, std::uint32_
                                std::uint32_t first_global, std::vector<std::uint32_t>& spikes) {
     if (poisson_) {
         const double t_end = static_cast<double>(s + 1) * dt_ms_;
+        const auto& c = poisson_params_;
         for (std::uint32_t i = begin; i < end; ++i) {
+            const std::size_t k = c.at(i);
             while (next_ms_[i] <= t_end) {
-                if (next_ms_[i] > stop_ms_) {
+                if (next_ms_[i] > c.stop_ms[k]) {
                     next_ms_[i] = std::numeric_limits<double>::infinity();
                     break;
                 }
                 spikes.push_back(first_global + i);
-                next_ms_[i] += rng_[i].exponential(rate_per_ms_);
+                next_ms_[i] += rng_[i].exponential(c.rate_per_ms[k]);
             }
         }
         return;

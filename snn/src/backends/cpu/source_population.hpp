@@ -10,6 +10,7 @@
 #include <volley/snn/network.hpp>
 
 #include "backends/cpu/population_kernel.hpp"
+#include "build/poisson_parameters.hpp"
 #include "checkpoint/state_archive.hpp"
 #include "random/counter_rng.hpp"
 
@@ -44,8 +45,9 @@ private:
     std::uint32_t n_ = 0;
     std::string name_;
     double dt_ms_ = 0;
-    // Poisson sources: the next spike time per neuron and its own stream.
-    double rate_per_ms_ = 0, stop_ms_ = 0;
+    // Poisson sources: rate, start and stop (one value, or one per neuron), the next spike
+    // time per neuron and its own stream.
+    poisson_columns poisson_params_;
     std::vector<double> next_ms_;
     std::vector<counter_rng> rng_;
     // Spike arrays: spike steps per neuron (ascending) and a cursor.

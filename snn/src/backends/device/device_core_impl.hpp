@@ -77,8 +77,9 @@ struct device_population_state {
     // The initial state, for restart(): LIF and discrete columns, Poisson streams, i_ext of LIF.
     device_vector_t<double> v0, ie0, ii0, xe0, xi0, i_syn0, next_ms0, i_ext0;
     device_vector_t<philox_stream> rng0;
-    // Sources.
-    double rate_per_ms = 0, stop_ms = 0;
+    // Sources: Poisson rates [1/ms] and stops [ms], one value (stride 0) or one per neuron (1).
+    device_vector_t<double> rate_per_ms, stop_ms;
+    std::uint32_t poisson_stride = 0;
     device_vector_t<double> next_ms;
     device_vector_t<philox_stream> rng;
     device_vector_t<std::uint32_t> spike_begin, cursor;
@@ -222,13 +223,15 @@ private:
         d.queue.resize(slots_);
         d.queue_count.assign(slots_, 0);
         if (p.model == device_model::poisson) {
-            d.rate_per_ms = p.rate_per_ms, d.stop_ms = p.stop_ms;
+            d.rate_per_ms = upload(p.rate_per_ms), d.stop_ms = upload(p.stop_ms);
+            d.poisson_stride = p.rate_per_ms.size() > 1 ? 1u : 0u;
             std::vector<double> next(n);
             std::vector<philox_stream> rng(n);
             for (std::uint32_t i = 0; i < p.n; ++i) {  // as source_population's constructor
+                const std::size_t k = std::size_t{i} * d.poisson_stride;
                 rng[i] = philox_stream::make(p.seed, 4u, p.index, i);
-                next[i] = p.rate_per_ms > 0 ? p.start_ms + rng[i].exponential(p.rate_per_ms)
-                                            : std::numeric_limits<double>::infinity();
+                next[i] = p.rate_per_ms[k] > 0 ? p.start_ms[k] + rng[i].exponential(p.rate_per_ms[k])
+                                               : std::numeric_limits<double>::infinity();
             }
             d.next_ms = upload(next), d.rng = upload(rng);
             d.next_ms0 = upload(next), d.rng0 = upload(rng);
@@ -284,8 +287,9 @@ private:
         std::uint32_t* touched = raw(p.touched) + slot * p.n;
         if (p.model == device_model::poisson) {
             for_each_index(p.n, device_kernels::poisson_step{raw(p.next_ms), raw(p.rng), raw(p.fired), touched, cells,
-                                                             static_cast<double>(s + 1) * dt_ms_, p.stop_ms,
-                                                             p.rate_per_ms, std::numeric_limits<double>::infinity()});
+                                                             raw(p.stop_ms), raw(p.rate_per_ms), p.poisson_stride,
+                                                             static_cast<double>(s + 1) * dt_ms_,
+                                                             std::numeric_limits<double>::infinity()});
         } else if (p.model == device_model::spike_array) {
             for_each_index(p.n, device_kernels::spike_array_step{raw(p.spike_begin), raw(p.spike_steps), raw(p.cursor),
                                                                  raw(p.fired), touched, cells, s + 1});

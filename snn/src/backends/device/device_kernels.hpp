@@ -173,20 +173,24 @@ struct poisson_step {
     std::uint32_t* fired;  ///< [neuron]: spikes in the step (may exceed 1)
     std::uint32_t* touched;  ///< ring slot of this step: input to a source is dropped
     std::int64_t* cells;
-    double t_end, stop_ms, rate_per_ms, infinity;
+    const double* stop_ms;      ///< [neuron · stride] [ms]
+    const double* rate_per_ms;  ///< [neuron · stride] [1/ms]
+    std::uint32_t stride;       ///< 0: one value for the population; 1: one per neuron
+    double t_end, infinity;
 
     VOLLEY_HD void operator()(std::uint32_t i) const {
         touched[i] = 0;
         cells[2 * i] = cells[2 * i + 1] = 0;
+        const std::size_t k = std::size_t{i} * stride;
         std::uint32_t count = 0;
         double next = next_ms[i];
         while (next <= t_end) {
-            if (next > stop_ms) {
+            if (next > stop_ms[k]) {
                 next = infinity;
                 break;
             }
             ++count;
-            next += rng[i].exponential(rate_per_ms);
+            next += rng[i].exponential(rate_per_ms[k]);
         }
         next_ms[i] = next;
         fired[i] = count;

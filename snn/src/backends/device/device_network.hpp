@@ -44,8 +44,10 @@ struct device_population {
     // Analog sources: the value of neuron i at step s is analog_values[s * n + i] (0 past the
     // table).
     std::vector<double> analog_values;
-    // Poisson sources: the streams of (seed, poisson, index, neuron), as the CPU's.
-    double rate_per_ms = 0, start_ms = 0, stop_ms = 0;
+    // Poisson sources: the streams of (seed, poisson, index, neuron), as the CPU's, and the
+    // rate [1/ms], start and stop [ms], each one value for the population or one per neuron
+    // (build/poisson_parameters.hpp).
+    std::vector<double> rate_per_ms, start_ms, stop_ms;
     std::uint64_t seed = 0;
     std::uint32_t index = 0;  ///< the population's index in the network
     // Spike arrays: spike steps per neuron (stamped steps, ascending), CSR.

@@ -18,6 +18,7 @@
 #include "backends/cpu/thread_team.hpp"
 #include "backends/device/propagation_strategy.hpp"
 #include "build/connectivity.hpp"
+#include "build/poisson_parameters.hpp"
 #include "lowering/fixed_point.hpp"
 #include "lowering/lowered_network.hpp"
 #include "lowering/model_family.hpp"
@@ -172,12 +173,13 @@ device_network describe_for_device(const network& net, const simulation_options&
         const auto& pop = pops[p];
         const double se = low.synapses.scale[p * 2], si = low.synapses.scale[p * 2 + 1];
         device_population dp;
-        if (const auto* ps = std::get_if<poisson_source>(&pop.model)) {
+        if (std::holds_alternative<poisson_source>(pop.model)) {
             dp.model = device_model::poisson;
             dp.n = pop.size;
-            dp.rate_per_ms = ps->p.rate_hz / 1000.0;
-            dp.start_ms = ps->p.start_ms;
-            dp.stop_ms = ps->p.stop_ms;
+            auto c = poisson_parameters(net, population_index{p}, options.seed);
+            dp.rate_per_ms = std::move(c.rate_per_ms);
+            dp.start_ms = std::move(c.start_ms);
+            dp.stop_ms = std::move(c.stop_ms);
             dp.seed = options.seed;
         } else if (const auto* ss = std::get_if<spike_source>(&pop.model)) {
             dp.model = device_model::spike_array;
@@ -264,8 +266,12 @@ device_network describe_for_device(const network& net, const simulation_options&
         }
         if (dq.direct && !w.empty()) dq.direct_weight = w[0];
         propagation_case pc{.synapses = src.size(), .sources = ns, .targets = pops[tp].size};
-        if (const auto* ps = std::get_if<poisson_source>(&pops[sp].model))
-            pc.spike_probability = ps->p.rate_hz * options.dt_ms / 1000.0;
+        if (d.populations[sp].model == device_model::poisson) {  // the mean rate over the sources
+            const auto& rate = d.populations[sp].rate_per_ms;
+            double sum = 0;
+            for (const double r : rate) sum += r;
+            pc.spike_probability = rate.empty() ? 0 : sum / static_cast<double>(rate.size()) * options.dt_ms;
+        }
         if (choose_propagation(pc).kind == device_propagation::postsynaptic) use_postsynaptic(dq, pops[tp].size);
         d.synapses += src.size();
         d.table_bytes += 4 * dq.row_begin.size() + 10 * src.size();
