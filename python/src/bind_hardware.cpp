@@ -18,16 +18,6 @@ namespace volley::python {
 
 namespace {
 
-nlohmann::json to_json(const py::handle& value) {
-    if (value.is_none()) return nlohmann::json::object();
-    const auto text = py::cast<std::string>(py::module_::import("json").attr("dumps")(value));
-    return nlohmann::json::parse(text);
-}
-
-py::object from_json(const nlohmann::json& j) {
-    return py::module_::import("json").attr("loads")(j.dump());
-}
-
 /// A processor and the name it was made with.
 struct py_processor {
     std::unique_ptr<hw::neuroprocessor> proc;

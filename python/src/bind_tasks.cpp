@@ -17,14 +17,6 @@ namespace volley::python {
 
 namespace {
 
-nlohmann::json to_json(const py::handle& value) {
-    if (value.is_none()) return nlohmann::json::object();
-    const auto text = py::cast<std::string>(py::module_::import("json").attr("dumps")(value));
-    return nlohmann::json::parse(text);
-}
-
-py::object from_json(const nlohmann::json& j) { return py::module_::import("json").attr("loads")(j.dump()); }
-
 /// A TennlabNetwork or its JSON dict.
 hw::tennlab_network network_of(const py::handle& n) {
     if (py::isinstance<hw::tennlab_network>(n)) return py::cast<hw::tennlab_network>(n);

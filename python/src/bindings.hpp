@@ -4,6 +4,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include <nlohmann/json.hpp>
+
 #include <volley/snn/context.hpp>
 #include <volley/snn/network.hpp>
 
@@ -37,6 +39,16 @@ void bind_tasks(py::module_& m);
 using population_ref = std::variant<snn::population_index, std::uint32_t, std::string>;
 /// The index of `ref` in `net`; throws unknown_name for a name the network does not have.
 snn::population_index resolve(const snn::network& net, const population_ref& ref);
+
+/// A Python value (dict, list, number, ...; None: an empty object) as JSON, through json.dumps.
+inline nlohmann::json to_json(const py::handle& value) {
+    if (value.is_none()) return nlohmann::json::object();
+    const auto text = py::cast<std::string>(py::module_::import("json").attr("dumps")(value));
+    return nlohmann::json::parse(text);
+}
+
+/// JSON as a Python value, through json.loads.
+inline py::object from_json(const nlohmann::json& j) { return py::module_::import("json").attr("loads")(j.dump()); }
 
 /// "auto", "cpu", "portable" or "cuda" (snn::backend_kind); invalid_parameter otherwise.
 snn::backend_kind backend_from_name(const std::string& name);

@@ -17,7 +17,7 @@ threads="${THREADS:-$(nproc)}"
 max_nodes="${MAX_NODES:-16}"
 mkdir -p "$out"
 config="$out/eons.json"
-printf '{"max_nodes": %d, "perturb_rate": 0.5}\n' "$max_nodes" > "$config"
+printf '{"max_nodes": %d}\n' "$max_nodes" > "$config"
 for seed in $(seq "$first" "$last"); do
   "$volley" evolve --task cartpole --setting "$setting" --preset "$preset" --seed "$seed" \
     --config "$config" --generations 100000 --time-limit "$budget" --threads "$threads" \

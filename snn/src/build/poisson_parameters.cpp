@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <string>
 
-#include "build/draw_values.hpp"
+#include "build/neuron_model_of.hpp"
 
 namespace volley::snn::detail {
 
@@ -25,25 +25,13 @@ poisson_columns poisson_parameters(const network& net, population_index pop, std
         return c;
     }
     // As every model with per-neuron values: neuron i's value of parameter k comes from stream
-    // (seed, pop, k, i), checked against the model's bounds (ode_columns.hpp does the same).
-    const auto infos = model_parameters(p.model);
+    // (seed, pop, k, i), checked against the model's bounds (neuron_model_of.hpp).
     const std::string object = "population '" + p.name + "'";
     c.rate_per_ms.resize(p.size);
     c.start_ms.resize(p.size);
     c.stop_ms.resize(p.size);
     for (std::uint32_t i = 0; i < p.size; ++i) {
-        neuron_model m = p.model;
-        const std::string who = object + " neuron " + std::to_string(i);
-        for (const auto& [name, spec] : p.parameters) {
-            const auto k = static_cast<std::uint32_t>(
-                std::find_if(infos.begin(), infos.end(),
-                             [&name = name](const auto& f) { return name == f.name; }) -
-                infos.begin());
-            const double v = draw_neuron_value(spec, seed, pop.value, k, i);
-            check_parameter(m, name, v, who);
-            set_parameter(m, name, v);
-        }
-        validate_model(m, who);
+        const neuron_model m = neuron_model_of(p, pop, seed, i, object);
         const auto& q = std::get<poisson_source>(m).p;
         c.rate_per_ms[i] = q.rate_hz / 1000.0;
         c.start_ms[i] = q.start_ms;

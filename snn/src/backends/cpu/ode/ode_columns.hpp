@@ -15,7 +15,7 @@
 
 #include "backends/cpu/current_schedule.hpp"
 #include "backends/cpu/ode_population.hpp"
-#include "build/draw_values.hpp"
+#include "build/neuron_model_of.hpp"
 
 namespace volley::snn::detail {
 
@@ -59,26 +59,12 @@ class ode_columns : public ode_population::kernel {
         integrator_ = std::get<typename Dyn::model>(p.model).integrator;
         if constexpr (Dyn::conductance_input) check_conductance_weights(net, pop);
         const std::string object = "population '" + p.name + "'";
-        const auto infos = model_parameters(p.model);
         if (p.parameters.empty()) {
             params_.push_back(std::get<typename Dyn::model>(p.model).p);
         } else {
             params_.reserve(n_);
-            for (std::uint32_t i = 0; i < n_; ++i) {
-                neuron_model m = p.model;
-                const std::string who = object + " neuron " + std::to_string(i);
-                for (const auto& [name, spec] : p.parameters) {
-                    const auto k = static_cast<std::uint32_t>(
-                        std::find_if(infos.begin(), infos.end(),
-                                     [&name = name](const auto& f) { return name == f.name; }) -
-                        infos.begin());
-                    const double v = draw_neuron_value(spec, seed, pop.value, k, i);
-                    check_parameter(m, name, v, who);
-                    set_parameter(m, name, v);
-                }
-                validate_model(m, who);
-                params_.push_back(std::get<typename Dyn::model>(m).p);
-            }
+            for (std::uint32_t i = 0; i < n_; ++i)
+                params_.push_back(std::get<typename Dyn::model>(neuron_model_of(p, pop, seed, i, object)).p);
         }
         names_ = model_state_variables(p.model);
         x_.assign(dim, std::vector<double>(n_));
