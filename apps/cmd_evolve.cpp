@@ -3,6 +3,9 @@
 // population of TENNLab networks is evolved on the training sequences on risp, danna2 or the
 // DANNA grid, and the best one is written out and scored on test sequences beside the ideal
 // bound and the hand-built network; on DANNA 2 it is also placed on the grid and run there.
+// `--task cartpole` evolves a cart-pole controller from random networks instead (docs/control.md):
+// staged training episodes, a report on the held-out test starts, and the same network's actions
+// on the other processors.
 
 #include "cli_common.hpp"
 #include "fitness_plot.hpp"
@@ -496,7 +499,7 @@ void run_evolve(const evolve_cli_options& o) {
 }  // namespace
 
 void register_evolve(CLI::App& app, command_context&) {
-    auto* cmd = app.add_subcommand("evolve", "Design a temporal network on a neuroprocessor with EONS (docs/temporal.md)");
+    auto* cmd = app.add_subcommand("evolve", "Design a network on a neuroprocessor with EONS: a temporal question (docs/temporal.md) or the cart-pole (docs/control.md)");
     auto o = std::make_shared<evolve_cli_options>();
     cmd->add_option("--task", o->task, "order, change, count or cartpole (docs/control.md)");
     cmd->add_option("--setting", o->setting, "cartpole: easy, medium, hard, hardest or a setting JSON file");
