@@ -51,7 +51,7 @@ std::vector<logged_step> read_cartpole_log(const std::string& path) {
         const auto colon = text.find(": ", dot == std::string::npos ? 0 : dot);
         if (dot == std::string::npos || colon == std::string::npos) continue;
         const std::string what = text.substr(dot + 2, colon - dot - 2), rest = text.substr(colon + 2);
-        if (text.find_first_not_of("0123456789", at) != dot)
+        if (text.find_first_not_of("0123456789", at) != dot || dot - at > 9)
             throw file_format_error(path, "line " + std::to_string(line), "bad step number in '" + text + "'");
         const int n = std::stoi(text.substr(at, dot - at));
         if (what == "Observations") {

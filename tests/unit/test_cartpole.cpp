@@ -9,6 +9,7 @@
 #include <volley/temporal/cartpole_setting.hpp>
 #include <volley/temporal/control_coding.hpp>
 #include <volley/temporal/control_episode.hpp>
+#include <volley/temporal/control_replay.hpp>
 #include <volley/temporal/evaluation_task.hpp>
 
 #include <gtest/gtest.h>
@@ -290,3 +291,54 @@ TEST(CartpoleTask, FitnessIsTheMeanShareOfTheTrainingEpisodesSurvived) {
 }
 
 }  // namespace
+
+namespace {
+
+/// A small log of two steps in TENNLab's format, as written to a file of the test's own.
+std::filesystem::path write_log(const std::string& name, const std::string& text) {
+    const auto path = std::filesystem::temp_directory_path() / ("volley_cartpole_log_" + std::to_string(::getpid()) + "_" + name);
+    std::ofstream(path) << text;
+    return path;
+}
+
+}  // namespace
+
+TEST(CartpoleLog, EveryTruncationOrFlippedByteIsReadOrRefusedWithAFileFormatError) {
+    const std::string good =
+        "ML tmp_network.txt\n# Step 0000. Observations: -1.17261 0.201336 -0.0686158 0.40251\n"
+        "# Step 0000. I-Spike-C: 4 0 0 1 3 0 0 2\nAS 0 0 1\nRUN 24\nGSR\n# Step 0000. R: 0      1001\n"
+        "# Step 0000. O-Spike-C: 3 4\n# Step 0000. Action: 1\n#  0001. Observations: -1.16858 0.397361 -0.0605656 0.0889857\n"
+        "#  0001. I-Spike-C: 4 0 0 2 3 0 0 1\n#  0001. O-Spike-C: 3 2\n#  0001. Action: 0\n";
+    const auto steps = read_cartpole_log(write_log("good", good).string());
+    ASSERT_EQ(steps.size(), 2u);
+    EXPECT_EQ(steps[1].observations[3], 0.0889857);
+    EXPECT_EQ(steps[0].input_counts, (std::vector<int>{4, 0, 0, 1, 3, 0, 0, 2}));
+    EXPECT_EQ(steps[1].action, 0);
+    int read = 0, refused = 0;
+    for (std::size_t cut = 0; cut < good.size(); cut += 7) {
+        const auto path = write_log("cut", good.substr(0, cut));
+        try {
+            read_cartpole_log(path.string());
+            ++read;
+        } catch (const volley::file_format_error& e) {
+            EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+            ++refused;
+        }
+    }
+    for (std::size_t at = 0; at < good.size(); at += 3) {
+        std::string bad = good;
+        bad[at] = static_cast<char>(bad[at] ^ 0x5a);
+        try {
+            read_cartpole_log(write_log("flip", bad).string());
+            ++read;
+        } catch (const volley::file_format_error&) {
+            ++refused;
+        }
+    }
+    EXPECT_GT(read, 0);
+    EXPECT_GT(refused, 0);
+    // A step number too long for an int is refused, not thrown as std::out_of_range.
+    EXPECT_THROW(read_cartpole_log(write_log("long", "# Step 123456789012. Observations: 1 2 3 4\n").string()),
+                 volley::file_format_error);
+    EXPECT_THROW(read_cartpole_log("/nonexistent/log.txt"), volley::io_error);
+}
