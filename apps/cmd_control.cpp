@@ -119,7 +119,7 @@ void run_replay(const control_options& o, temporal::network_agent& agent, const 
     }
 }
 
-void run_control(const control_options& o, command_context& ctx) {
+void run_control(const control_options& o) {
     auto setting = temporal::cartpole_setting::load(o.setting);
     if (o.gravity != 0) {
         if (!(o.gravity > 0)) throw invalid_parameter("--gravity", "gravity", std::to_string(o.gravity), "must be > 0");
@@ -184,12 +184,11 @@ void run_control(const control_options& o, command_context& ctx) {
                     steps.size(), length, mean, min, survived);
         if (!o.plot.empty()) std::printf("plot written to %s\n", o.plot.c_str());
     }
-    (void)ctx;
 }
 
 }  // namespace
 
-void register_control(CLI::App& app, command_context& ctx) {
+void register_control(CLI::App& app, command_context&) {
     auto* control = app.add_subcommand("control", "Control tasks run by a network on a neuroprocessor (docs/control.md)");
     control->require_subcommand(1);
     auto* cmd = control->add_subcommand("cartpole", "Balance the cart-pole with a TENNLab network");
@@ -213,7 +212,7 @@ void register_control(CLI::App& app, command_context& ctx) {
     cmd->add_option("--gravity", o->gravity,
                     "Gravity [m/s^2] instead of the setting's (Gymnasium: 9.8; TENNLab's logs are stepped with 9.81)");
     cmd->add_flag("--json", o->json, "Print one JSON object on stdout");
-    cmd->callback([o, &ctx] { run_control(*o, ctx); });
+    cmd->callback([o] { run_control(*o); });
 }
 
 }  // namespace volley::cli

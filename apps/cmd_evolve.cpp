@@ -330,6 +330,8 @@ void run_evolve_cartpole(const evolve_cli_options& o) {
     // The same network on the other processors: the actions of the first test episodes.
     const auto starts = task->test_starts();
     const std::size_t compared = std::min<std::size_t>(starts.size(), static_cast<std::size_t>(o.compare_episodes));
+    std::vector<std::vector<int>> evolved_actions;  // on the processor it was evolved on, once
+    for (std::size_t i = 0; i < compared; ++i) evolved_actions.push_back(episode_actions(proc, best, setting, starts[i]));
     for (const char* kind : {"risp", "danna2", "danna"}) {
         if (kind == o.processor || compared == 0) continue;
         temporal::processor_spec other = proc;
@@ -337,7 +339,7 @@ void run_evolve_cartpole(const evolve_cli_options& o) {
         try {
             std::size_t differ = 0;
             for (std::size_t i = 0; i < compared; ++i)
-                differ += episode_actions(other, best, setting, starts[i]) != episode_actions(proc, best, setting, starts[i]);
+                differ += episode_actions(other, best, setting, starts[i]) != evolved_actions[i];
             f["same_actions_on"][kind] = {{"episodes", compared}, {"episodes_differing", differ}};
         } catch (const error& e) {
             f["same_actions_on"][kind] = {{"error", e.what()}};

@@ -94,10 +94,11 @@ cartpole_setting cartpole_setting::from_json(const nlohmann::json& j, const std:
             }
             have_observations = true;
         } else if (key == "encoder") {
-            const std::string e = read_string(v, source, key);
-            if (e != "flip_flop" && e != "argyle")
+            try {
+                s.coding.encoder = parse_value_encoder(read_string(v, source, key));
+            } catch (const unknown_name&) {
                 throw invalid_parameter(source, key, v.dump(), "unknown encoder (expected flip_flop or argyle)");
-            s.coding.encoder = parse_value_encoder(e);
+            }
         } else if (key == "max_spikes") {
             s.coding.max_spikes = read_int(v, source, key);
         } else if (key == "spike_interval") {
