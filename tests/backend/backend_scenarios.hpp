@@ -209,12 +209,12 @@ inline std::vector<scenario> scenarios() {
             {"heterogeneous_delays", heterogeneous_delay_scenario, 200, 1000},
             {"direct_alpha", direct_alpha_scenario, 150, 500},
             {"microcircuit", microcircuit_scenario, 100, 500},
-            {"nir_lif", [] { return nir_scenario("lif_norse.nir", reset::to_v_reset); }, 30, 100,
-             nir_input("lif_norse.nir", 0.3, 1.0)},
-            {"nir_braille", [] { return nir_scenario("braille_noDelay_bias_zero.nir", reset::subtract_delayed); }, 30,
-             200, nir_input("braille_noDelay_bias_zero.nir", 0.3, 1.0)},
-            {"nir_cnn", [] { return nir_scenario("cnn_sinabs.nir", reset::subtract); }, 30, 200,
-             nir_input("cnn_sinabs.nir", 0.05, 1.0)},
+            {"nir_lif", [] { return nir_scenario("lif_affine.nir", reset::to_v_reset); }, 30, 100,
+             nir_input("lif_affine.nir", 0.3, 1.0)},
+            {"nir_rnn", [] { return nir_scenario("rnn_cuba.nir", reset::subtract_delayed); }, 30,
+             200, nir_input("rnn_cuba.nir", 0.3, 1.0)},
+            {"nir_cnn", [] { return nir_scenario("cnn_conv_if.nir", reset::subtract); }, 30, 200,
+             nir_input("cnn_conv_if.nir", 0.05, 1.0)},
             {"gated_pool", gated_pool_scenario, 30, 200},
             {"per_neuron_poisson", per_neuron_poisson_scenario, 120, 500}};
 }

@@ -141,7 +141,7 @@ struct two_images {
 };
 
 two_images run_two_images(const context& ctx) {
-    const network net = nir_scenario("braille_noDelay_bias_zero.nir", discrete_neuron::reset_mode::subtract_delayed);
+    const network net = nir_scenario("rnn_cuba.nir", discrete_neuron::reset_mode::subtract_delayed);
     simulation sim(net, ctx, {.dt_ms = 0.1, .seed = 42});
     const auto input = net.find("input"), hidden = net.find("lif1.lif");
     std::vector<spike_recorder> recs;

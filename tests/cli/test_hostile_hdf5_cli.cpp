@@ -26,8 +26,8 @@ using volley::testing::run_volley_in;
 
 const std::filesystem::path data_dir = std::filesystem::path(VOLLEY_TEST_DATA_DIR) / "nir";
 
-/// The damaged files whose name starts with `kind`: "two_lif_neurons_flip" crash libhdf5,
-/// "two_lif_neurons_loop" make it run forever.
+/// The damaged files whose name starts with `kind`: "two_lif_flip" crash libhdf5,
+/// "two_lif_loop" make it run forever.
 std::vector<std::filesystem::path> damaged_files(const std::string& kind) {
     std::vector<std::filesystem::path> out;
     for (const auto& e : std::filesystem::directory_iterator(data_dir / "damaged"))
@@ -51,7 +51,7 @@ std::filesystem::path work_dir() {
 }
 
 TEST(HostileHdf5, AFileThatCrashesLibhdf5IsAFileFormatErrorNamingIt) {
-    const auto files = damaged_files("two_lif_neurons_flip");
+    const auto files = damaged_files("two_lif_flip");
     ASSERT_EQ(files.size(), 2u);
     for (const auto& f : files) {
         try {
@@ -70,14 +70,14 @@ TEST(HostileHdf5, AFileThatCrashesLibhdf5IsAFileFormatErrorNamingIt) {
     }
     // The intact file they were made from passes and loads (LIF -> Linear -> LIF, with input and
     // output).
-    EXPECT_NO_THROW(vs::detail::preflight_hdf5_file(data_dir / "two_lif_neurons.nir"));
-    EXPECT_GE(vs::read_nir(data_dir / "two_lif_neurons.nir").nodes.size(), 3u);
+    EXPECT_NO_THROW(vs::detail::preflight_hdf5_file(data_dir / "two_lif.nir"));
+    EXPECT_GE(vs::read_nir(data_dir / "two_lif.nir").nodes.size(), 3u);
 }
 
 // The time limit of the child is 10 s for files this small; the tests shorten it to 1 s.
 TEST(HostileHdf5, AFileThatMakesLibhdf5RunForeverIsRefusedAfterTheTimeLimit) {
     ::setenv("VOLLEY_HDF5_PREFLIGHT_SECONDS", "1", 1);
-    const auto files = damaged_files("two_lif_neurons_loop");
+    const auto files = damaged_files("two_lif_loop");
     ASSERT_EQ(files.size(), 2u);
     try {
         (void)vs::read_nir(files[0]);
@@ -97,7 +97,7 @@ TEST(HostileHdf5, AFileThatMakesLibhdf5RunForeverIsRefusedAfterTheTimeLimit) {
 
 TEST(HostileHdf5, TheCommandLineReportsItAndExitsWithAnInputError) {
     const auto dir = work_dir();
-    for (const auto& f : damaged_files("two_lif_neurons_flip")) {
+    for (const auto& f : damaged_files("two_lif_flip")) {
         for (const std::string cmd : {"nir info ", "run "}) {
             const auto r = run_volley_in(dir, cmd + "'" + f.string() + "'");
             EXPECT_EQ(r.code, 2) << cmd << f << ": " << r.err;

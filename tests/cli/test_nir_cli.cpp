@@ -41,8 +41,8 @@ protected:
         dir_ = fs::temp_directory_path() / ("volley_nir_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
         fs::remove_all(dir_);
         fs::create_directories(dir_);
-        // The input column of the NIR paper's LIF task.
-        std::ifstream in(nir_dir / "lif_exact.csv");
+        // The input column of the LIF task (make_fixtures.py).
+        std::ifstream in(nir_dir / "lif_trace_exact.csv");
         std::ofstream csv(dir_ / "input.csv");
         std::string line;
         while (std::getline(in, line)) {
@@ -65,10 +65,10 @@ protected:
     std::vector<double> input_;
 };
 
-const std::vector<std::int64_t> lif_task_spikes{460, 510, 710, 760};
+const std::vector<std::int64_t> lif_task_spikes{354, 736, 798, 887};
 
 TEST_F(NirCli, InfoListsNodesShapesAndEdges) {
-    const auto r = volley("nir info '" + (nir_dir / "cnn_sinabs.nir").string() + "' --json");
+    const auto r = volley("nir info '" + (nir_dir / "cnn_conv_if.nir").string() + "' --json");
     ASSERT_EQ(r.code, 0) << r.err;
     const auto j = r.json();
     EXPECT_EQ(j["edges"].size(), 14u);
@@ -80,14 +80,14 @@ TEST_F(NirCli, InfoListsNodesShapesAndEdges) {
             EXPECT_EQ(n["output_shape"], nlohmann::json({16, 16, 16}));
         }
     EXPECT_TRUE(seen);
-    const auto text = volley("nir info '" + (nir_dir / "braille_noDelay_bias_zero.nir").string() + "'");
+    const auto text = volley("nir info '" + (nir_dir / "rnn_cuba.nir").string() + "'");
     ASSERT_EQ(text.code, 0) << text.err;
     EXPECT_NE(text.out.find("lif1.w_rec -> lif1.lif  (recurrent"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("CubaLIF"), std::string::npos);
 }
 
 TEST_F(NirCli, RunsTheLifTaskFromCsvAndReportsTheOptions) {
-    const auto r = volley("run '" + (nir_dir / "lif_norse.nir").string() + "' --input input.csv --json --out rec.h5");
+    const auto r = volley("run '" + (nir_dir / "lif_affine.nir").string() + "' --input input.csv --json --out rec.h5");
     ASSERT_EQ(r.code, 0) << r.err;
     const auto j = r.json();
     EXPECT_EQ(j["options"]["dt_s"], 1e-4);
@@ -100,8 +100,8 @@ TEST_F(NirCli, RunsTheLifTaskFromCsvAndReportsTheOptions) {
     const auto pops = volley::snn::read_sonata_spikes(dir_ / "rec.h5");
     ASSERT_EQ(pops.size(), 1u);
     ASSERT_EQ(pops[0].timestamps_ms.size(), 4u);
-    EXPECT_NEAR(pops[0].timestamps_ms[0], 46.1, 1e-9);
-    const auto text = volley("run '" + (nir_dir / "lif_norse.nir").string() +
+    EXPECT_NEAR(pops[0].timestamps_ms[0], 35.5, 1e-9);
+    const auto text = volley("run '" + (nir_dir / "lif_affine.nir").string() +
                              "' --input input.csv --dt 1e-4 --discretisation exact --reset subtract --steps 500");
     ASSERT_EQ(text.code, 0) << text.err;
     EXPECT_NE(text.out.find("dt = 0.0001 s, discretisation exact, reset subtract, 500 steps"), std::string::npos) << text.out;
@@ -112,16 +112,16 @@ TEST_F(NirCli, RunsTheLifTaskFromNpzStoredAndDeflated) {
     for (bool deflate : {false, true}) {
         volley::test::write_zip((dir_ / "input.npz").string(), {{"x.npy", volley::test::npy_bytes({input_.size(), 1}, input_)}},
                                 deflate);
-        const auto r = volley("run '" + (nir_dir / "lif_norse.nir").string() + "' --input input.npz --json");
+        const auto r = volley("run '" + (nir_dir / "lif_affine.nir").string() + "' --input input.npz --json");
         ASSERT_EQ(r.code, 0) << r.err;
         EXPECT_EQ(r.json()["outputs"][0]["spike_steps"].get<std::vector<std::int64_t>>(), lif_task_spikes);
     }
 }
 
-// nir_writer_allprims.nir is Input -> Linear -> Output: the Output is a readout whose value at
+// allprims.nir is Input -> Linear -> Output: the Output is a readout whose value at
 // each step is W x(t), computed here from the file's weight matrix.
 TEST_F(NirCli, ReadoutOutputListsItsValuesPerStep) {
-    const auto file = nir_dir / "nir_writer_allprims.nir";
+    const auto file = nir_dir / "allprims.nir";
     const auto graph = volley::snn::read_nir(file);
     const auto* lin = graph.find("lin");
     ASSERT_NE(lin, nullptr);
@@ -194,7 +194,7 @@ TEST_F(NirCli, ResetsByFrameworkNameAndWarnsOfATooLongStep) {
 }
 
 TEST_F(NirCli, BadInputsExitTwoNamingTheProblem) {
-    const std::string lif = "'" + (nir_dir / "lif_norse.nir").string() + "'";
+    const std::string lif = "'" + (nir_dir / "lif_affine.nir").string() + "'";
     auto r = volley("run " + lif);
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("--input"), std::string::npos) << r.err;
@@ -214,7 +214,7 @@ TEST_F(NirCli, BadInputsExitTwoNamingTheProblem) {
     r = volley("run fake.nir --input input.csv");
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("fake.nir"), std::string::npos) << r.err;
-    r = volley("nir info '" + (nir_dir / "braille_noDelay_bias_zero_subgraph.nir").string() + "'");
+    r = volley("nir info '" + (nir_dir / "rnn_cuba_subgraph.nir").string() + "'");
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("'lif'"), std::string::npos) << r.err;
 }

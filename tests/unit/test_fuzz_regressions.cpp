@@ -51,7 +51,7 @@ TEST(FuzzRegressions, TennlabJsonNumberPastDoubleRangeIsATennlabError) {
     std::filesystem::remove(file);
 }
 
-// fuzz_nir: a flipped byte in a dataset's dataspace of two_lif_neurons.nir declared a shape of
+// fuzz_nir: a flipped byte in a dataset's dataspace of snntorch_conv.nir declared a shape of
 // more elements than a vector can hold; read_nir_array resized a vector to it and
 // std::length_error escaped. Now the shape is checked against what the file stores first.
 TEST(FuzzRegressions, NirDatasetLargerThanTheFileIsRefusedBeforeAllocating) {

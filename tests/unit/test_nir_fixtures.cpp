@@ -1,4 +1,4 @@
-// Every real NIR file in tests/data/nir loads with the expected node types, topological order,
+// Every NIR fixture in tests/data/nir (written by make_fixtures.py there) loads with the expected node types, topological order,
 // recurrent edges and inferred shapes; the shapes were derived by hand from each architecture.
 
 #include <volley/error.hpp>
@@ -41,8 +41,8 @@ void expect_node(const vs::nir_graph& g, const std::string& name, const std::str
 
 }  // namespace
 
-TEST(nir_fixtures, lif_norse_is_affine_then_lif_with_default_reset) {
-    auto g = vs::read_nir(fixture("lif_norse.nir"));
+TEST(nir_fixtures, lif_affine_is_affine_then_lif_with_default_reset) {
+    auto g = vs::read_nir(fixture("lif_affine.nir"));
     EXPECT_EQ(g.version, "0.1.1");
     expect_node(g, "input", "Input", {1}, {1});
     expect_node(g, "0", "Affine", {1}, {1});
@@ -53,28 +53,28 @@ TEST(nir_fixtures, lif_norse_is_affine_then_lif_with_default_reset) {
     EXPECT_LT(rank(g, "1"), rank(g, "output"));
     EXPECT_TRUE(g.recurrent_edges.empty());
     const auto& lif = node(g, "1");
-    EXPECT_NEAR(lif.param("tau")->values.at(0), 0.0025, 1e-9);
-    EXPECT_NEAR(lif.param("v_threshold")->values.at(0), 0.1, 1e-7);
+    EXPECT_NEAR(lif.param("tau")->values.at(0), 0.002, 1e-9);
+    EXPECT_NEAR(lif.param("v_threshold")->values.at(0), 0.12, 1e-7);
     ASSERT_NE(lif.param("v_reset"), nullptr);  // the spec's default
     EXPECT_EQ(lif.param("v_reset")->values, std::vector<double>{0.0});
     EXPECT_TRUE(g.notes.empty());
 }
 
-TEST(nir_fixtures, lif_rockpool_output_shape_is_repaired_and_reported) {
-    auto g = vs::read_nir(fixture("lif_rockpool.nir"));
+TEST(nir_fixtures, lif_linear_output_shape_is_repaired_and_reported) {
+    auto g = vs::read_nir(fixture("lif_linear_bad_output.nir"));
     EXPECT_EQ(g.version, "0.2.0");
-    expect_node(g, "0_LinearTorch", "Linear", {1}, {1});
-    expect_node(g, "1_LIFNeuronTorch", "LIF", {1}, {1});
+    expect_node(g, "0_Linear", "Linear", {1}, {1});
+    expect_node(g, "1_LIF", "LIF", {1}, {1});
     expect_node(g, "output", "Output", {1}, {1});
     EXPECT_EQ(node(g, "output").param("shape")->values, std::vector<double>{1.0});
     ASSERT_EQ(g.notes.size(), 1u);
     EXPECT_NE(g.notes[0].find("[1, 1, 1]"), std::string::npos) << g.notes[0];
-    EXPECT_NEAR(node(g, "1_LIFNeuronTorch").param("r")->values.at(0), 24.0197, 1e-4);
-    EXPECT_NEAR(node(g, "0_LinearTorch").param("weight")->values.at(0), 0.04, 1e-7);
+    EXPECT_NEAR(node(g, "1_LIF").param("r")->values.at(0), 20.0, 1e-6);
+    EXPECT_NEAR(node(g, "0_Linear").param("weight")->values.at(0), 0.05, 1e-7);
 }
 
-TEST(nir_fixtures, two_lif_neurons_is_a_float64_chain) {
-    auto g = vs::read_nir(fixture("two_lif_neurons.nir"));
+TEST(nir_fixtures, two_lif_is_a_float64_chain) {
+    auto g = vs::read_nir(fixture("two_lif.nir"));
     for (const char* name : {"in", "linear1", "lif1", "linear2", "lif2", "out"})
         EXPECT_EQ(node(g, name).output_shape, shape{1}) << name;
     EXPECT_EQ(node(g, "lif1").param("tau")->dtype, vs::nir_dtype::float64);
@@ -84,8 +84,8 @@ TEST(nir_fixtures, two_lif_neurons_is_a_float64_chain) {
               (std::vector<std::string>{"in", "linear1", "lif1", "linear2", "lif2", "out"}));
 }
 
-TEST(nir_fixtures, cnn_sinabs_shapes_follow_the_convolutions) {
-    auto g = vs::read_nir(fixture("cnn_sinabs.nir"));
+TEST(nir_fixtures, cnn_conv_if_shapes_follow_the_convolutions) {
+    auto g = vs::read_nir(fixture("cnn_conv_if.nir"));
     expect_node(g, "input", "Input", {2, 34, 34}, {2, 34, 34});
     // (34 + 2 - 5) / 2 + 1 = 16
     expect_node(g, "0", "Conv2d", {2, 34, 34}, {16, 16, 16});
@@ -110,8 +110,8 @@ TEST(nir_fixtures, cnn_sinabs_shapes_follow_the_convolutions) {
     EXPECT_EQ(node(g, "0").param("stride")->dtype, vs::nir_dtype::int64);
 }
 
-TEST(nir_fixtures, braille_bias_zero_has_cuba_lif_38_with_recurrence) {
-    auto g = vs::read_nir(fixture("braille_noDelay_bias_zero.nir"));
+TEST(nir_fixtures, rnn_cuba_has_cuba_lif_38_with_recurrence) {
+    auto g = vs::read_nir(fixture("rnn_cuba.nir"));
     expect_node(g, "input", "Input", {12}, {12});
     expect_node(g, "fc1", "Affine", {12}, {38});
     expect_node(g, "lif1.lif", "CubaLIF", {38}, {38});
@@ -128,8 +128,8 @@ TEST(nir_fixtures, braille_bias_zero_has_cuba_lif_38_with_recurrence) {
     EXPECT_EQ(node(g, "lif2").param("w_in")->size(), 7u);
 }
 
-TEST(nir_fixtures, braille_no_bias_has_linear_layers_and_40_hidden) {
-    auto g = vs::read_nir(fixture("braille_noDelay_noBias_subtract.nir"));
+TEST(nir_fixtures, rnn_cuba_linear_has_linear_layers_and_40_hidden) {
+    auto g = vs::read_nir(fixture("rnn_cuba_linear.nir"));
     expect_node(g, "fc1", "Linear", {12}, {40});
     expect_node(g, "lif1.lif", "CubaLIF", {40}, {40});
     expect_node(g, "lif1.w_rec", "Linear", {40}, {40});
@@ -139,9 +139,9 @@ TEST(nir_fixtures, braille_no_bias_has_linear_layers_and_40_hidden) {
     EXPECT_EQ(g.edges[g.recurrent_edges[0]].second, "lif1.lif");
 }
 
-TEST(nir_fixtures, braille_subgraph_fails_naming_the_missing_inner_node) {
+TEST(nir_fixtures, rnn_subgraph_fails_naming_the_missing_inner_node) {
     try {
-        vs::read_nir(fixture("braille_noDelay_bias_zero_subgraph.nir"));
+        vs::read_nir(fixture("rnn_cuba_subgraph.nir"));
         FAIL() << "expected file_format_error";
     } catch (const volley::file_format_error& e) {
         EXPECT_EQ(e.location(), "/node/nodes/lif1/edges");
@@ -150,9 +150,9 @@ TEST(nir_fixtures, braille_subgraph_fails_naming_the_missing_inner_node) {
     }
 }
 
-TEST(nir_fixtures, upstream_writer_file_has_twelve_primitive_types) {
-    auto g = vs::read_nir(fixture("nir_writer_allprims.nir"));
-    EXPECT_EQ(g.version, "1.0.7+local");
+TEST(nir_fixtures, all_primitives_file_has_twelve_primitive_types) {
+    auto g = vs::read_nir(fixture("allprims.nir"));
+    EXPECT_EQ(g.version, "1.0.7");
     std::vector<std::string> types;
     for (const auto& n : g.nodes) types.push_back(n.type);
     std::sort(types.begin(), types.end());
@@ -171,7 +171,7 @@ TEST(nir_fixtures, upstream_writer_file_has_twelve_primitive_types) {
 }
 
 TEST(nir_fixtures, dotted_endpoints_resolve_exact_names_first) {
-    auto g = vs::read_nir(fixture("braille_noDelay_bias_zero.nir"));
+    auto g = vs::read_nir(fixture("rnn_cuba.nir"));
     EXPECT_EQ(vs::resolve_nir_endpoint(g, "lif1.lif"), std::vector<std::string>{"lif1.lif"});
     EXPECT_TRUE(vs::resolve_nir_endpoint(g, "lif1").empty());
 }

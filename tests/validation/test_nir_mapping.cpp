@@ -175,8 +175,8 @@ std::vector<std::vector<double>> random_spikes(std::size_t steps, std::size_t n,
     return x;
 }
 
-TEST(NirConvolution, SinabsCnnSpikesAlikeWithKernelsAndUsesFarLessMemory) {
-    const auto g = vs::read_nir(data_dir / "cnn_sinabs.nir");
+TEST(NirConvolution, ConvIfCnnSpikesAlikeWithKernelsAndUsesFarLessMemory) {
+    const auto g = vs::read_nir(data_dir / "cnn_conv_if.nir");
     const vs::nir_import_options opt{.reset = vs::discrete_neuron::reset_mode::subtract};
     auto sparse_opt = opt;
     sparse_opt.convolutions = false;
@@ -192,7 +192,7 @@ TEST(NirConvolution, SinabsCnnSpikesAlikeWithKernelsAndUsesFarLessMemory) {
     const auto t1 = std::chrono::steady_clock::now();
     const auto b = vs::run_nir(sparse, {x}, 40);
     const auto t2 = std::chrono::steady_clock::now();
-    std::printf("cnn_sinabs 40 steps, 1 thread (build + run): %.3f s with convolutions, %.3f s sparse\n",
+    std::printf("cnn_conv_if 40 steps, 1 thread (build + run): %.3f s with convolutions, %.3f s sparse\n",
                 std::chrono::duration<double>(t1 - t0).count(), std::chrono::duration<double>(t2 - t1).count());
     const auto a2 = vs::run_nir(conv, {x}, 40, 2);
     for (std::size_t k = 0; k < a.layers.size(); ++k) {  // threads 1 and 2 alike
@@ -212,7 +212,7 @@ TEST(NirConvolution, SinabsCnnSpikesAlikeWithKernelsAndUsesFarLessMemory) {
         return sim.stats().synapse_table_bytes;
     };
     const auto conv_bytes = bytes(conv.net), sparse_bytes = bytes(sparse.net);
-    std::printf("cnn_sinabs synapse storage: %llu bytes with convolutions, %llu bytes sparse\n",
+    std::printf("cnn_conv_if synapse storage: %llu bytes with convolutions, %llu bytes sparse\n",
                 static_cast<unsigned long long>(conv_bytes), static_cast<unsigned long long>(sparse_bytes));
     // The two kernels replace 5.8 MB of tables; what stays is the pool+conv and dense layers.
     EXPECT_LT(conv_bytes * 2, sparse_bytes);
@@ -221,7 +221,7 @@ TEST(NirConvolution, SinabsCnnSpikesAlikeWithKernelsAndUsesFarLessMemory) {
 // ---- Readouts -----------------------------------------------------------------------------
 
 TEST(NirReadout, WriterAllPrimitivesFileRunsAndItsLinearReadoutIsTheWeightedInput) {
-    const auto g = vs::read_nir(data_dir / "nir_writer_allprims.nir");
+    const auto g = vs::read_nir(data_dir / "allprims.nir");
     const auto m = vs::nir_to_network(g);
     ASSERT_EQ(m.outputs.size(), 1u);
     EXPECT_EQ(m.outputs[0].node, "output");
