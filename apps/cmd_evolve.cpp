@@ -17,6 +17,7 @@
 #include <volley/temporal/fitness.hpp>
 #include <volley/temporal/hand_networks.hpp>
 #include <volley/temporal/ideal_bound.hpp>
+#include <volley/temporal/cartpole_curriculum.hpp>
 #include <volley/temporal/evaluation_task.hpp>
 #include <volley/temporal/sequence_runner.hpp>
 
@@ -24,6 +25,8 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <functional>
+#include <optional>
 #include <memory>
 #include <limits>
 #include <span>
@@ -46,6 +49,7 @@ struct evolve_cli_options {
     std::string setting = "easy", preset = "risp-1+";  ///< cartpole only
     int episodes = 10, compare_episodes = 2;  ///< cartpole only
     std::string training_steps = "2000,0";      ///< cartpole: the stages' episode lengths (0: the setting's)
+    int validation_starts = 100, mined_per_round = 5;  ///< cartpole: the curriculum's validation rounds
     double time_limit = 0;  ///< [s] stop after the generation that passes it (0: none)
     bool grid_check = true;  ///< cartpole: networks the DANNA grid cannot place score half
 };
@@ -116,7 +120,8 @@ struct evolution_run {
     bool writes = true;  ///< this process writes files (rank 0)
     bool stopped_by_time = false;  ///< --time-limit ended the run
     int ranks = 1;
-    int stage = 0;  ///< the stage the run ended in
+    nlohmann::json point;  ///< where the stage plan stood when the run ended
+    bool plan_done = false;  ///< the best network reached 1 at the plan's last point
 };
 
 /// One stage of an evolution: its fitness and a description for the header line.
@@ -125,18 +130,40 @@ struct eons_stage {
     std::string what;
 };
 
+/// The stages of an evolution: a point (a JSON value, kept in checkpoints as "volley_stage"),
+/// the stage at a point (invalid_parameter naming the object for a point the plan does not
+/// have), and where to go once the best network at a point reaches fitness 1 (nullopt: done).
+struct stage_plan {
+    nlohmann::json first = 0;
+    std::function<eons_stage(const nlohmann::json& point, const std::string& object)> at;
+    std::function<std::optional<nlohmann::json>(const nlohmann::json& point, const hw::tennlab_network& best)> next =
+        [](const nlohmann::json&, const hw::tennlab_network&) { return std::nullopt; };
+};
+
+/// One stage and nothing after it.
+stage_plan single_stage(eons_stage stage) {
+    stage_plan plan;
+    plan.at = [stage](const nlohmann::json& point, const std::string& object) {
+        if (point != 0) throw invalid_parameter(object, "volley_stage", point.dump(), "this task has one stage (0)");
+        return stage;
+    };
+    return plan;
+}
+
 /// Starts (or resumes from --resume) an evolution of networks of `shape` and runs --generations
-/// of it, printing progress and writing --checkpoint files (with the stage). It runs `stages`
-/// in turn: once the best network of stage k reaches fitness 1, every network is scored again
-/// with the fitness of stage k + 1 (a harder one: longer episodes, say), and the run goes on
-/// there. A checkpoint resumes in its stage, to the result of the run straight through.
-evolution_run run_eons(const evolve_cli_options& o, const eons::network_template& shape,
-                       const std::vector<eons_stage>& stages, const std::vector<hw::tennlab_network>& seeds) {
+/// of it, printing progress and writing --checkpoint files (with the plan's point). Once the
+/// best network at a point reaches fitness 1, the plan names the next point (a longer episode,
+/// more training starts) and every network is scored again with its fitness; the run ends when
+/// the plan has no next point, at --generations or at --time-limit. A checkpoint resumes at its
+/// point, to the result of the run straight through.
+evolution_run run_eons(const evolve_cli_options& o, const eons::network_template& shape, const stage_plan& plan,
+                       const std::vector<hw::tennlab_network>& seeds) {
     std::FILE* log = o.json ? stderr : stdout;
     const bool talk = !o.quiet;
     evolution_run run;
     auto& state = run.state;
-    int& stage = run.stage;
+    auto& point = run.point;
+    point = plan.first;
     if (!o.resume.empty()) {
         const auto j = read_json_file(o.resume);
         state = eons::evolution_state::from_json(j, o.resume);
@@ -147,14 +174,7 @@ evolution_run run_eons(const evolve_cli_options& o, const eons::network_template
                                         std::to_string(state.shape.outputs) + " outputs",
                                     "the task on " + o.processor + " needs " + std::to_string(shape.inputs) +
                                         " inputs, " + std::to_string(shape.outputs) + " outputs and its property pack");
-        if (j.contains("volley_stage")) {
-            const auto& v = j["volley_stage"];
-            if (!v.is_number_integer() || v.get<long long>() < 0 ||
-                v.get<long long>() >= static_cast<long long>(stages.size()))
-                throw invalid_parameter("--resume " + o.resume, "volley_stage", v.dump(),
-                                        "this task has " + std::to_string(stages.size()) + " stage(s)");
-            stage = v.get<int>();
-        }
+        if (j.contains("volley_stage")) point = j["volley_stage"];
     } else {
         eons::eons_config config;
         if (!o.config.empty()) config = eons::eons_config::from_json(read_json_file(o.config), o.config);
@@ -162,30 +182,36 @@ evolution_run run_eons(const evolve_cli_options& o, const eons::network_template
         config.validate("--population");
         state = eons::start_evolution(config, shape, o.seed, seeds);
     }
+    auto stage = plan.at(point, o.resume.empty() ? std::string("stage plan") : "--resume " + o.resume);
     run.threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const bool bar = talk && stderr_is_terminal();
     // Under mpirun every rank runs this command with the same options and evaluates its block of
-    // each generation's networks (docs/mpi.md, "EONS on ranks"); only rank 0 writes files.
+    // each generation's networks (docs/mpi.md, "EONS on ranks"); only rank 0 writes files. Every
+    // rank takes the plan's next step itself, from the same best network.
     const auto ranks = launch_context();
     run.writes = ranks.id() == 0;
     run.ranks = ranks.size();
     const auto started = std::chrono::steady_clock::now();
     int remaining = o.generations;
     for (;;) {
-        // A stage whose best network reached 1 (also in a checkpoint taken just then) hands
-        // its population to the next stage, every network to be scored again.
-        if (state.best_fitness >= 1.0 && stage + 1 < static_cast<int>(stages.size()) && state.generation > 0) {
-            ++stage;
+        // A point whose best network reached 1 (also in a checkpoint taken just then) hands its
+        // population to the next point, every network to be scored again.
+        if (state.best_fitness >= 1.0 && state.generation > 0) {
+            const auto next = plan.next(point, state.best);
+            if (!next) {
+                run.plan_done = true;
+                break;
+            }
+            if (remaining <= 0) break;  // the run ends where it stands, its best scored there
+            point = *next;
+            stage = plan.at(point, "stage plan");
             std::fill(state.fitness.begin(), state.fitness.end(), std::numeric_limits<double>::quiet_NaN());
-            state.best_fitness = -1;  // no best of this stage yet: the next generation's replaces it
+            state.best_fitness = -1;  // no best at this point yet: the next generation's replaces it
         }
         if (talk)
-            std::fprintf(log, "volley evolve: %s%s, population %d, %d generations from %d, %d threads\n",
-                         stages[static_cast<std::size_t>(stage)].what.c_str(),
-                         stages.size() > 1 ? (", stage " + std::to_string(stage + 1) + " of " +
-                                              std::to_string(stages.size())).c_str()
-                                           : "",
+            std::fprintf(log, "volley evolve: %s, population %d, %d generations from %d, %d threads\n", stage.what.c_str(),
                          state.config.population, remaining, state.generation, run.threads);
+        if (remaining <= 0) break;
         eons::evolve_options eo;
         eo.generations = remaining;
         eo.threads = run.threads;
@@ -211,16 +237,14 @@ evolution_run run_eons(const evolve_cli_options& o, const eons::network_template
         if (!o.checkpoint.empty() && run.writes)
             eo.checkpoint = [&](const eons::evolution_state& s) {
                 auto j = s.to_json();
-                j["volley_stage"] = stage;
+                j["volley_stage"] = point;
                 write_json_file(o.checkpoint, j);
             };
         const int before = state.generation;
-        eons::evolve(state, stages[static_cast<std::size_t>(stage)].fitness, eo);
+        eons::evolve(state, stage.fitness, eo);
         if (bar) std::fputs("\r\033[K", stderr);
         remaining -= state.generation - before;
-        if (run.stopped_by_time || remaining <= 0 || state.best_fitness < 1.0 ||
-            stage + 1 >= static_cast<int>(stages.size()))
-            break;
+        if (run.stopped_by_time || state.best_fitness < 1.0) break;
     }
     return run;
 }
@@ -279,22 +303,29 @@ void run_evolve_cartpole(const evolve_cli_options& o) {
     }
     temporal::cartpole_task_options to;
     to.training_episodes = o.episodes;
-    to.training_steps = caps.back();
     to.seed = o.seed;
     to.placeable_on_grid = o.grid_check;
-    auto task = std::make_shared<temporal::cartpole_task>(setting, proc, to);
-    const std::string what = "cart-pole " + setting.name + " on " + o.processor + " (" + o.preset + "), " +
-                             std::to_string(o.episodes) + " training episodes";
+    temporal::curriculum_options co;
+    co.stage_steps = caps;
+    co.validation_starts = o.validation_starts;
+    co.mined_per_round = o.mined_per_round;
+    const temporal::cartpole_curriculum curriculum(setting, proc, to, co);
+    const auto task = curriculum.task_at({});
+    const std::string what = "cart-pole " + setting.name + " on " + o.processor + " (" + o.preset + "), ";
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<eons_stage> stages;
-    for (const int steps : caps) {
-        auto options = to;
-        options.training_steps = steps;
-        auto task_k = std::make_shared<temporal::cartpole_task>(setting, proc, options);
-        stages.push_back({temporal::fitness_of(task_k),
-                          what + " of " + std::to_string(steps > 0 ? steps : setting.episode_steps) + " steps"});
-    }
-    auto run = run_eons(o, task->network_template(), stages, {});
+    stage_plan plan;
+    plan.first = temporal::curriculum_point{}.to_json();
+    plan.at = [&](const nlohmann::json& j, const std::string& object) {
+        const auto p = temporal::curriculum_point::from_json(j, object);
+        return eons_stage{temporal::fitness_of(curriculum.task_at(p, object)), what + curriculum.describe(p)};
+    };
+    plan.next = [&](const nlohmann::json& j, const hw::tennlab_network& best) -> std::optional<nlohmann::json> {
+        const auto p = curriculum.next(temporal::curriculum_point::from_json(j, "stage plan"), best);
+        if (!p) return std::nullopt;
+        return p->to_json();
+    };
+    auto run = run_eons(o, task->network_template(), plan, {});
+    const auto ended = temporal::curriculum_point::from_json(run.point, "stage plan");
     const double evolve_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     auto best = run.state.best;
     best.associated_data["proc_params"] = proc.proc_params;
@@ -305,6 +336,8 @@ void run_evolve_cartpole(const evolve_cli_options& o) {
                                              {"preset", o.preset},
                                              {"training_episodes", o.episodes},
                                              {"training_steps", o.training_steps},
+                                             {"validation_starts", o.validation_starts},
+                                             {"mined_starts", ended.mined},
                                              {"training_fitness", run.state.best_fitness},
                                              {"generations", run.state.generation},
                                              {"seed", o.seed}};
@@ -323,8 +356,11 @@ void run_evolve_cartpole(const evolve_cli_options& o) {
     f["evaluations"] = run.evaluations;
     f["evolve_s"] = evolve_s;
     f["stopped_by_time"] = run.stopped_by_time;
-    f["stage"] = run.stage + 1;
+    f["stage"] = ended.stage + 1;
     f["stages"] = caps.size();
+    f["validation_starts"] = o.validation_starts;
+    f["mined_starts"] = ended.mined;
+    f["curriculum_done"] = run.plan_done;
     f["grid_check"] = o.grid_check;
     f["test"] = task->evaluate(best);
     // The same network on the other processors: the actions of the first test episodes.
@@ -422,7 +458,7 @@ void run_evolve(const evolve_cli_options& o) {
     const std::string what = o.task + " on " + o.processor + ", " + std::to_string(o.train_sequences) +
                              " training sequences of " + std::to_string(o.frames) + " frames (" + o.features +
                              " features, " + o.encoding + " coding)";
-    auto run = run_eons(o, shape, {{fitness, what}},
+    auto run = run_eons(o, shape, single_stage({fitness, what}),
                         o.seed_hand_built ? std::vector<hw::tennlab_network>{hand} : std::vector<hw::tennlab_network>{});
     const auto& state = run.state;
     const auto evaluations = run.evaluations;
@@ -511,6 +547,12 @@ void register_evolve(CLI::App& app, command_context&) {
                     "cartpole: steps per training episode at most, one length per stage: once the best network "
                     "survives every training episode, the population is scored again on the next length (default "
                     "2000,0; 0: the setting's whole episode)");
+    cmd->add_option("--validation-starts", o->validation_starts,
+                    "cartpole: once the best network survives every whole training episode, it runs from this many "
+                    "validation starts (further starts of the training stream); those it fails join the training "
+                    "starts and the search goes on (default 100; 0: none)");
+    cmd->add_option("--mined-per-round", o->mined_per_round,
+                    "cartpole: failed validation starts added to the training starts per round at most (default 5)");
     cmd->add_flag("--grid-check,!--no-grid-check", o->grid_check,
                   "cartpole: networks the DANNA grid cannot place and route score half (default on)");
     cmd->add_option("--time-limit", o->time_limit,

@@ -1,8 +1,9 @@
 // `volley control cartpole` and `volley evolve --task cartpole` (docs/control.md): a network of
 // our own acts as the same policy written directly in the test; the plot is an SVG with the
 // traces; bad settings, starts and networks are errors naming the file, the key and the value;
-// the evolution gives the same result on 1 and 2 threads, resumes from its checkpoint to the
-// result of the run straight through, and writes a network that `control` runs as evolved.
+// the evolution gives the same result on 1 and 2 threads, resumes from its checkpoint (in its
+// stage and validation round) to the result of the run straight through, and writes a network
+// that `control` runs as evolved.
 
 #include "../support/cli_runner.hpp"
 
@@ -161,6 +162,37 @@ TEST_F(ControlCli, StagedEvolutionResumesInItsStage) {
     auto bad = run_volley_in(dir, "evolve --task cartpole --generations 1 --out c.json --training-steps 20,x");
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("20,x"), std::string::npos) << bad.err;
+}
+
+TEST_F(ControlCli, ValidationRoundsResumeWhereTheyStood) {
+    // Episodes of 20 steps: the best network soon survives both training starts, then fails
+    // validation starts, two of which join the training starts each round. The run split at
+    // every generation boundary (the checkpoint holds the mined starts) ends where the run
+    // straight through ends.
+    const std::string mining =
+        " --task cartpole --setting easy --preset risp-1+ --population 20 --episodes 2 --training-steps 20"
+        " --validation-starts 30 --mined-per-round 2 --compare-episodes 0 --quiet --json";
+    auto straight = run_volley_in(dir, "evolve --generations 10 --out straight.json" + mining);
+    ASSERT_EQ(straight.code, 0) << straight.err;
+    const auto s = straight.json();
+    ASSERT_GE(s["mined_starts"].size(), 4u) << "two rounds or more within 10 generations";
+    for (const auto& i : s["mined_starts"]) {
+        EXPECT_GE(i.get<int>(), 2) << "validation starts follow the training starts";
+        EXPECT_LT(i.get<int>(), 32);
+    }
+    for (int g = 1; g < 10; ++g) {
+        const std::string ck = "mine" + std::to_string(g) + ".json";
+        auto a = run_volley_in(dir, "evolve --generations " + std::to_string(g) + " --checkpoint " + ck + " --out a.json" + mining);
+        ASSERT_EQ(a.code, 0) << a.err;
+        auto b = run_volley_in(dir, "evolve --generations " + std::to_string(10 - g) + " --resume " + ck + " --out b.json" + mining);
+        ASSERT_EQ(b.code, 0) << b.err;
+        EXPECT_EQ(b.json()["history"], s["history"]) << "split after generation " << g;
+        EXPECT_EQ(b.json()["mined_starts"], s["mined_starts"]) << "split after generation " << g;
+        EXPECT_EQ(read_text_file(dir / "b.json"), read_text_file(dir / "straight.json")) << "split after generation " << g;
+    }
+    auto bad = run_volley_in(dir, "evolve --task cartpole --generations 1 --out c.json --mined-per-round 0");
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("mined_per_round"), std::string::npos) << bad.err;
 }
 
 }  // namespace

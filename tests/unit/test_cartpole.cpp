@@ -2,10 +2,12 @@
 // equations worked by hand and by an independent float64 implementation, the seeded starts,
 // the flip-flop and argyle encoders and the winner-takes-all decoder against hand-worked
 // cases, the settings' JSON (built-in and bad files), and a small network of our own through
-// whole episodes against the same policy written directly.
+// whole episodes against the same policy written directly; the curriculum's stages and
+// validation rounds against the failed starts found independently.
 
 #include <volley/error.hpp>
 #include <volley/temporal/cartpole.hpp>
+#include <volley/temporal/cartpole_curriculum.hpp>
 #include <volley/temporal/cartpole_setting.hpp>
 #include <volley/temporal/control_coding.hpp>
 #include <volley/temporal/control_episode.hpp>
@@ -288,6 +290,111 @@ TEST(CartpoleTask, FitnessIsTheMeanShareOfTheTrainingEpisodesSurvived) {
     EXPECT_NE(task.test_starts()[0].values(), task.training_starts()[0].values());
     EXPECT_EQ(task.test_starts()[0].values(), cartpole_start(setting.starts, test_start_seed, 0).values());
     EXPECT_THROW(risp_preset("risp-2"), volley::unknown_name);
+}
+
+TEST(CartpoleTask, ExtraStartsFollowTheTrainingStartsOfTheSameStream) {
+    const auto setting = cartpole_setting::load("easy");
+    processor_spec spec;
+    spec.proc_params = risp_preset("risp-1+");
+    cartpole_task_options o;
+    o.training_episodes = 2;
+    o.seed = 9;
+    o.extra_starts = {7, 3};
+    const auto starts = cartpole_task(setting, spec, o).training_starts();
+    ASSERT_EQ(starts.size(), 4u);
+    EXPECT_EQ(starts[1].values(), cartpole_start(setting.starts, 9, 1).values());
+    EXPECT_EQ(starts[2].values(), cartpole_start(setting.starts, 9, 7).values());
+    EXPECT_EQ(starts[3].values(), cartpole_start(setting.starts, 9, 3).values());
+    o.extra_starts = {1};  // already a training start
+    const auto m = message_of<volley::invalid_parameter>([&] { cartpole_task(setting, spec, o); });
+    EXPECT_NE(m.find("extra_starts"), std::string::npos) << m;
+}
+
+/// The curriculum's pieces on the easy setting with short episodes (400 steps) and the small
+/// controller, which fails some starts within them.
+struct CartpoleCurriculum : ::testing::Test {
+    cartpole_setting setting = cartpole_setting::load("easy");
+    processor_spec spec;
+    cartpole_task_options base;
+    curriculum_options co;
+    void SetUp() override {
+        spec.proc_params = risp_preset("risp-1+");
+        base.training_episodes = 3;
+        base.seed = 21;
+        co.stage_steps = {50, 400};
+        co.validation_starts = 40;
+        co.mined_per_round = 2;
+    }
+    /// Independently: the indices in [3, 43) of stream 21 from which the controller fails
+    /// within 400 steps, each episode run on a fresh agent.
+    std::vector<std::uint64_t> failing(const volley::hw::tennlab_network& net) const {
+        std::vector<std::uint64_t> out;
+        for (std::uint64_t i = 3; i < 43; ++i) {
+            network_agent agent(spec, net, setting);
+            episode_options o;
+            o.max_steps = 400;
+            if (run_cartpole_episode(agent, setting, cartpole_start(setting.starts, 21, i), o).steps < 400) out.push_back(i);
+        }
+        return out;
+    }
+};
+
+TEST_F(CartpoleCurriculum, StagesThenValidationRoundsMineTheFailedStarts) {
+    const cartpole_curriculum c(setting, spec, base, co);
+    const auto net = small_controller(spec);
+    const auto expected = failing(net);
+    ASSERT_GE(expected.size(), 3u) << "the small controller fails some starts within 400 steps";
+    ASSERT_LT(expected.size(), 40u) << "and survives others";
+    EXPECT_EQ(c.failed_validation_starts(net), expected);
+    // Stage 0 → stage 1 without a validation run; the tasks have the stages' lengths.
+    const auto p1 = c.next({}, net);
+    ASSERT_TRUE(p1);
+    EXPECT_EQ(*p1, (curriculum_point{1, {}}));
+    EXPECT_EQ(c.task_at({}).get()->options().training_steps, 50);
+    EXPECT_EQ(c.task_at(*p1)->options().training_steps, 400);
+    // At the last stage: the first two failed validation starts join the training starts.
+    const auto p2 = c.next(*p1, net);
+    ASSERT_TRUE(p2);
+    EXPECT_EQ(*p2, (curriculum_point{1, {expected[0], expected[1]}}));
+    const auto t2 = c.task_at(*p2);
+    ASSERT_EQ(t2->training_starts().size(), 5u);
+    EXPECT_EQ(t2->training_starts()[3].values(), cartpole_start(setting.starts, 21, expected[0]).values());
+    // The next round skips the mined ones.
+    const auto p3 = c.next(*p2, net);
+    ASSERT_TRUE(p3);
+    EXPECT_EQ(p3->mined[2], expected[2]);
+    // Without validation starts the curriculum ends with its last stage.
+    auto none = co;
+    none.validation_starts = 0;
+    EXPECT_FALSE(cartpole_curriculum(setting, spec, base, none).next(*p1, net));
+    // With every failed start already mined, it ends too.
+    EXPECT_FALSE(c.next({1, expected}, net));
+    EXPECT_NE(c.describe(*p2).find("5 training episodes of 400 steps, 2 of them mined"), std::string::npos)
+        << c.describe(*p2);
+}
+
+TEST_F(CartpoleCurriculum, PointsRoundTripAndBadOnesAreRefused) {
+    const cartpole_curriculum c(setting, spec, base, co);
+    const curriculum_point p{1, {4, 17}};
+    EXPECT_EQ(curriculum_point::from_json(p.to_json(), "ck.json"), p);
+    EXPECT_EQ(curriculum_point::from_json(1, "ck.json"), (curriculum_point{1, {}})) << "older checkpoints: a stage number";
+    for (const auto& bad : {nlohmann::json(-1), nlohmann::json("x"), nlohmann::json{{"stage", 0}},
+                            nlohmann::json{{"stage", 0}, {"mined", {-3}}}}) {
+        const auto m = message_of<volley::invalid_parameter>([&] { curriculum_point::from_json(bad, "ck.json"); });
+        EXPECT_NE(m.find("ck.json"), std::string::npos) << m;
+    }
+    auto m = message_of<volley::invalid_parameter>([&] { c.task_at({2, {}}, "ck.json"); });
+    EXPECT_NE(m.find("stage"), std::string::npos) << m;
+    m = message_of<volley::invalid_parameter>([&] { c.task_at({1, {43}}, "ck.json"); });
+    EXPECT_NE(m.find("43"), std::string::npos) << m;
+    m = message_of<volley::invalid_parameter>([&] { c.task_at({1, {2}}, "ck.json"); });
+    EXPECT_NE(m.find("mined"), std::string::npos) << m;
+    auto bad = co;
+    bad.mined_per_round = 0;
+    EXPECT_THROW(cartpole_curriculum(setting, spec, base, bad), volley::invalid_parameter);
+    bad = co;
+    bad.stage_steps.clear();
+    EXPECT_THROW(cartpole_curriculum(setting, spec, base, bad), volley::invalid_parameter);
 }
 
 }  // namespace

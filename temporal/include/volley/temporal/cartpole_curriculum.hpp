@@ -1,0 +1,82 @@
+#pragma once
+// The training material of a cart-pole evolution, and how it grows (docs/control.md,
+// "Curriculum"). Stages first: training episodes of increasing length (say 2,000 steps, then the
+// whole 15,000), the population moving on once its best network survives every training
+// episode of a stage. Then validation rounds: once the best survives every training episode of
+// the last stage, it runs episodes of that length from the validation starts (further starts of the training stream, never the
+// test stream); the starts it fails join the training starts (at most mined_per_round a round)
+// and the search goes on, until the best survives every validation start. Networks that
+// survive ten or twenty training starts often fail starts they never saw (overfitting); the
+// validation rounds put those starts in front of the search.
+
+#include <volley/hw/tennlab_network.hpp>
+#include <volley/temporal/evaluation_task.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace volley::temporal {
+
+/// Where a curriculum stands: the stage (an index into the stage lengths) and the validation
+/// starts mined so far (indices of the training stream).
+struct curriculum_point {
+    int stage = 0;
+    std::vector<std::uint64_t> mined;
+
+    nlohmann::json to_json() const;
+    /// Reads to_json's object (or a bare stage number, as older checkpoints hold it);
+    /// invalid_parameter naming `object` for anything else.
+    static curriculum_point from_json(const nlohmann::json& j, const std::string& object);
+    bool operator==(const curriculum_point&) const = default;
+};
+
+/// The options of a curriculum.
+struct curriculum_options {
+    /// Steps per training episode at most, one length per stage (0: the setting's episode).
+    std::vector<int> stage_steps{0};
+    /// Validation starts: indices training_episodes .. training_episodes + V − 1 of the training
+    /// stream (0: no validation rounds; the curriculum ends with its last stage).
+    int validation_starts = 0;
+    /// Failed validation starts added to the training starts per round at most (the first ones
+    /// by index).
+    int mined_per_round = 5;
+    /// invalid_parameter for no stage, a negative length, validation_starts < 0, mined_per_round < 1.
+    void validate() const;
+};
+
+class cartpole_curriculum {
+  public:
+    /// `base` gives the setting's training starts, seed, test starts and grid check; its
+    /// training_steps and extra_starts are the curriculum's to set.
+    cartpole_curriculum(cartpole_setting setting, processor_spec processor, cartpole_task_options base,
+                        curriculum_options options);
+
+    /// The task at `p` (its fitness is the stage's); invalid_parameter naming `object` for a
+    /// point this curriculum does not have.
+    std::shared_ptr<const cartpole_task> task_at(const curriculum_point& p, const std::string& object = "curriculum") const;
+    /// Where to go once `best` survives every training episode at `p`: the next stage; after the
+    /// last stage, the same stage with the validation starts `best` fails added; nullopt when
+    /// there is no next stage and `best` fails no validation start (the curriculum is done).
+    std::optional<curriculum_point> next(const curriculum_point& p, const hw::tennlab_network& best) const;
+    /// The validation starts (but those in `skip`) from which `best` does not survive an
+    /// episode of the last stage's length, by index.
+    std::vector<std::uint64_t> failed_validation_starts(const hw::tennlab_network& best,
+                                                        const std::vector<std::uint64_t>& skip = {}) const;
+    /// e.g. "20 training episodes of 15000 steps, 3 of them mined".
+    std::string describe(const curriculum_point& p) const;
+
+    const curriculum_options& options() const { return options_; }
+
+  private:
+    cartpole_setting setting_;
+    processor_spec processor_;
+    cartpole_task_options base_;
+    curriculum_options options_;
+};
+
+}  // namespace volley::temporal
