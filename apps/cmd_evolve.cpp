@@ -50,6 +50,7 @@ struct evolve_cli_options {
     int episodes = 10, compare_episodes = 2;  ///< cartpole only
     std::string training_steps = "2000,0";      ///< cartpole: the stages' episode lengths (0: the setting's)
     int validation_starts = 100, mined_per_round = 5;  ///< cartpole: the curriculum's validation rounds
+    bool corner_starts = true;                         ///< cartpole: the start box's corners validate too
     double time_limit = 0;  ///< [s] stop after the generation that passes it (0: none)
     bool grid_check = true;  ///< cartpole: networks the DANNA grid cannot place score half
 };
@@ -309,6 +310,7 @@ void run_evolve_cartpole(const evolve_cli_options& o) {
     co.stage_steps = caps;
     co.validation_starts = o.validation_starts;
     co.mined_per_round = o.mined_per_round;
+    co.corner_starts = o.corner_starts;
     const temporal::cartpole_curriculum curriculum(setting, proc, to, co);
     const auto task = curriculum.task_at({});
     const std::string what = "cart-pole " + setting.name + " on " + o.processor + " (" + o.preset + "), ";
@@ -337,6 +339,7 @@ void run_evolve_cartpole(const evolve_cli_options& o) {
                                              {"training_episodes", o.episodes},
                                              {"training_steps", o.training_steps},
                                              {"validation_starts", o.validation_starts},
+                                             {"corner_starts", o.corner_starts},
                                              {"mined_starts", ended.mined},
                                              {"training_fitness", run.state.best_fitness},
                                              {"generations", run.state.generation},
@@ -359,6 +362,7 @@ void run_evolve_cartpole(const evolve_cli_options& o) {
     f["stage"] = ended.stage + 1;
     f["stages"] = caps.size();
     f["validation_starts"] = o.validation_starts;
+    f["corner_starts"] = o.corner_starts;
     f["mined_starts"] = ended.mined;
     f["curriculum_done"] = run.plan_done;
     f["grid_check"] = o.grid_check;
@@ -548,9 +552,11 @@ void register_evolve(CLI::App& app, command_context&) {
                     "survives every training episode, the population is scored again on the next length (default "
                     "2000,0; 0: the setting's whole episode)");
     cmd->add_option("--validation-starts", o->validation_starts,
-                    "cartpole: once the best network survives every whole training episode, it runs from this many "
-                    "validation starts (further starts of the training stream); those it fails join the training "
-                    "starts and the search goes on (default 100; 0: none)");
+                    "cartpole: once the best network survives every training episode of the last stage, it runs from "
+                    "the validation starts (the corners of the start box and this many further starts of the "
+                    "training stream); those it fails join the training starts and the search goes on (default 100)");
+    cmd->add_flag("--corner-starts,!--no-corner-starts", o->corner_starts,
+                  "cartpole: the 16 corners of the start box are validation starts (default on)");
     cmd->add_option("--mined-per-round", o->mined_per_round,
                     "cartpole: failed validation starts added to the training starts per round at most (default 5)");
     cmd->add_flag("--grid-check,!--no-grid-check", o->grid_check,

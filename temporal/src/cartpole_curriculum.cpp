@@ -5,6 +5,7 @@
 #include <volley/error.hpp>
 
 #include <algorithm>
+#include <array>
 
 namespace volley::temporal {
 
@@ -48,6 +49,14 @@ cartpole_curriculum::cartpole_curriculum(cartpole_setting setting, processor_spe
     : setting_(std::move(setting)), processor_(std::move(processor)), base_(std::move(base)), options_(std::move(options)) {
     options_.validate();
     base_.validate();
+    if (options_.corner_starts)
+        for (int k = 0; k < 16; ++k) {
+            std::array<double, 4> v{};
+            for (int i = 0; i < 4; ++i) v[i] = (k >> (3 - i)) & 1 ? setting_.starts[i].hi : setting_.starts[i].lo;
+            pool_.push_back({v[0], v[1], v[2], v[3]});
+        }
+    for (int i = 0; i < options_.validation_starts; ++i)
+        pool_.push_back(cartpole_start(setting_.starts, base_.seed, static_cast<std::uint64_t>(base_.training_episodes + i)));
 }
 
 std::shared_ptr<const cartpole_task> cartpole_curriculum::task_at(const curriculum_point& p, const std::string& object) const {
@@ -55,16 +64,13 @@ std::shared_ptr<const cartpole_task> cartpole_curriculum::task_at(const curricul
     if (p.stage < 0 || p.stage >= stages)
         throw invalid_parameter(object, "stage", std::to_string(p.stage),
                                 "this curriculum has " + std::to_string(stages) + " stage(s)");
-    const auto first = static_cast<std::uint64_t>(base_.training_episodes);
-    const auto end = first + static_cast<std::uint64_t>(options_.validation_starts);
     for (const auto i : p.mined)
-        if (i < first || i >= end)
+        if (i >= pool_.size())
             throw invalid_parameter(object, "mined", std::to_string(i),
-                                    "not a validation start (" + std::to_string(first) + " to " + std::to_string(end) + ")");
+                                    "not a validation start (the pool has " + std::to_string(pool_.size()) + ")");
     auto o = base_;
     o.training_steps = options_.stage_steps[static_cast<std::size_t>(p.stage)];
-    o.extra_starts = base_.extra_starts;
-    o.extra_starts.insert(o.extra_starts.end(), p.mined.begin(), p.mined.end());
+    for (const auto i : p.mined) o.extra_starts.push_back(pool_[i]);
     return std::make_shared<cartpole_task>(setting_, processor_, o);
 }
 
@@ -74,18 +80,16 @@ std::vector<std::uint64_t> cartpole_curriculum::failed_validation_starts(const h
     episode_options o;
     o.max_steps = options_.stage_steps.back();  // the last stage's length (0: the setting's)
     std::vector<std::uint64_t> failed;
-    const auto first = static_cast<std::uint64_t>(base_.training_episodes);
-    for (auto i = first; i < first + static_cast<std::uint64_t>(options_.validation_starts); ++i) {
+    for (std::uint64_t i = 0; i < pool_.size(); ++i) {
         if (std::find(skip.begin(), skip.end(), i) != skip.end()) continue;
-        if (!run_cartpole_episode(agent, setting_, cartpole_start(setting_.starts, base_.seed, i), o).survived)
-            failed.push_back(i);
+        if (!run_cartpole_episode(agent, setting_, pool_[i], o).survived) failed.push_back(i);
     }
     return failed;
 }
 
 std::optional<curriculum_point> cartpole_curriculum::next(const curriculum_point& p, const hw::tennlab_network& best) const {
     if (p.stage + 1 < static_cast<int>(options_.stage_steps.size())) return curriculum_point{p.stage + 1, p.mined};
-    if (options_.validation_starts == 0) return std::nullopt;
+    if (pool_.empty()) return std::nullopt;
     auto failed = failed_validation_starts(best, p.mined);
     if (failed.empty()) return std::nullopt;
     if (failed.size() > static_cast<std::size_t>(options_.mined_per_round))

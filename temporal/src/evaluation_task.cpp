@@ -38,10 +38,6 @@ void cartpole_task_options::validate() const {
         throw invalid_parameter(object, "training_episodes", std::to_string(training_episodes), "must be >= 1");
     if (training_steps < 0)
         throw invalid_parameter(object, "training_steps", std::to_string(training_steps), "must be >= 0");
-    for (const auto i : extra_starts)
-        if (i < static_cast<std::uint64_t>(std::max(training_episodes, 0)))
-            throw invalid_parameter(object, "extra_starts", std::to_string(i),
-                                    "must be >= training_episodes (" + std::to_string(training_episodes) + ")");
     if (test_episodes < 1) throw invalid_parameter(object, "test_episodes", std::to_string(test_episodes), "must be >= 1");
 }
 
@@ -64,7 +60,7 @@ std::vector<cartpole_state> cartpole_task::training_starts() const {
     std::vector<cartpole_state> s;
     for (int i = 0; i < options_.training_episodes; ++i)
         s.push_back(cartpole_start(setting_.starts, options_.seed, static_cast<std::uint64_t>(i)));
-    for (const auto i : options_.extra_starts) s.push_back(cartpole_start(setting_.starts, options_.seed, i));
+    s.insert(s.end(), options_.extra_starts.begin(), options_.extra_starts.end());
     return s;
 }
 

@@ -171,15 +171,12 @@ TEST_F(ControlCli, ValidationRoundsResumeWhereTheyStood) {
     // straight through ends.
     const std::string mining =
         " --task cartpole --setting easy --preset risp-1+ --population 20 --episodes 2 --training-steps 20"
-        " --validation-starts 30 --mined-per-round 2 --compare-episodes 0 --quiet --json";
+        " --validation-starts 30 --no-corner-starts --mined-per-round 2 --compare-episodes 0 --quiet --json";
     auto straight = run_volley_in(dir, "evolve --generations 10 --out straight.json" + mining);
     ASSERT_EQ(straight.code, 0) << straight.err;
     const auto s = straight.json();
     ASSERT_GE(s["mined_starts"].size(), 4u) << "two rounds or more within 10 generations";
-    for (const auto& i : s["mined_starts"]) {
-        EXPECT_GE(i.get<int>(), 2) << "validation starts follow the training starts";
-        EXPECT_LT(i.get<int>(), 32);
-    }
+    for (const auto& i : s["mined_starts"]) EXPECT_LT(i.get<int>(), 30) << "positions in the pool of 30";
     for (int g = 1; g < 10; ++g) {
         const std::string ck = "mine" + std::to_string(g) + ".json";
         auto a = run_volley_in(dir, "evolve --generations " + std::to_string(g) + " --checkpoint " + ck + " --out a.json" + mining);

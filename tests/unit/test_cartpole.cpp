@@ -292,22 +292,19 @@ TEST(CartpoleTask, FitnessIsTheMeanShareOfTheTrainingEpisodesSurvived) {
     EXPECT_THROW(risp_preset("risp-2"), volley::unknown_name);
 }
 
-TEST(CartpoleTask, ExtraStartsFollowTheTrainingStartsOfTheSameStream) {
+TEST(CartpoleTask, ExtraStartsFollowTheTrainingStartsOfTheStream) {
     const auto setting = cartpole_setting::load("easy");
     processor_spec spec;
     spec.proc_params = risp_preset("risp-1+");
     cartpole_task_options o;
     o.training_episodes = 2;
     o.seed = 9;
-    o.extra_starts = {7, 3};
+    o.extra_starts = {{0.5, 0, 0.01, 0}, {-0.5, 0, -0.01, 0}};
     const auto starts = cartpole_task(setting, spec, o).training_starts();
     ASSERT_EQ(starts.size(), 4u);
     EXPECT_EQ(starts[1].values(), cartpole_start(setting.starts, 9, 1).values());
-    EXPECT_EQ(starts[2].values(), cartpole_start(setting.starts, 9, 7).values());
-    EXPECT_EQ(starts[3].values(), cartpole_start(setting.starts, 9, 3).values());
-    o.extra_starts = {1};  // already a training start
-    const auto m = message_of<volley::invalid_parameter>([&] { cartpole_task(setting, spec, o); });
-    EXPECT_NE(m.find("extra_starts"), std::string::npos) << m;
+    EXPECT_EQ(starts[2].values(), o.extra_starts[0].values());
+    EXPECT_EQ(starts[3].values(), o.extra_starts[1].values());
 }
 
 /// The curriculum's pieces on the easy setting with short episodes (400 steps) and the small
@@ -325,15 +322,16 @@ struct CartpoleCurriculum : ::testing::Test {
         co.validation_starts = 40;
         co.mined_per_round = 2;
     }
-    /// Independently: the indices in [3, 43) of stream 21 from which the controller fails
-    /// within 400 steps, each episode run on a fresh agent.
+    /// Independently: the positions k in [0, 40) such that the controller fails within 400
+    /// steps from start 3 + k of stream 21, each episode run on a fresh agent.
     std::vector<std::uint64_t> failing(const volley::hw::tennlab_network& net) const {
         std::vector<std::uint64_t> out;
-        for (std::uint64_t i = 3; i < 43; ++i) {
+        for (std::uint64_t k = 0; k < 40; ++k) {
             network_agent agent(spec, net, setting);
             episode_options o;
             o.max_steps = 400;
-            if (run_cartpole_episode(agent, setting, cartpole_start(setting.starts, 21, i), o).steps < 400) out.push_back(i);
+            if (run_cartpole_episode(agent, setting, cartpole_start(setting.starts, 21, 3 + k), o).steps < 400)
+                out.push_back(k);
         }
         return out;
     }
@@ -358,7 +356,7 @@ TEST_F(CartpoleCurriculum, StagesThenValidationRoundsMineTheFailedStarts) {
     EXPECT_EQ(*p2, (curriculum_point{1, {expected[0], expected[1]}}));
     const auto t2 = c.task_at(*p2);
     ASSERT_EQ(t2->training_starts().size(), 5u);
-    EXPECT_EQ(t2->training_starts()[3].values(), cartpole_start(setting.starts, 21, expected[0]).values());
+    EXPECT_EQ(t2->training_starts()[3].values(), cartpole_start(setting.starts, 21, 3 + expected[0]).values());
     // The next round skips the mined ones.
     const auto p3 = c.next(*p2, net);
     ASSERT_TRUE(p3);
@@ -373,6 +371,19 @@ TEST_F(CartpoleCurriculum, StagesThenValidationRoundsMineTheFailedStarts) {
         << c.describe(*p2);
 }
 
+TEST_F(CartpoleCurriculum, TheCornersOfTheStartBoxComeFirst) {
+    co.corner_starts = true;
+    co.validation_starts = 2;
+    const cartpole_curriculum c(setting, spec, base, co);
+    const auto& pool = c.validation_pool();
+    ASSERT_EQ(pool.size(), 18u);
+    EXPECT_EQ(pool[0].values(), (std::array<double, 4>{-1.2, -0.5, -0.1, -0.5}));
+    EXPECT_EQ(pool[6].values(), (std::array<double, 4>{-1.2, 0.5, 0.1, -0.5}));  // 0110
+    EXPECT_EQ(pool[15].values(), (std::array<double, 4>{1.2, 0.5, 0.1, 0.5}));
+    EXPECT_EQ(pool[16].values(), cartpole_start(setting.starts, 21, 3).values());
+    EXPECT_EQ(pool[17].values(), cartpole_start(setting.starts, 21, 4).values());
+}
+
 TEST_F(CartpoleCurriculum, PointsRoundTripAndBadOnesAreRefused) {
     const cartpole_curriculum c(setting, spec, base, co);
     const curriculum_point p{1, {4, 17}};
@@ -385,10 +396,9 @@ TEST_F(CartpoleCurriculum, PointsRoundTripAndBadOnesAreRefused) {
     }
     auto m = message_of<volley::invalid_parameter>([&] { c.task_at({2, {}}, "ck.json"); });
     EXPECT_NE(m.find("stage"), std::string::npos) << m;
-    m = message_of<volley::invalid_parameter>([&] { c.task_at({1, {43}}, "ck.json"); });
-    EXPECT_NE(m.find("43"), std::string::npos) << m;
-    m = message_of<volley::invalid_parameter>([&] { c.task_at({1, {2}}, "ck.json"); });
+    m = message_of<volley::invalid_parameter>([&] { c.task_at({1, {40}}, "ck.json"); });
     EXPECT_NE(m.find("mined"), std::string::npos) << m;
+    EXPECT_NE(m.find("40"), std::string::npos) << m;
     auto bad = co;
     bad.mined_per_round = 0;
     EXPECT_THROW(cartpole_curriculum(setting, spec, base, bad), volley::invalid_parameter);

@@ -3,11 +3,13 @@
 // "Curriculum"). Stages first: training episodes of increasing length (say 2,000 steps, then the
 // whole 15,000), the population moving on once its best network survives every training
 // episode of a stage. Then validation rounds: once the best survives every training episode of
-// the last stage, it runs episodes of that length from the validation starts (further starts of the training stream, never the
-// test stream); the starts it fails join the training starts (at most mined_per_round a round)
-// and the search goes on, until the best survives every validation start. Networks that
-// survive ten or twenty training starts often fail starts they never saw (overfitting); the
-// validation rounds put those starts in front of the search.
+// the last stage, it runs episodes of that length from the validation starts (the 16 corners of
+// the start box, then further starts of the training stream; never the test stream); the
+// starts it fails join the training starts (at most mined_per_round a round, in the pool's
+// order) and the search goes on, until the best survives every validation start. Networks
+// that survive ten or twenty training starts often fail starts they never saw, above all
+// those with θ and θ̇ both near their bounds, which uniform draws seldom give; the validation
+// rounds put those starts in front of the search.
 
 #include <volley/hw/tennlab_network.hpp>
 #include <volley/temporal/evaluation_task.hpp>
@@ -23,7 +25,7 @@
 namespace volley::temporal {
 
 /// Where a curriculum stands: the stage (an index into the stage lengths) and the validation
-/// starts mined so far (indices of the training stream).
+/// starts mined so far (positions in the validation pool).
 struct curriculum_point {
     int stage = 0;
     std::vector<std::uint64_t> mined;
@@ -39,11 +41,15 @@ struct curriculum_point {
 struct curriculum_options {
     /// Steps per training episode at most, one length per stage (0: the setting's episode).
     std::vector<int> stage_steps{0};
-    /// Validation starts: indices training_episodes .. training_episodes + V − 1 of the training
-    /// stream (0: no validation rounds; the curriculum ends with its last stage).
+    /// Validation starts drawn from the training stream: indices training_episodes ..
+    /// training_episodes + V − 1 (0 and no corners: no validation rounds; the curriculum ends
+    /// with its last stage).
     int validation_starts = 0;
+    /// The 16 corners of the start box (each value at its lower or upper bound) come first in
+    /// the validation pool.
+    bool corner_starts = false;
     /// Failed validation starts added to the training starts per round at most (the first ones
-    /// by index).
+    /// in the pool).
     int mined_per_round = 5;
     /// invalid_parameter for no stage, a negative length, validation_starts < 0, mined_per_round < 1.
     void validate() const;
@@ -63,8 +69,11 @@ class cartpole_curriculum {
     /// last stage, the same stage with the validation starts `best` fails added; nullopt when
     /// there is no next stage and `best` fails no validation start (the curriculum is done).
     std::optional<curriculum_point> next(const curriculum_point& p, const hw::tennlab_network& best) const;
-    /// The validation starts (but those in `skip`) from which `best` does not survive an
-    /// episode of the last stage's length, by index.
+    /// The validation pool: the corners (x, ẋ, θ, θ̇ each at lo or hi; corner k has value v at
+    /// hi when bit 3 − v of k is set), then the stream's starts.
+    const std::vector<cartpole_state>& validation_pool() const { return pool_; }
+    /// The positions in the pool (but those in `skip`) from which `best` does not survive an
+    /// episode of the last stage's length.
     std::vector<std::uint64_t> failed_validation_starts(const hw::tennlab_network& best,
                                                         const std::vector<std::uint64_t>& skip = {}) const;
     /// e.g. "20 training episodes of 15000 steps, 3 of them mined".
@@ -77,6 +86,7 @@ class cartpole_curriculum {
     processor_spec processor_;
     cartpole_task_options base_;
     curriculum_options options_;
+    std::vector<cartpole_state> pool_;
 };
 
 }  // namespace volley::temporal

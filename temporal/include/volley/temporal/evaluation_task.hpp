@@ -59,17 +59,16 @@ class question_task final : public evaluation_task {
 /// The options of the cart-pole task.
 struct cartpole_task_options {
     int training_episodes = 10;  ///< episodes per fitness evaluation (training starts 0..E−1)
-    /// Further training starts of the same stream, by index (e.g. those a curriculum mined from
-    /// its validation starts, cartpole_curriculum.hpp); each index >= training_episodes.
-    std::vector<std::uint64_t> extra_starts;
+    /// Further training starts after those of the stream (e.g. those a curriculum mined from
+    /// its validation starts, cartpole_curriculum.hpp).
+    std::vector<cartpole_state> extra_starts;
     int training_steps = 0;      ///< steps per training episode at most (0: the setting's)
     std::uint64_t seed = 1;      ///< stream of the training starts
     int test_episodes = 20;      ///< held-out starts (stream test_start_seed), whole episodes
     /// Halve the score of a network that the DANNA grid (preset `fpga2014`) cannot place and
     /// route, so that a network that survives every training episode (fitness 1) runs on the grid.
     bool placeable_on_grid = false;
-    /// invalid_parameter for training_episodes < 1, training_steps < 0, test_episodes < 1, an
-    /// extra start below training_episodes.
+    /// invalid_parameter for training_episodes < 1, training_steps < 0, test_episodes < 1.
     void validate() const;
 };
 
