@@ -74,11 +74,11 @@ std::shared_ptr<const cartpole_task> cartpole_curriculum::task_at(const curricul
     return std::make_shared<cartpole_task>(setting_, processor_, o);
 }
 
-std::vector<std::uint64_t> cartpole_curriculum::failed_validation_starts(const hw::tennlab_network& best,
+std::vector<std::uint64_t> cartpole_curriculum::failed_validation_starts(const hw::tennlab_network& best, int stage,
                                                                          const std::vector<std::uint64_t>& skip) const {
     network_agent agent(processor_, best, setting_, "cart-pole network");
     episode_options o;
-    o.max_steps = options_.stage_steps.back();  // the last stage's length (0: the setting's)
+    o.max_steps = options_.stage_steps.at(static_cast<std::size_t>(stage));  // 0: the setting's
     std::vector<std::uint64_t> failed;
     for (std::uint64_t i = 0; i < pool_.size(); ++i) {
         if (std::find(skip.begin(), skip.end(), i) != skip.end()) continue;
@@ -88,10 +88,11 @@ std::vector<std::uint64_t> cartpole_curriculum::failed_validation_starts(const h
 }
 
 std::optional<curriculum_point> cartpole_curriculum::next(const curriculum_point& p, const hw::tennlab_network& best) const {
-    if (p.stage + 1 < static_cast<int>(options_.stage_steps.size())) return curriculum_point{p.stage + 1, p.mined};
-    if (pool_.empty()) return std::nullopt;
-    auto failed = failed_validation_starts(best, p.mined);
-    if (failed.empty()) return std::nullopt;
+    auto failed = failed_validation_starts(best, p.stage, p.mined);
+    if (failed.empty()) {
+        if (p.stage + 1 < static_cast<int>(options_.stage_steps.size())) return curriculum_point{p.stage + 1, p.mined};
+        return std::nullopt;
+    }
     if (failed.size() > static_cast<std::size_t>(options_.mined_per_round))
         failed.resize(static_cast<std::size_t>(options_.mined_per_round));
     auto q = p;

@@ -144,6 +144,7 @@ TEST_F(ControlCli, StagedEvolutionResumesInItsStage) {
     // run split at every generation boundary ends where the run straight through ends.
     const std::string staged =
         " --task cartpole --setting easy --preset risp-1+ --population 20 --episodes 2 --training-steps 20,400"
+        " --validation-starts 0 --no-corner-starts"
         " --compare-episodes 0 --quiet --json";
     auto straight = run_volley_in(dir, "evolve --generations 8 --out straight.json" + staged);
     ASSERT_EQ(straight.code, 0) << straight.err;

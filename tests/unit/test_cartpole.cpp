@@ -18,6 +18,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -322,53 +323,69 @@ struct CartpoleCurriculum : ::testing::Test {
         co.validation_starts = 40;
         co.mined_per_round = 2;
     }
-    /// Independently: the positions k in [0, 40) such that the controller fails within 400
+    /// Independently: the positions k in [0, 40) such that the controller fails within `steps`
     /// steps from start 3 + k of stream 21, each episode run on a fresh agent.
-    std::vector<std::uint64_t> failing(const volley::hw::tennlab_network& net) const {
+    std::vector<std::uint64_t> failing(const volley::hw::tennlab_network& net, int steps) const {
         std::vector<std::uint64_t> out;
         for (std::uint64_t k = 0; k < 40; ++k) {
             network_agent agent(spec, net, setting);
             episode_options o;
-            o.max_steps = 400;
-            if (run_cartpole_episode(agent, setting, cartpole_start(setting.starts, 21, 3 + k), o).steps < 400)
+            o.max_steps = steps;
+            if (run_cartpole_episode(agent, setting, cartpole_start(setting.starts, 21, 3 + k), o).steps < steps)
                 out.push_back(k);
         }
         return out;
     }
 };
 
-TEST_F(CartpoleCurriculum, StagesThenValidationRoundsMineTheFailedStarts) {
+TEST_F(CartpoleCurriculum, ValidationRoundsMineTheFailedStartsThenTheNextStageBegins) {
     const cartpole_curriculum c(setting, spec, base, co);
     const auto net = small_controller(spec);
-    const auto expected = failing(net);
+    const auto short_fails = failing(net, 50), expected = failing(net, 400);
     ASSERT_GE(expected.size(), 3u) << "the small controller fails some starts within 400 steps";
     ASSERT_LT(expected.size(), 40u) << "and survives others";
-    EXPECT_EQ(c.failed_validation_starts(net), expected);
-    // Stage 0 → stage 1 without a validation run; the tasks have the stages' lengths.
-    const auto p1 = c.next({}, net);
-    ASSERT_TRUE(p1);
-    EXPECT_EQ(*p1, (curriculum_point{1, {}}));
+    ASSERT_LT(short_fails.size(), expected.size());
+    EXPECT_EQ(c.failed_validation_starts(net, 0), short_fails);
+    EXPECT_EQ(c.failed_validation_starts(net, 1), expected);
     EXPECT_EQ(c.task_at({}).get()->options().training_steps, 50);
+    // Stage 0: the starts failed within 50 steps are mined two a round; then stage 1 begins.
+    curriculum_point p;
+    for (std::size_t k = 0; k < short_fails.size(); k += 2) {
+        const auto q = c.next(p, net);
+        ASSERT_TRUE(q);
+        p.mined.insert(p.mined.end(), short_fails.begin() + static_cast<std::ptrdiff_t>(k),
+                       short_fails.begin() + static_cast<std::ptrdiff_t>(std::min(k + 2, short_fails.size())));
+        EXPECT_EQ(*q, p);
+    }
+    const auto p1 = c.next(p, net);
+    ASSERT_TRUE(p1);
+    EXPECT_EQ(*p1, (curriculum_point{1, short_fails}));
     EXPECT_EQ(c.task_at(*p1)->options().training_steps, 400);
-    // At the last stage: the first two failed validation starts join the training starts.
+    // Stage 1: the first two starts failed within 400 steps, not mined yet, join the training starts.
+    std::vector<std::uint64_t> fresh;
+    for (const auto k : expected)
+        if (std::find(short_fails.begin(), short_fails.end(), k) == short_fails.end()) fresh.push_back(k);
+    ASSERT_GE(fresh.size(), 2u);
     const auto p2 = c.next(*p1, net);
     ASSERT_TRUE(p2);
-    EXPECT_EQ(*p2, (curriculum_point{1, {expected[0], expected[1]}}));
+    auto mined = short_fails;
+    mined.insert(mined.end(), fresh.begin(), fresh.begin() + 2);
+    EXPECT_EQ(*p2, (curriculum_point{1, mined}));
     const auto t2 = c.task_at(*p2);
-    ASSERT_EQ(t2->training_starts().size(), 5u);
-    EXPECT_EQ(t2->training_starts()[3].values(), cartpole_start(setting.starts, 21, 3 + expected[0]).values());
-    // The next round skips the mined ones.
-    const auto p3 = c.next(*p2, net);
-    ASSERT_TRUE(p3);
-    EXPECT_EQ(p3->mined[2], expected[2]);
-    // Without validation starts the curriculum ends with its last stage.
+    ASSERT_EQ(t2->training_starts().size(), 3 + mined.size());
+    EXPECT_EQ(t2->training_starts().back().values(), cartpole_start(setting.starts, 21, 3 + fresh[1]).values());
+    EXPECT_NE(c.describe(*p2).find(std::to_string(3 + mined.size()) + " training episodes of 400 steps, " +
+                                   std::to_string(mined.size()) + " of them mined"),
+              std::string::npos)
+        << c.describe(*p2);
+    // With every failed start mined, the last stage ends the curriculum.
+    EXPECT_FALSE(c.next({1, expected}, net));
+    // Without validation starts, each stage hands over at once and the last one ends it.
     auto none = co;
     none.validation_starts = 0;
-    EXPECT_FALSE(cartpole_curriculum(setting, spec, base, none).next(*p1, net));
-    // With every failed start already mined, it ends too.
-    EXPECT_FALSE(c.next({1, expected}, net));
-    EXPECT_NE(c.describe(*p2).find("5 training episodes of 400 steps, 2 of them mined"), std::string::npos)
-        << c.describe(*p2);
+    const cartpole_curriculum bare(setting, spec, base, none);
+    EXPECT_EQ(bare.next({}, net), (curriculum_point{1, {}}));
+    EXPECT_FALSE(bare.next({1, {}}, net));
 }
 
 TEST_F(CartpoleCurriculum, TheCornersOfTheStartBoxComeFirst) {

@@ -1,15 +1,16 @@
 #pragma once
 // The training material of a cart-pole evolution, and how it grows (docs/control.md,
-// "Curriculum"). Stages first: training episodes of increasing length (say 2,000 steps, then the
-// whole 15,000), the population moving on once its best network survives every training
-// episode of a stage. Then validation rounds: once the best survives every training episode of
-// the last stage, it runs episodes of that length from the validation starts (the 16 corners of
-// the start box, then further starts of the training stream; never the test stream); the
-// starts it fails join the training starts (at most mined_per_round a round, in the pool's
-// order) and the search goes on, until the best survives every validation start. Networks
-// that survive ten or twenty training starts often fail starts they never saw, above all
-// those with θ and θ̇ both near their bounds, which uniform draws seldom give; the validation
-// rounds put those starts in front of the search.
+// "Curriculum"). Stages: training episodes of increasing length (say 2,000 steps, then the
+// whole 15,000). Within each stage, validation rounds: once the best network survives every
+// training episode of the stage, it runs episodes of the stage's length from the validation
+// starts (the 16 corners of the start box, then further starts of the training stream; never
+// the test stream); the starts it fails join the training starts (at most mined_per_round a
+// round, in the pool's order) and the search goes on; once it fails none, the next stage
+// begins, and after the last one the curriculum is done. Networks that survive ten or twenty
+// training starts often fail starts they never saw, above all those with θ and θ̇ both near
+// their bounds, which uniform draws seldom give; the validation rounds put those starts in
+// front of the search, and most failures come early in an episode, where short episodes find
+// them cheaply.
 
 #include <volley/hw/tennlab_network.hpp>
 #include <volley/temporal/evaluation_task.hpp>
@@ -65,16 +66,16 @@ class cartpole_curriculum {
     /// The task at `p` (its fitness is the stage's); invalid_parameter naming `object` for a
     /// point this curriculum does not have.
     std::shared_ptr<const cartpole_task> task_at(const curriculum_point& p, const std::string& object = "curriculum") const;
-    /// Where to go once `best` survives every training episode at `p`: the next stage; after the
-    /// last stage, the same stage with the validation starts `best` fails added; nullopt when
-    /// there is no next stage and `best` fails no validation start (the curriculum is done).
+    /// Where to go once `best` survives every training episode at `p`: the same stage with the
+    /// validation starts `best` fails (in episodes of the stage's length) added; the next stage
+    /// when it fails none; nullopt when it fails none at the last stage (the curriculum is done).
     std::optional<curriculum_point> next(const curriculum_point& p, const hw::tennlab_network& best) const;
     /// The validation pool: the corners (x, ẋ, θ, θ̇ each at lo or hi; corner k has value v at
     /// hi when bit 3 − v of k is set), then the stream's starts.
     const std::vector<cartpole_state>& validation_pool() const { return pool_; }
     /// The positions in the pool (but those in `skip`) from which `best` does not survive an
-    /// episode of the last stage's length.
-    std::vector<std::uint64_t> failed_validation_starts(const hw::tennlab_network& best,
+    /// episode of stage `stage`'s length.
+    std::vector<std::uint64_t> failed_validation_starts(const hw::tennlab_network& best, int stage,
                                                         const std::vector<std::uint64_t>& skip = {}) const;
     /// e.g. "20 training episodes of 15000 steps, 3 of them mined".
     std::string describe(const curriculum_point& p) const;
