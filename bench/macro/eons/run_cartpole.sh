@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # EONS on the cart-pole from random networks (bench/macro/eons/README.md): one `volley evolve`
-# per seed, each stopped at its time budget (or once its best network survives every training
-# episode of the last stage), then one line per seed and a summary. A seed
+# per seed, each stopped at its time budget (or once its curriculum is done: the best network
+# survives every training and validation start of the last stage), then one line per seed and
+# a summary. A seed
 # succeeds when its best network survives all 15,000 steps of each of the 20 held-out test
 # starts with at most MAX_NODES neurons.
 #   bench/macro/eons/run_cartpole.sh SETTING PRESET [FIRST_SEED LAST_SEED] [extra volley evolve options]
@@ -30,7 +31,8 @@ ok = t["survived"] == t["episodes"] and t["neurons"] <= int(sys.argv[2])
 same = ", ".join(f"{k}: not placed" if "error" in v else f"{k}: {v['episodes_differing']} of {v['episodes']} episodes differ" for k, v in r.get("same_actions_on", {}).items())
 print(f'seed {r["seed"]:3d}: {"SOLVED" if ok else "no    "} {t["survived"]:2d}/{t["episodes"]} test starts survived, '
       f'mean {t["mean_steps"]:8.1f} steps, {t["neurons"]:2d} neurons, {t["synapses"]:2d} synapses, '
-      f'{r["generations"]:4d} generations, {r["evolve_s"]:7.1f} s; {same}')
+      f'{r["generations"]:4d} generations, {r["evolve_s"]:7.1f} s, stage {r["stage"]} of {r["stages"]}, '
+      f'{len(r["mined_starts"])} starts mined{", curriculum done" if r["curriculum_done"] else ""}; {same}')
 PY
 done | tee "$out/summary.txt"
 echo "$(grep -c SOLVED "$out/summary.txt" || true) of $((last - first + 1)) seeds solved $setting with $preset" | tee -a "$out/summary.txt"
