@@ -15,6 +15,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -46,6 +48,25 @@ protected:
                                       "min_potential": 0, "max_delay": 15, "leak_mode": "none", "discrete": true}}})";
     }
     std::filesystem::path dir;
+
+    /// Splits `volley evolve OPTIONS` of `generations` after every generation g (a --checkpoint
+    /// run of g, then a --resume run of the rest) and expects each split to end where the run
+    /// straight through (`straight`, which wrote straight.json) ends: the same history, the same
+    /// report `keys` and the same network written.
+    void expect_splits_end_as_straight(const std::string& options, int generations, const nlohmann::json& straight,
+                                       const std::vector<std::string>& keys = {}) {
+        for (int g = 1; g < generations; ++g) {
+            const std::string ck = "split" + std::to_string(g) + ".json";
+            auto a = run_volley_in(dir, "evolve --generations " + std::to_string(g) + " --checkpoint " + ck + " --out a.json" + options);
+            ASSERT_EQ(a.code, 0) << a.err;
+            auto b = run_volley_in(dir, "evolve --generations " + std::to_string(generations - g) + " --resume " + ck +
+                                            " --out b.json" + options);
+            ASSERT_EQ(b.code, 0) << b.err;
+            EXPECT_EQ(b.json()["history"], straight["history"]) << "split after generation " << g;
+            for (const auto& k : keys) EXPECT_EQ(b.json()[k], straight[k]) << k << ", split after generation " << g;
+            EXPECT_EQ(read_text_file(dir / "b.json"), read_text_file(dir / "straight.json")) << "split after generation " << g;
+        }
+    }
 };
 
 /// Steps survived by the policy of net.json written directly, from `start`, at most `steps`.
@@ -151,15 +172,7 @@ TEST_F(ControlCli, StagedEvolutionResumesInItsStage) {
     const auto s = straight.json();
     ASSERT_EQ(s["stages"], 2);
     ASSERT_EQ(s["stage"], 2) << "the first stage is reached within 8 generations";
-    for (int g = 1; g < 8; ++g) {
-        const std::string ck = "pop" + std::to_string(g) + ".json";
-        auto a = run_volley_in(dir, "evolve --generations " + std::to_string(g) + " --checkpoint " + ck + " --out a.json" + staged);
-        ASSERT_EQ(a.code, 0) << a.err;
-        auto b = run_volley_in(dir, "evolve --generations " + std::to_string(8 - g) + " --resume " + ck + " --out b.json" + staged);
-        ASSERT_EQ(b.code, 0) << b.err;
-        EXPECT_EQ(b.json()["history"], s["history"]) << "split after generation " << g;
-        EXPECT_EQ(read_text_file(dir / "b.json"), read_text_file(dir / "straight.json")) << "split after generation " << g;
-    }
+    expect_splits_end_as_straight(staged, 8, s);
     auto bad = run_volley_in(dir, "evolve --task cartpole --generations 1 --out c.json --training-steps 20,x");
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("20,x"), std::string::npos) << bad.err;
@@ -178,16 +191,7 @@ TEST_F(ControlCli, ValidationRoundsResumeWhereTheyStood) {
     const auto s = straight.json();
     ASSERT_GE(s["mined_starts"].size(), 4u) << "two rounds or more within 10 generations";
     for (const auto& i : s["mined_starts"]) EXPECT_LT(i.get<int>(), 30) << "positions in the pool of 30";
-    for (int g = 1; g < 10; ++g) {
-        const std::string ck = "mine" + std::to_string(g) + ".json";
-        auto a = run_volley_in(dir, "evolve --generations " + std::to_string(g) + " --checkpoint " + ck + " --out a.json" + mining);
-        ASSERT_EQ(a.code, 0) << a.err;
-        auto b = run_volley_in(dir, "evolve --generations " + std::to_string(10 - g) + " --resume " + ck + " --out b.json" + mining);
-        ASSERT_EQ(b.code, 0) << b.err;
-        EXPECT_EQ(b.json()["history"], s["history"]) << "split after generation " << g;
-        EXPECT_EQ(b.json()["mined_starts"], s["mined_starts"]) << "split after generation " << g;
-        EXPECT_EQ(read_text_file(dir / "b.json"), read_text_file(dir / "straight.json")) << "split after generation " << g;
-    }
+    expect_splits_end_as_straight(mining, 10, s, {"mined_starts"});
     auto bad = run_volley_in(dir, "evolve --task cartpole --generations 1 --out c.json --mined-per-round 0");
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("mined_per_round"), std::string::npos) << bad.err;
