@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <volley/error.hpp>
 #include <volley/snn/context.hpp>
+#include <volley/thread_limit.hpp>
 
 #include <cstdio>
 #include <string>
@@ -21,6 +22,23 @@ struct command_context {
 inline void print_json(const nlohmann::json& j) {
     std::fputs((j.dump(2) + "\n").c_str(), stdout);
     std::fflush(stdout);
+}
+
+/// Adds `--threads` to `cmd`: 0 (all cores) up to max_thread_count(); a larger or negative count
+/// is a usage error (exit 2) that gives the bound.
+inline CLI::Option* add_threads_option(CLI::App& cmd, int& threads, const std::string& help) {
+    return cmd.add_option("--threads", threads, help)->check(CLI::Validator(
+        [](std::string& text) -> std::string {
+            try {
+                check_thread_count("--threads", std::stoi(text));
+            } catch (const invalid_parameter& e) {
+                return e.what();
+            } catch (const std::exception&) {
+                return "--threads: threads = " + text + ": not an integer";
+            }
+            return "";
+        },
+        "0.." + std::to_string(max_thread_count())));
 }
 
 /// The engine's tuning options of a subcommand, as typed (docs/engine.md, "Tuning"): they change

@@ -117,7 +117,7 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
     }
     cmd->add_option("--duration", o->duration_ms, "Biological time [ms]")->check(CLI::NonNegativeNumber);
     cmd->add_option("--dt", o->dt_ms, "Time step [ms]")->check(CLI::PositiveNumber);
-    cmd->add_option("--threads", o->threads, "OpenMP threads (0: default)")->check(CLI::NonNegativeNumber);
+    add_threads_option(*cmd, o->threads, "OpenMP threads (0: default)");
     cmd->add_option("--seed", o->seed, "Seed");
     cmd->add_option("--out", o->out, "Write spikes to FILE.h5 or FILE.csv");
     cmd->add_option("--plot", o->plot, "Write a raster plot to FILE.svg");

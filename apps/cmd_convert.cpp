@@ -418,8 +418,7 @@ void register_convert(CLI::App& app, command_context& /*ctx*/) {
     cmd->add_option("--max-pool", o->max_pool, "Max-pool handling: gate (pass the input with the highest spike count so far) or avg (replace by average pooling)")
         ->capture_default_str();
     cmd->add_option("--limit", o->limit, "Evaluate only the first N images (0: all)");
-    cmd->add_option("--threads", o->threads, "Worker threads, one image each (0: all cores)")
-        ->check(CLI::NonNegativeNumber);
+    add_threads_option(*cmd, o->threads, "Worker threads, one image each (0: all cores)");
     cmd->add_option("--seed", o->seed, "Seed of spike-coded inputs")->capture_default_str();
     cmd->add_option("--out", o->out,
                     "Write the spiking network (the integer mode with --quantize): Volley network JSON, NIR when FILE "

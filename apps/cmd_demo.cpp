@@ -518,7 +518,7 @@ void register_demo(CLI::App& app, command_context& /*ctx*/) {
         ->capture_default_str();
     cmd->add_option("--raster-image", o->raster_image, "Test image whose spikes are recorded")->capture_default_str();
     cmd->add_option("--raster-steps", o->raster_steps, "Steps of the recorded image")->capture_default_str();
-    cmd->add_option("--threads", o->threads, "Threads (0: all cores)")->check(CLI::NonNegativeNumber);
+    add_threads_option(*cmd, o->threads, "Threads (0: all cores)");
     cmd->add_option("--seed", o->seed, "Seed of the simulation")->capture_default_str();
     cmd->add_option("--quantize", o->quantize, "Bits of the integer mode of the hardware head")->capture_default_str();
     cmd->add_option("--hardware-timesteps", o->hardware_timesteps,

@@ -3,6 +3,7 @@
 #include "cmd_network_info.hpp"
 
 #include <volley/convert/cnn_readers.hpp>
+#include <volley/json_text.hpp>
 #include <volley/snn/hdf5_file.hpp>
 
 #include <hdf5.h>
@@ -59,8 +60,8 @@ network_file_kind detect_json(const std::string& path, const std::string& head) 
     nlohmann::json j;
     try {
         std::ifstream in(path);
-        j = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception& e) {
+        j = parse_json_stream(in, path);
+    } catch (const file_format_error& e) {
         if (std::filesystem::path(path).extension() == ".json") return network_file_kind::volley_json;
         throw file_format_error(path, "", std::string("starts like JSON but is not JSON: ") + e.what());
     }

@@ -85,7 +85,7 @@ void register_run(CLI::App& app, command_context& ctx) {
                     "subtract-no-delay, to-v-reset-delayed, none; or a framework: norse, sinabs, snntorch, "
                     "snntorch-no-delay, snntorch-rleaky-zero; NODE=MODE for one node; repeatable (docs/nir.md)")
         ->allow_extra_args(false);  // one value per --reset, so a file name after it stays positional
-    cmd->add_option("--threads", o->threads, "OpenMP threads (0: OMP_NUM_THREADS or all cores)")->check(CLI::NonNegativeNumber);
+    add_threads_option(*cmd, o->threads, "OpenMP threads (0: OMP_NUM_THREADS or all cores)");
     cmd->add_option("--seed", o->seed, "Seed of every random stream (default: the file's run.seed)");
     cmd->add_option("--out", o->out, "Write spikes to FILE.h5 (SONATA layout) or FILE.csv");
     cmd->add_option("--flush-every", o->flush_every_s,

@@ -164,8 +164,7 @@ void register_train(CLI::App& app, command_context& /*ctx*/) {
     cmd->add_option("--momentum", o->momentum, "Momentum of SGD and LARS")->capture_default_str();
     cmd->add_option("--weight-decay", o->weight_decay, "L2 weight decay (not on biases)")->capture_default_str();
     cmd->add_option("--trust", o->trust, "LARS trust coefficient eta")->capture_default_str();
-    cmd->add_option("--threads", o->threads, "OpenMP threads (0: OMP_NUM_THREADS or all cores)")
-        ->check(CLI::NonNegativeNumber);
+    add_threads_option(*cmd, o->threads, "OpenMP threads (0: OMP_NUM_THREADS or all cores)");
     cmd->add_option("--slices", o->slices,
                     "Slices of each batch, summed in order (0: threads x ranks); equal slices give equal "
                     "weights on any threads and MPI ranks");

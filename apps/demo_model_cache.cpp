@@ -4,6 +4,7 @@
 
 #include <volley/convert/model_writers.hpp>
 #include <volley/error.hpp>
+#include <volley/json_text.hpp>
 #include <volley/snn/sha256.hpp>
 
 #include <nlohmann/json.hpp>
@@ -33,8 +34,12 @@ std::string cache_problem(const std::filesystem::path& model_file, const demo_tr
     if (!std::filesystem::exists(model_file)) return "no cached model " + model_file.string();
     if (!std::filesystem::exists(record_file)) return "no checksum record " + record_file.string();
     std::ifstream in(record_file);
-    record = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-    if (record.is_discarded() || !record.is_object() || record.value("format", "") != record_format ||
+    try {
+        record = parse_json_stream(in, record_file.string());
+    } catch (const error&) {
+        return "unreadable checksum record " + record_file.string();
+    }
+    if (!record.is_object() || record.value("format", "") != record_format ||
         !record.contains("sha256") || !record.contains("settings"))
         return "unreadable checksum record " + record_file.string();
     if (record["settings"] != settings_json(settings))

@@ -2,6 +2,7 @@
 
 #include <volley/error.hpp>
 #include <volley/json_integer.hpp>
+#include <volley/json_text.hpp>
 
 #include <fstream>
 #include <limits>
@@ -147,13 +148,7 @@ void save_programme(const grid_programme& prog, const std::string& path) {
 grid_programme load_programme(const std::string& path) {
     std::ifstream in(path);
     if (!in) throw io_error(path, "cannot open the file");
-    nlohmann::json j;
-    try {
-        in >> j;
-    } catch (const nlohmann::json::exception& e) {
-        throw file_format_error(path, "", std::string("not JSON: ") + e.what());
-    }
-    return grid_programme::from_json(j, path);
+    return grid_programme::from_json(parse_json_stream(in, path), path);
 }
 
 }  // namespace volley::danna

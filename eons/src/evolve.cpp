@@ -4,6 +4,7 @@
 #include <volley/eons/operators.hpp>
 
 #include <volley/error.hpp>
+#include <volley/thread_limit.hpp>
 
 #include <chrono>
 #include <cmath>
@@ -156,8 +157,7 @@ void evolve(evolution_state& state, const fitness_function& fitness,
     if (options.generations < 0)
         throw invalid_parameter(object, "generations", std::to_string(options.generations),
                                 "must be >= 0");
-    if (options.threads < 1)
-        throw invalid_parameter(object, "threads", std::to_string(options.threads), "must be >= 1");
+    check_thread_count(object, options.threads, /*zero_allowed=*/false);
     const auto& share = options.share;
     if (share.ranks < 1 || share.rank < 0 || share.rank >= share.ranks)
         throw invalid_parameter(object, "share", std::to_string(share.rank) + " of " + std::to_string(share.ranks),

@@ -1,5 +1,6 @@
 #include <volley/hw/tennlab_error.hpp>
 #include <volley/hw/tennlab_network.hpp>
+#include <volley/json_text.hpp>
 
 #include "json_key_check.hpp"
 
@@ -234,11 +235,9 @@ tennlab_network load_tennlab_network(const std::string& path, unknown_keys polic
     if (!in) throw io_error(path, "cannot open for reading");
     nlohmann::json j;
     try {
-        in >> j;
-    } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number out of range
-        throw tennlab_error(path, std::string("malformed JSON: ") + e.what(), "");
-    } catch (const std::ios_base::failure&) {  // libstdc++ throws on a read error (a directory)
-        throw io_error(path, std::string("cannot read: ") + std::strerror(errno ? errno : EIO));
+        j = parse_json_stream(in, path);
+    } catch (const file_format_error& e) {  // a syntax error, a number out of range, too deep
+        throw tennlab_error(path, std::string(e.what()).substr(path.size() + 2), "");
     }
     return tennlab_network::from_json(j, path, policy);
 }

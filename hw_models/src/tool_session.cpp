@@ -2,6 +2,7 @@
 
 #include <volley/hw/tennlab_error.hpp>
 #include <volley/hw/tennlab_json.hpp>
+#include <volley/json_text.hpp>
 
 #include <cctype>
 #include <cerrno>
@@ -119,7 +120,6 @@ void tool_session::report(const std::exception& e, const char* generic) {
 }
 
 std::optional<nlohmann::json> tool_session::read_json(const tokens& t, std::size_t file_pos) {
-    nlohmann::json j;
     if (t.size() > file_pos) {
         std::ifstream file(t[file_pos]);
         if (!file) {
@@ -127,11 +127,10 @@ std::optional<nlohmann::json> tool_session::read_json(const tokens& t, std::size
             return std::nullopt;
         }
         try {
-            file >> j;
-            return j;
-        } catch (const nlohmann::json::exception&) {
+            return parse_json_stream(file, t[file_pos]);
+        } catch (const file_format_error&) {  // malformed or nested too deep
             return std::nullopt;
-        } catch (const std::ios_base::failure&) {
+        } catch (const io_error&) {
             // libstdc++'s filebuf throws on a read error, e.g. a directory, which opens (found
             // by tests/fuzz: `M .`): report it as an open failure is.
             err_ << t[file_pos] << ": " << std::strerror(errno ? errno : EIO) << '\n';
@@ -165,10 +164,8 @@ std::optional<nlohmann::json> tool_session::read_json(const tokens& t, std::size
         }
         if (!started || depth > 0 || in_string) continue;
         try {
-            std::istringstream text(buffer);
-            text >> j;
-            return j;
-        } catch (const nlohmann::json::exception&) {
+            return parse_json_text(buffer, "standard input");
+        } catch (const file_format_error&) {
             return std::nullopt;
         }
     }

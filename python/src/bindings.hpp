@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <volley/json_text.hpp>
 #include <volley/snn/context.hpp>
 #include <volley/snn/network.hpp>
 
@@ -44,7 +45,7 @@ snn::population_index resolve(const snn::network& net, const population_ref& ref
 inline nlohmann::json to_json(const py::handle& value) {
     if (value.is_none()) return nlohmann::json::object();
     const auto text = py::cast<std::string>(py::module_::import("json").attr("dumps")(value));
-    return nlohmann::json::parse(text);
+    return parse_json_text(text, "a Python value");
 }
 
 /// JSON as a Python value, through json.loads.

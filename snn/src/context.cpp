@@ -2,14 +2,14 @@
 
 #include <volley/error.hpp>
 #include <volley/snn/context.hpp>
+#include <volley/thread_limit.hpp>
 
 #include <omp.h>
 
 namespace volley::snn {
 
 int resolved_threads(const context& ctx) {
-    if (ctx.threads < 0)
-        throw invalid_parameter("context", "threads", std::to_string(ctx.threads), "must be >= 0 (0 = OpenMP default)");
+    check_thread_count("context", ctx.threads);
     return ctx.threads == 0 ? omp_get_max_threads() : ctx.threads;
 }
 

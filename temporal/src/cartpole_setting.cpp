@@ -3,6 +3,7 @@
 #include <volley/temporal/cartpole_setting.hpp>
 
 #include <volley/error.hpp>
+#include <volley/json_text.hpp>
 
 #include "builtin_settings.hpp"
 
@@ -191,17 +192,11 @@ nlohmann::json cartpole_setting::to_json() const {
 cartpole_setting cartpole_setting::load(const std::string& name_or_path) {
     for (const auto& [name, text] : detail::builtin_settings)
         if (name == name_or_path)
-            return from_json(nlohmann::json::parse(text), "built-in setting " + std::string(name));
+            return from_json(parse_json_text(text, "built-in setting " + std::string(name)), "built-in setting " + std::string(name));
     std::ifstream in(name_or_path);
     if (!in)
         throw io_error(name_or_path, "cannot open the cart-pole setting (not a built-in one: easy, medium, hard, hardest)");
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception& e) {
-        throw file_format_error(name_or_path, "", std::string("malformed JSON: ") + e.what());
-    }
-    return from_json(j, name_or_path);
+    return from_json(parse_json_stream(in, name_or_path), name_or_path);
 }
 
 void cartpole_setting::check_network(const hw::tennlab_network& net, const std::string& object) const {

@@ -6,6 +6,7 @@
 #include <volley/error.hpp>
 #include <volley/hw/risp_processor.hpp>
 #include <volley/snn/simulation.hpp>
+#include <volley/thread_limit.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -208,8 +209,7 @@ std::vector<head_check_result> check_heads_on_hardware(const quantized_snn& q, s
                                 "not a whole number of images of " + std::to_string(size) + " pixels");
     if (options.timesteps < 1)
         throw invalid_parameter("head check", "timesteps", std::to_string(options.timesteps), "must be >= 1");
-    if (options.threads < 1)
-        throw invalid_parameter("head check", "threads", std::to_string(options.threads), "must be >= 1");
+    check_thread_count("head check", options.threads, /*zero_allowed=*/false);
     if (heads.empty()) throw invalid_parameter("head check", "heads", "0", "give at least one exported head");
     const std::size_t n = images.size() / size;
     const std::int64_t T = options.timesteps;

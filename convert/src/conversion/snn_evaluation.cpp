@@ -4,6 +4,7 @@
 
 #include <volley/error.hpp>
 #include <volley/snn/simulation.hpp>
+#include <volley/thread_limit.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -177,8 +178,7 @@ evaluation_result evaluate_snn(const converted_snn& net, std::span<const float> 
         if (options.timesteps[c] < 1 || (c > 0 && options.timesteps[c] <= options.timesteps[c - 1]))
             throw invalid_parameter("evaluation", "timesteps[" + std::to_string(c) + "]",
                                     std::to_string(options.timesteps[c]), "must be >= 1 and ascending");
-    if (options.threads < 1)
-        throw invalid_parameter("evaluation", "threads", std::to_string(options.threads), "must be >= 1");
+    check_thread_count("evaluation", options.threads, /*zero_allowed=*/false);
 
     const auto t0 = std::chrono::steady_clock::now();
     const std::size_t nc = options.timesteps.size(), nl = net.layers.size();

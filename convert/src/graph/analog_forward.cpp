@@ -3,6 +3,7 @@
 
 #include <volley/convert/analog_forward.hpp>
 #include <volley/error.hpp>
+#include <volley/thread_limit.hpp>
 
 #include "layers/gemm.hpp"
 
@@ -183,6 +184,7 @@ tensor<float> analog_forward(const cnn_graph& graph, const tensor<float>& images
         throw invalid_parameter(graph.source_file, "layers", "0", "empty model");
     const std::size_t n = images.shape.n, classes = graph.classes();
     tensor<float> logits(shape4{n, classes, 1, 1});
+    check_thread_count("analog forward pass", options.threads);
     const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
 #pragma omp parallel num_threads(threads)
     {

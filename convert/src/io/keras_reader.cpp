@@ -9,6 +9,7 @@
 #include <volley/convert/cnn_readers.hpp>
 #include <volley/convert/keras_layout.hpp>
 #include <volley/error.hpp>
+#include <volley/json_text.hpp>
 
 #include "io/keras_context.hpp"
 
@@ -369,11 +370,7 @@ cnn_graph build_checked(const json& model, detail::graph_builder& b, hid_t root,
 }
 
 json parse(const std::string& text, const std::string& file, const std::string& where) {
-    try {
-        return json::parse(text);
-    } catch (const json::exception& e) {
-        throw file_format_error(file, where, std::string("malformed JSON: ") + e.what());
-    }
+    return parse_json_text(text, file, where);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <volley/convert/snn_h5.hpp>
 
 #include <volley/error.hpp>
+#include <volley/json_text.hpp>
 #include <volley/snn/hdf5_dataset.hpp>
 
 #include "io/h5_read.hpp"
@@ -294,11 +295,7 @@ snn_h5_contents read_snn_h5(const std::string& path) {
     net.source_file = r.req_text(root, "source_file", "/");
     c.quantized_bits = static_cast<int>(r.req_int(root, "quantized_bits", "/", 0, 31));
     const auto options_text = r.req_text(root, "options", "/");
-    try {
-        c.options = nlohmann::json::parse(options_text);
-    } catch (const nlohmann::json::exception& e) {
-        throw file_format_error(path, "/ attribute 'options'", std::string("not JSON: ") + e.what());
-    }
+    c.options = parse_json_text(options_text, path, "/ attribute 'options'");
     const auto shape = r.req_ints(root, "image_shape", "/", 3);
     for (auto s : shape)
         if (s < 1 || s > 1'000'000) throw file_format_error(path, "/ attribute 'image_shape'", "dimension " + std::to_string(s) + " out of range");

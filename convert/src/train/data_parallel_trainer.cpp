@@ -3,6 +3,7 @@
 
 #include <volley/convert/softmax_cross_entropy.hpp>
 #include <volley/convert/trainer.hpp>
+#include <volley/thread_limit.hpp>
 
 #include <omp.h>
 
@@ -29,8 +30,7 @@ data_parallel_trainer::data_parallel_trainer(sequential_model<float>& model, int
                                              std::size_t micro_batch, std::size_t slices,
                                              gradient_share share)
     : model_(model), threads_(threads), micro_batch_(micro_batch), share_(std::move(share)) {
-    if (threads < 0)
-        throw invalid_parameter("trainer", "threads", std::to_string(threads), "must be >= 0");
+    check_thread_count("trainer", threads);
     if (micro_batch == 0) throw invalid_parameter("trainer", "micro_batch", "0", "must be >= 1");
     if (share_.ranks < 1 || share_.rank < 0 || share_.rank >= share_.ranks)
         throw invalid_parameter("trainer", "share", std::to_string(share_.rank) + " of " + std::to_string(share_.ranks),

@@ -6,6 +6,7 @@
 #include <volley/convert/sequence_classifier.hpp>
 #include <volley/convert/trainer.hpp>
 #include <volley/error.hpp>
+#include <volley/thread_limit.hpp>
 
 #include <omp.h>
 
@@ -25,8 +26,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 int resolve_threads(int threads) {
-    if (threads < 0)
-        throw invalid_parameter(who, "threads", std::to_string(threads), "must be >= 0");
+    check_thread_count(who, threads);
     return threads == 0 ? omp_get_max_threads() : threads;
 }
 

@@ -1,6 +1,7 @@
 // Reading and writing the Volley network JSON format (docs/network-format.md).
 
 #include <volley/error.hpp>
+#include <volley/json_text.hpp>
 #include <volley/snn/network_json.hpp>
 
 #include <nlohmann/json.hpp>
@@ -283,12 +284,7 @@ void read_current(network& net, const node& c) {
 }  // namespace
 
 network_file parse_network_json(const std::string& text, const std::string& source_name) {
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::exception& e) {  // a syntax error, or a number past double's range
-        throw file_format_error(source_name, "", std::string("malformed JSON: ") + e.what());
-    }
+    const json j = parse_json_text(text, source_name);
     const node root(j, "", source_name);
     root.only_keys({"format", "version", "run", "populations", "projections", "currents"});
     if (root.at("format").string() != "volley-network")
