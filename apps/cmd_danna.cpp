@@ -10,10 +10,12 @@
 #include <volley/danna/place_and_route.hpp>
 #include <volley/danna/processor_factory.hpp>
 #include <volley/hw/processor_tool.hpp>
+#include <volley/json_text.hpp>
 
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace volley::cli {
@@ -37,20 +39,62 @@ bool is_programme(const nlohmann::json& j) {
 nlohmann::json read_json_file(const std::string& path) {
     std::ifstream in(path);
     if (!in) throw io_error(path, "cannot open the file");
-    try {
-        return nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception& e) {
-        throw file_format_error(path, "", std::string("not JSON: ") + e.what());
-    }
+    return parse_json_stream(in, path);
 }
 
-/// A network file: danna2.net (by extension) or TENNLab network JSON.
-vd::hardware_network read_network(const std::string& path, int default_refractory) {
-    if (path.size() > 4 && path.compare(path.size() - 4, 4, ".net") == 0)
-        return vd::load_danna2_net(path).net;
-    const auto net =
-        hw::tennlab_network::from_json(read_json_file(path), path, hw::unknown_keys::keep);
-    return vd::from_tennlab(net, default_refractory);
+bool is_danna2_net(const std::string& path) { return path.size() > 4 && path.compare(path.size() - 4, 4, ".net") == 0; }
+
+/// A network file and the processor it names: a danna2.net (by extension; the model's own
+/// parameters), or TENNLab network JSON, whose Associated_Data.other.proc_name and proc_params
+/// (as `volley evolve`, `volley control` and TENNLab's tools write them) say how it runs: a
+/// "risp" network runs with RISP's semantics (refractory 0, its threshold rule and spike value),
+/// as make_processor and `volley danna` ML run it. A file that names no processor runs on the
+/// model's defaults.
+struct network_file {
+    std::optional<hw::tennlab_network> tennlab;  ///< none for a danna2.net
+    std::optional<vd::hardware_network> net;     ///< the danna2.net's network
+    std::string proc_name;                       ///< "" when the file names none
+    nlohmann::json proc_params;
+};
+
+network_file read_network_file(const std::string& path) {
+    network_file f;
+    if (is_danna2_net(path)) {
+        f.net = vd::load_danna2_net(path).net;
+        return f;
+    }
+    f.tennlab = hw::tennlab_network::from_json(read_json_file(path), path, hw::unknown_keys::keep);
+    const auto& ad = f.tennlab->associated_data;
+    if (ad.is_object() && ad.contains("other") && ad["other"].is_object() && ad["other"].contains("proc_name")) {
+        if (!ad["other"]["proc_name"].is_string())
+            throw file_format_error(path, "/Associated_Data/other/proc_name", "expected a processor name, got " +
+                                                                                  ad["other"]["proc_name"].dump());
+        f.proc_name = ad["other"]["proc_name"].get<std::string>();
+        f.proc_params = ad.value("proc_params", nlohmann::json::object());
+    }
+    return f;
+}
+
+/// The hardware network of `f` with `default_refractory` for synapses that give none.
+vd::hardware_network hardware_of(const network_file& f, int default_refractory) {
+    return f.net ? *f.net : vd::from_tennlab(*f.tennlab, default_refractory);
+}
+
+/// The parameters of `model` for `f` (warnings on stderr, as `volley danna` ML prints them).
+vd::danna2_params danna2_params_of(const network_file& f, const std::string& path) {
+    if (f.proc_name.empty()) return {};
+    std::vector<std::string> warnings;
+    auto p = vd::danna2_params_for(f.proc_name, f.proc_params, warnings);
+    for (const auto& w : warnings) std::fprintf(stderr, "%s: %s\n", path.c_str(), w.c_str());
+    return p;
+}
+
+vd::grid_params grid_params_of(const network_file& f, const std::string& path, const std::string& preset) {
+    if (f.proc_name.empty()) return vd::grid_preset(preset);
+    std::vector<std::string> warnings;
+    auto g = vd::grid_params_for(f.proc_name, f.proc_params, warnings, preset);
+    for (const auto& w : warnings) std::fprintf(stderr, "%s: %s\n", path.c_str(), w.c_str());
+    return g;
 }
 
 /// Input spikes: lines "node_id,cycle,value" (raw charge values); '#' comments and a
@@ -79,8 +123,9 @@ std::vector<hw::spike> read_inputs(const std::string& path) {
 }
 
 void cmd_place(const danna_options& o) {
-    const vd::grid_params params = vd::grid_preset(o.preset);
-    const auto net = read_network(o.network, params.default_refractory);
+    const auto file = read_network_file(o.network);
+    const vd::grid_params params = grid_params_of(file, o.network, o.preset);
+    const auto net = hardware_of(file, params.default_refractory);
     const auto placed = vd::place_and_route(net, params, {.seed = o.seed});
     if (!o.out.empty()) vd::save_programme(placed.programme, o.out);
     if (!o.svg.empty()) vd::save_layout_svg(placed.programme, o.svg);
@@ -94,10 +139,7 @@ void cmd_place(const danna_options& o) {
 void cmd_run(const danna_options& o) {
     std::unique_ptr<vd::cycle_processor> proc;
     vd::grid_processor* grid = nullptr;
-    const nlohmann::json j =
-        o.network.size() > 4 && o.network.compare(o.network.size() - 4, 4, ".net") == 0
-            ? nlohmann::json()
-            : read_json_file(o.network);
+    const nlohmann::json j = is_danna2_net(o.network) ? nlohmann::json() : read_json_file(o.network);
     if (is_programme(j)) {
         const auto prog = vd::grid_programme::from_json(j, o.network);
         auto g = std::make_unique<vd::grid_processor>(prog.params);
@@ -105,13 +147,15 @@ void cmd_run(const danna_options& o) {
         grid = g.get();
         proc = std::move(g);
     } else if (o.model == "danna2") {
-        auto d = std::make_unique<vd::danna2_processor>();
-        d->load_hardware_network(read_network(o.network, d->params().default_refractory));
+        const auto file = read_network_file(o.network);
+        auto d = std::make_unique<vd::danna2_processor>(danna2_params_of(file, o.network));
+        d->load_hardware_network(hardware_of(file, d->params().default_refractory));
         proc = std::move(d);
     } else {
-        auto g = std::make_unique<vd::grid_processor>(vd::grid_preset(o.preset),
+        const auto file = read_network_file(o.network);
+        auto g = std::make_unique<vd::grid_processor>(grid_params_of(file, o.network, o.preset),
                                                       vd::place_and_route_options{.seed = o.seed});
-        g->load_hardware_network(read_network(o.network, g->params().default_refractory));
+        g->load_hardware_network(hardware_of(file, g->params().default_refractory));
         grid = g.get();
         proc = std::move(g);
     }
@@ -150,7 +194,9 @@ void cmd_run(const danna_options& o) {
         return;
     }
     for (const auto& out : outputs) {
-        std::cout << "output " << out["id"].get<hw::node_id>() << " fires:";
+        std::cout << "output " << out["id"].get<hw::node_id>() << ": ";
+        if (out["fires"].empty()) std::cout << "no fires";
+        else std::cout << out["fires"].size() << (out["fires"].size() == 1 ? " fire, at cycle" : " fires, at cycles");
         for (double t : out["fires"]) std::cout << ' ' << t;
         std::cout << '\n';
     }
@@ -171,7 +217,7 @@ void register_danna(CLI::App& app, command_context& ctx) {
         ->check(CLI::IsMember({"tiny", "fpga2014", "vlsi2016"}));
     cmd->add_option("--prompt", o->prompt, "interpreter prompt");
     cmd->require_subcommand(0, 1);
-    cmd->footer(hw::processor_tool::help_text());
+    cmd->footer(hw::processor_tool::help_text("DANNA (--model danna or danna2)", "danna|danna2|risp"));
 
     auto* place = cmd->add_subcommand("place", "Place and route a network onto a DANNA grid");
     place->add_option("network", o->network, "TENNLab network JSON or danna2.net")->required();

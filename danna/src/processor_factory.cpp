@@ -25,39 +25,48 @@ void adopt_risp(const nlohmann::json& risp, bool& inclusive, double& svf,
                        "fire_like_ravens are not modelled");
 }
 
+void check_names(const std::string& model, const std::string& proc_name) {
+    if (model != "danna" && model != "danna2")
+        throw invalid_parameter("volley danna", "model", model, "must be danna or danna2");
+    if (proc_name != model && proc_name != "risp")
+        throw hw::tennlab_error("processor", "Processor::make() called with a name (" + proc_name +
+                                                 ") not equal to " + model);
+}
+
 }  // namespace
+
+danna2_params danna2_params_for(const std::string& proc_name, const nlohmann::json& proc_params,
+                                std::vector<std::string>& warnings) {
+    check_names("danna2", proc_name);
+    if (proc_name == "danna2") return danna2_params::from_json(proc_params);
+    danna2_params p;
+    p.default_refractory = 0;
+    adopt_risp(proc_params, p.rules.threshold_inclusive, p.spike_value_factor, warnings, "danna2");
+    return p;
+}
+
+grid_params grid_params_for(const std::string& proc_name, const nlohmann::json& proc_params,
+                            std::vector<std::string>& warnings, const std::string& grid_preset_name) {
+    check_names("danna", proc_name);
+    if (proc_name == "danna") {
+        nlohmann::json j = proc_params.is_object() ? proc_params : nlohmann::json::object();
+        if (!j.contains("preset")) j["preset"] = grid_preset_name;
+        return grid_params::from_json(j);
+    }
+    grid_params g = grid_preset(grid_preset_name);
+    g.default_refractory = 0;
+    adopt_risp(proc_params, g.rules.threshold_inclusive, g.spike_value_factor, warnings, "danna");
+    return g;
+}
 
 std::unique_ptr<hw::neuroprocessor> make_processor(const std::string& model,
                                                    const std::string& proc_name,
                                                    const nlohmann::json& proc_params,
                                                    std::vector<std::string>& warnings,
                                                    const std::string& grid_preset_name) {
-    if (model != "danna" && model != "danna2")
-        throw invalid_parameter("volley danna", "model", model, "must be danna or danna2");
-    if (proc_name != model && proc_name != "risp")
-        throw hw::tennlab_error("processor", "Processor::make() called with a name (" + proc_name +
-                                                 ") not equal to " + model);
-    if (model == "danna2") {
-        danna2_params p;
-        if (proc_name == model) {
-            p = danna2_params::from_json(proc_params);
-        } else {
-            p.default_refractory = 0;
-            adopt_risp(proc_params, p.rules.threshold_inclusive, p.spike_value_factor, warnings,
-                       model);
-        }
-        return std::make_unique<danna2_processor>(p);
-    }
-    grid_params g = grid_preset(grid_preset_name);
-    if (proc_name == model) {
-        nlohmann::json j = proc_params.is_object() ? proc_params : nlohmann::json::object();
-        if (!j.contains("preset")) j["preset"] = grid_preset_name;
-        g = grid_params::from_json(j);
-    } else {
-        g.default_refractory = 0;
-        adopt_risp(proc_params, g.rules.threshold_inclusive, g.spike_value_factor, warnings, model);
-    }
-    return std::make_unique<grid_processor>(g);
+    check_names(model, proc_name);
+    if (model == "danna2") return std::make_unique<danna2_processor>(danna2_params_for(proc_name, proc_params, warnings));
+    return std::make_unique<grid_processor>(grid_params_for(proc_name, proc_params, warnings, grid_preset_name));
 }
 
 hw::processor_factory tool_factory(const std::string& model, const std::string& grid_preset_name) {

@@ -3,6 +3,7 @@
 
 #include "tool_session.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <istream>
 #include <ostream>
@@ -118,12 +119,12 @@ int processor_tool::run() {
     return 0;
 }
 
-std::string processor_tool::help_text() {
-    return R"(This is a processor tool program for RISP. The commands are:
-
-ML [network_json]        - Make a processor from the network's proc_params and load it
-M/MAKE risp [params]     - Make a processor from a parameter JSON file (or stdin)
-L/LOAD [network_json]    - Load a network on the current processor
+std::string processor_tool::help_text(const std::string& processor, const std::string& make_name) {
+    std::string make = "M/MAKE " + make_name + " [params]";
+    make.resize(std::max<std::size_t>(make.size() + 1, 25), ' ');
+    return "This is a processor tool program for " + processor + ". The commands are:\n\n" +
+           "ML [network_json]        - Make a processor from the network's proc_params and load it\n" + make +
+           "- Make a processor from a parameter JSON file (or stdin)\n" + R"(L/LOAD [network_json]    - Load a network on the current processor
 EMPTYNET [file]          - Make an empty network with the processor's properties
 PARAMS [file]            - Print the processor parameters as JSON
 NP/PPACK                 - Print the processor's property pack

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <csignal>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -191,6 +192,11 @@ Views taken before a later run() stay valid and keep the values they had.)doc")
         .def_property_readonly("population",
                                [](const py_spike_recorder& r) { return r.data->population; })
         .def_property_readonly("dt_ms", [](const py_spike_recorder& r) { return r.data->dt_ms; })
+        .def("__repr__",
+             [](const py_spike_recorder& r) {
+                 return "volley.SpikeRecorder('" + r.data->population + "', " + std::to_string(r.data->recorded_neurons) +
+                        " neurons, " + std::to_string(r.data->steps.size()) + " spikes)";
+             })
         .def_property_readonly(
             "steps",
             [](py_spike_recorder& r) {
@@ -418,6 +424,15 @@ raises KeyboardInterrupt, and the simulation can be run on.)doc")
             },
             py::arg("projection"), "(sources, targets, weights) of a projection, as NumPy arrays.")
         .def_property_readonly("time_ms", [](const py_simulation& s) { return s.sim->time_ms(); })
+        .def("__repr__",
+             [](const py_simulation& s) {
+                 const auto& net = s.sim->model();
+                 std::ostringstream o;
+                 o << "volley.Simulation(" << net.populations().size() << " populations, " << net.neuron_count()
+                   << " neurons, dt_ms=" << s.sim->options().dt_ms << ", time_ms=" << s.sim->time_ms()
+                   << ", threads=" << s.sim->stats().threads << ")";
+                 return o.str();
+             })
         .def_property_readonly("step",
                                [](const py_simulation& s) { return s.sim->current_step().value; })
         .def_property_readonly("dt_ms",

@@ -45,6 +45,10 @@ void bind_tasks(py::module_& m) {
     py::class_<temporal::evaluation_task, std::shared_ptr<temporal::evaluation_task>>(
         m, "EvaluationTask", "A task a network is evaluated on: a fitness on training material and a report on held-out material.")
         .def_property_readonly("name", &temporal::evaluation_task::name)
+        .def("__repr__",
+             [](const temporal::evaluation_task& t) {
+                 return "volley.EvaluationTask('" + t.name() + "' on " + t.processor().kind + ")";
+             })
         .def(
             "fitness",
             [](const temporal::evaluation_task& t, const py::object& net) {

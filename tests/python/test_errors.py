@@ -33,6 +33,7 @@ e = raises(volley.UnknownName, lambda: net.initialise("nope", "v_mv", -60.0))
 check((e.kind, e.name) == ("population", "nope") and isinstance(e, LookupError), f"unknown population: {e}")
 e = raises(volley.UnknownName, lambda: volley.NeuronModel("lif_exp", tau_q_ms=1.0))
 check((e.kind, e.name) == ("parameter", "tau_q_ms"), f"unknown parameter: {e}")
+check("known: " in str(e) and "tau_m_ms" in str(e), f"an unknown parameter lists the valid names: {e}")
 
 e = raises(volley.UnsupportedModel, lambda: volley.NeuronModel("lif_quantum"))
 check(e.model == "lif_quantum", f"unknown model: {e}")

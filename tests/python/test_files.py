@@ -32,6 +32,11 @@ total.connect(a, a, volley.FixedTotalNumber(7, allow_autapses=False), weight=vol
 check(volley.Simulation(total, dt_ms=0.1, threads=1).stats()["synapses"] == 7, "FixedTotalNumber makes exactly n synapses")
 check(repr(volley.Normal(1.5, 0.75, low=0.025)) == "volley.Normal(1.5, 0.75, low=0.025, high=inf)",
       repr(volley.Normal(1.5, 0.75, low=0.025)))
+sim = volley.Simulation(total, dt_ms=0.1, threads=1)
+rec = sim.record_spikes(a)
+sim.run(10.0)
+check(repr(sim) == "volley.Simulation(1 populations, 5 neurons, dt_ms=0.1, time_ms=10, threads=1)", repr(sim))
+check(repr(rec) == f"volley.SpikeRecorder('a', 5 neurons, {len(rec.steps)} spikes)", repr(rec))
 try:
     net.connect(izh, izh, volley.AllToAll(), weight=volley.Normal(0.0, 1.0, low=5.0))
     check(False, "a normal with almost no mass within its bounds is refused")

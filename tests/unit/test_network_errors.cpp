@@ -198,9 +198,9 @@ TEST(network_errors, per_neuron_reset_above_threshold_is_caught_when_built) {
 
 TEST(network_errors, unknown_parameter_name_in_set_parameter) {
     two_pops n;
-    EXPECT_TRUE(throws_naming<unknown_name>([&] { n.net.set_parameter(n.exc, "tau_x_ms", 3.0); }, {"tau_x_ms", "exc"}));
+    EXPECT_TRUE(throws_naming<unknown_name>([&] { n.net.set_parameter(n.exc, "tau_x_ms", 3.0); }, {"tau_x_ms", "exc", "known: ", "tau_m_ms"}));
     neuron_model m = lif_delta{};
-    EXPECT_TRUE(throws_naming<unknown_name>([&] { set_parameter(m, "tau_syn_e_ms", 3.0); }, {"tau_syn_e_ms", "lif_delta"}));
+    EXPECT_TRUE(throws_naming<unknown_name>([&] { set_parameter(m, "tau_syn_e_ms", 3.0); }, {"tau_syn_e_ms", "lif_delta", "known: ", "tau_m_ms"}));
 }
 
 TEST(network_errors, parameter_list_of_the_wrong_length) {

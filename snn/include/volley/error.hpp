@@ -65,8 +65,9 @@ private:
 /// A reference to something that does not exist: a population, a node, a state variable.
 class unknown_name : public error {
 public:
-    unknown_name(std::string kind, std::string name, const std::string& context)
-        : error(context + ": unknown " + kind + " '" + name + "'"),
+    /// @param known the valid names, e.g. "tau_m_ms, v_rest_mv" ("" when not listed)
+    unknown_name(std::string kind, std::string name, const std::string& context, const std::string& known = "")
+        : error(context + ": unknown " + kind + " '" + name + "'" + (known.empty() ? "" : " (known: " + known + ")")),
           kind_(std::move(kind)), name_(std::move(name)) {}
     const std::string& kind() const noexcept { return kind_; }
     const std::string& name() const noexcept { return name_; }

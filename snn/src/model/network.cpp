@@ -124,7 +124,7 @@ void network::set_parameter(population_index pop, const std::string& name, value
     const auto params = model_parameters(p.model);
     const auto info = std::find_if(params.begin(), params.end(), [&](const parameter_info& i) { return name == i.name; });
     if (info == params.end())
-        throw unknown_name("parameter", name, object + " (model '" + model_name(p.model) + "')");
+        throw unknown_name("parameter", name, object + " (model '" + model_name(p.model) + "')", parameter_names(p.model));
     check_finite(value, object, name);
     check_list_size(value, p.size, object, name, "neuron");
     if (const auto* c = std::get_if<double>(&value)) check_parameter(*info, *c, object);

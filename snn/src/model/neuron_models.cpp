@@ -305,10 +305,16 @@ std::span<const char* const> model_state_variables(const neuron_model& m) {
         m);
 }
 
+std::string parameter_names(const neuron_model& m) {
+    std::string names;
+    for (const auto& info : model_parameters(m)) names += (names.empty() ? "" : ", ") + std::string(info.name);
+    return names;
+}
+
 double get_parameter(const neuron_model& m, const std::string& name) {
     auto& mutable_m = const_cast<neuron_model&>(m);
     if (const double* p = find_member(mutable_m, name)) return *p;
-    throw unknown_name("parameter", name, "model '" + model_name(m) + "'");
+    throw unknown_name("parameter", name, "model '" + model_name(m) + "'", parameter_names(m));
 }
 
 void set_parameter(neuron_model& m, const std::string& name, double value) {
@@ -316,7 +322,7 @@ void set_parameter(neuron_model& m, const std::string& name, double value) {
         *p = value;
         return;
     }
-    throw unknown_name("parameter", name, "model '" + model_name(m) + "'");
+    throw unknown_name("parameter", name, "model '" + model_name(m) + "'", parameter_names(m));
 }
 
 bool is_source_model(const neuron_model& m) {
@@ -344,7 +350,7 @@ void check_parameter(const neuron_model& m, const std::string& name, double valu
                      const std::string& object) {
     for (const auto& info : model_parameters(m))
         if (name == info.name) return check_parameter(info, value, object);
-    throw unknown_name("parameter", name, object + " (model '" + model_name(m) + "')");
+    throw unknown_name("parameter", name, object + " (model '" + model_name(m) + "')", parameter_names(m));
 }
 
 void check_analog_values(const std::vector<std::vector<double>>& values, const std::string& object) {

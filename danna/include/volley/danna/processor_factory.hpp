@@ -2,6 +2,7 @@
 // Making DANNA processors by model name, for `volley danna --model` and the processor_tool
 // command language.
 
+#include <volley/danna/danna2_params.hpp>
 #include <volley/danna/grid_params.hpp>
 #include <volley/hw/neuroprocessor.hpp>
 #include <volley/hw/processor_tool.hpp>
@@ -26,6 +27,17 @@ std::unique_ptr<hw::neuroprocessor> make_processor(const std::string& model,
                                                    const nlohmann::json& proc_params,
                                                    std::vector<std::string>& warnings,
                                                    const std::string& grid_preset_name = "tiny");
+
+/// The parameters make_processor gives danna2 for a network of `proc_name` ("danna2" or "risp")
+/// with `proc_params`: the processor of a network file that names its processor (TENNLab's
+/// Associated_Data.other.proc_name and proc_params), whichever way it is run.
+danna2_params danna2_params_for(const std::string& proc_name, const nlohmann::json& proc_params,
+                                std::vector<std::string>& warnings);
+
+/// The parameters make_processor gives the DANNA grid for a network of `proc_name` ("danna" or
+/// "risp") with `proc_params`.
+grid_params grid_params_for(const std::string& proc_name, const nlohmann::json& proc_params,
+                            std::vector<std::string>& warnings, const std::string& grid_preset_name = "tiny");
 
 /// A processor_tool factory for `model`.
 hw::processor_factory tool_factory(const std::string& model,

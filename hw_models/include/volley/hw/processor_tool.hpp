@@ -47,8 +47,9 @@ class processor_tool {
     /// Executes one input line. Returns false when the line was `Q`.
     bool execute_line(const std::string& line);
 
-    /// The command list that `?` prints.
-    static std::string help_text();
+    /// The command list that `?` prints, for a processor shown as `processor` and made by
+    /// `M make_name` (RISP's by default, as TENNLab's tool prints it).
+    static std::string help_text(const std::string& processor = "RISP", const std::string& make_name = "risp");
 
   private:
     std::istream& in_;

@@ -296,6 +296,8 @@ neuron_model model_from_name(const std::string& name);
 
 /// The model's scalar parameters, in declaration order.
 std::span<const parameter_info> model_parameters(const neuron_model& m);
+/// The names of model_parameters(m), comma-separated (for messages).
+std::string parameter_names(const neuron_model& m);
 
 /// The model's state variables, which can be initialised and recorded ("v_mv", ...).
 std::span<const char* const> model_state_variables(const neuron_model& m);
