@@ -14,6 +14,7 @@
 #include <volley/convert/image_dataset.hpp>
 #include <volley/convert/snn_h5.hpp>
 #include <volley/eons/evolution.hpp>
+#include <volley/json_text.hpp>
 #include <volley/temporal/fitness.hpp>
 #include <volley/temporal/hand_networks.hpp>
 #include <volley/temporal/ideal_bound.hpp>
@@ -26,9 +27,9 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
-#include <optional>
-#include <memory>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <span>
 #include <sstream>
 #include <thread>
@@ -40,12 +41,14 @@ namespace {
 struct evolve_cli_options {
     std::string task = "order", processor = "risp", features = "oracle", encoding = "winner";
     int class_a = 7, class_b = 8, frames = 8, cycles_per_frame = 10;
-    int population = 0, generations = 50, threads = 0;
+    std::optional<int> population;  ///< default: the config's
+    int generations = 50, threads = 0;
     std::size_t train_sequences = 400, test_sequences = 1000;
     std::uint64_t seed = 1;
     std::int64_t timesteps = 32;  ///< cnn features: T steps per image
-    std::string config, checkpoint, resume, out = "best.json", plot, data_dir{convert::default_fashion_mnist_dir};
+    std::string config, checkpoint, resume, out, plot, data_dir{convert::default_fashion_mnist_dir};
     bool seed_hand_built = false, json = false, quiet = false;
+    bool leak = false;  ///< temporal questions: RISP's leak_mode all
     std::string setting = "easy", preset = "risp-1+";  ///< cartpole only
     int episodes = 10, compare_episodes = 2;  ///< cartpole only
     std::string training_steps = "2000,0";      ///< cartpole: the stages' episode lengths (0: the setting's)
@@ -59,11 +62,7 @@ struct evolve_cli_options {
 nlohmann::json read_json_file(const std::string& path) {
     std::ifstream in(path);
     if (!in) throw io_error(path, "cannot open for reading");
-    try {
-        return nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception& e) {
-        throw file_format_error(path, "", std::string("malformed JSON: ") + e.what());
-    }
+    return parse_json_stream(in, path);
 }
 
 /// Writes `j` through a temporary file renamed over `path`, so that a checkpoint is never half written.
@@ -179,8 +178,8 @@ evolution_run run_eons(const evolve_cli_options& o, const eons::network_template
     } else {
         eons::eons_config config;
         if (!o.config.empty()) config = eons::eons_config::from_json(read_json_file(o.config), o.config);
-        if (o.population > 0) config.population = o.population;
-        config.validate("--population");
+        if (o.population) config.population = *o.population;
+        config.validate(o.population ? "--population" : o.config.empty() ? "EONS config" : o.config);
         state = eons::start_evolution(config, shape, o.seed, seeds);
     }
     auto stage = plan.at(point, o.resume.empty() ? std::string("stage plan") : "--resume " + o.resume);
@@ -278,6 +277,8 @@ void run_evolve_cartpole(const evolve_cli_options& o) {
         throw invalid_parameter("--generations", "generations", std::to_string(o.generations), "must be >= 0");
     if (o.seed_hand_built)
         throw invalid_parameter("--seed-hand-built", "task", o.task, "there is no hand-built cart-pole network");
+    if (o.leak)
+        throw invalid_parameter("--leak", "task", o.task, "the cart-pole's RISP comes from --preset (the presets have no leak)");
     const auto setting = temporal::cartpole_setting::load(o.setting);
     temporal::processor_spec proc;
     proc.kind = o.processor;
@@ -398,6 +399,9 @@ void run_evolve_cartpole(const evolve_cli_options& o) {
         return;
     }
     const auto& t = f["test"];
+    if (run.plan_done)
+        std::printf("stopped after generation %d: the best network survives every training and validation episode "
+                    "of the last stage (the curriculum is done)\n", run.state.generation);
     std::printf("best network: %zu neurons, %zu synapses, training fitness %.4f after %d generations (%.1f s)\n",
                 best.nodes.size(), best.edges.size(), run.state.best_fitness, run.state.generation, evolve_s);
     std::printf("test: %d of %d held-out starts survived all %d steps; mean %.1f, minimum %d steps\n",
@@ -430,7 +434,10 @@ void run_evolve(const evolve_cli_options& o) {
     enc.validate();
     temporal::processor_spec proc;
     proc.kind = o.processor;
-    proc.proc_params = temporal::temporal_risp_params(enc);
+    if (o.leak && o.processor != "risp")
+        throw invalid_parameter("--leak", "processor", o.processor,
+                                "the DANNA models have no RISP leak (leak_mode all): evolve leaky networks on risp");
+    proc.proc_params = temporal::temporal_risp_params(enc, {.leak = o.leak});
     proc.make();  // unknown_name for a processor kind that does not exist, before any work
     // The hand-built network's delays: on danna2 and the grid, ones the grid can route, so that
     // the best network evolved from it can be placed there too.
@@ -470,6 +477,10 @@ void run_evolve(const evolve_cli_options& o) {
     const int threads = run.threads;
     const bool writes = run.writes;
     auto best = state.best;
+    // The processor it was evolved on, as TENNLab's tools and `volley danna run` read it: a
+    // network with RISP's semantics (on danna2 and the grid too: refractory 0).
+    best.associated_data["proc_params"] = proc.proc_params;
+    best.associated_data["other"] = {{"proc_name", "risp"}};
     best.associated_data["volley_evolve"] = {{"task", o.task},         {"processor", o.processor},
                                              {"features", o.features}, {"encoding", o.encoding},
                                              {"cycles_per_frame", o.cycles_per_frame},
@@ -516,6 +527,7 @@ void run_evolve(const evolve_cli_options& o) {
     }
     f["out"] = o.out;
     f["ranks"] = run.ranks;
+    f["reached_fitness_1"] = run.plan_done;
     plot_fitness(o, run, "EONS on " + o.task + " (" + o.processor + ")",
                  o.features + " features, population " + std::to_string(state.config.population));
     if (!o.plot.empty()) f["plot"] = o.plot;
@@ -534,6 +546,9 @@ void run_evolve(const evolve_cli_options& o) {
     row("hand-built", f["hand_built"]);
     if (f.contains("danna_grid") && f["danna_grid"].contains("accuracy")) row("DANNA grid", f["danna_grid"]);
     std::printf("ideal bound %.2f%% (exact temporal logic on the per-frame predictions)\n", 100 * ideal.accuracy());
+    if (run.plan_done)
+        std::printf("stopped after generation %d of %d: the best network answers every training sequence right "
+                    "(fitness 1)\n", state.generation, o.generations);
     std::printf("EONS: %lld evaluations, %.0f per second on %d threads; best written to %s\n",
                 static_cast<long long>(evaluations), f["evaluations_per_s"].get<double>(), threads, o.out.c_str());
 }
@@ -566,13 +581,14 @@ void register_evolve(CLI::App& app, command_context&) {
     cmd->add_option("--compare-episodes", o->compare_episodes,
                     "cartpole: test episodes run again on the other processors to compare actions");
     cmd->add_option("--processor", o->processor, "risp, danna2 or danna (the element grid)");
-    cmd->add_option("--population", o->population, "Networks per generation (default: the config's, 100)");
-    cmd->add_option("--generations", o->generations, "Generations to run");
-    cmd->add_option("--threads", o->threads, "OpenMP threads evaluating networks (0: all cores; same result)");
+    cmd->add_option("--population", o->population, "Networks per generation, >= 2 (default: the config's, 100)");
+    cmd->add_option("--generations", o->generations, "Generations to run (stops early once the best network reaches fitness 1)")
+        ->capture_default_str();
+    add_threads_option(*cmd, o->threads, "OpenMP threads evaluating networks (0: all cores; same result)");
     cmd->add_option("--config", o->config, "EONS config JSON (docs/eons.md)");
     cmd->add_option("--checkpoint", o->checkpoint, "Write the population to FILE.json after every generation");
     cmd->add_option("--resume", o->resume, "Continue an evolution from a --checkpoint file");
-    cmd->add_option("--out", o->out, "Where to write the best network (TENNLab JSON)");
+    cmd->add_option("--out", o->out, "Where to write the best network (TENNLab JSON)")->required();
     cmd->add_option("--plot", o->plot, "Write the fitness per generation to FILE.svg");
     cmd->add_option("--features", o->features, "oracle (true labels) or cnn:SNN.h5 (a converted CNN's output)");
     cmd->add_option("--timesteps", o->timesteps, "cnn features: steps T per image");
@@ -586,6 +602,9 @@ void register_evolve(CLI::App& app, command_context&) {
     cmd->add_option("--seed", o->seed, "Seed of the sequences and the evolution");
     cmd->add_option("--data-dir", o->data_dir, "Fashion-MNIST folder");
     cmd->add_flag("--seed-hand-built", o->seed_hand_built, "Put the hand-built network in the first population");
+    cmd->add_flag("--leak", o->leak,
+                  "Temporal questions on risp: neurons that do not fire lose their charge every cycle (RISP's leak_mode "
+                  "all; the DANNA models have none)");
     cmd->add_flag("--json", o->json, "Print one JSON object on stdout");
     cmd->add_flag("--quiet", o->quiet, "No progress output");
     cmd->callback([o] { run_evolve(*o); });

@@ -14,7 +14,8 @@ namespace {
 
 constexpr mutation_kind all_kinds[] = {mutation_kind::add_node,   mutation_kind::delete_node,
                                        mutation_kind::add_edge,   mutation_kind::delete_edge,
-                                       mutation_kind::node_param, mutation_kind::edge_param};
+                                       mutation_kind::node_param, mutation_kind::edge_param,
+                                       mutation_kind::add_path};
 
 double rate_of(mutation_kind kind, const eons_config& c) {
     switch (kind) {
@@ -30,6 +31,8 @@ double rate_of(mutation_kind kind, const eons_config& c) {
             return c.node_param_rate;
         case mutation_kind::edge_param:
             return c.edge_param_rate;
+        case mutation_kind::add_path:
+            return c.add_path_rate;
     }
     return 0;
 }
@@ -94,23 +97,38 @@ void change_slot(std::vector<double>& values, const std::vector<hw::property>& l
     v = new_value(*p, v, c, rng);
 }
 
-void add_node(hw::tennlab_network& net, const network_template& shape, random_stream& rng) {
-    const std::uint64_t old = net.nodes.size();
+/// A hidden node with `values`, an edge into it from `source` and one out of it to `target`
+/// (random edge values, in that order).
+void attach_node(hw::tennlab_network& net, const network_template& shape, std::vector<double> values,
+                 hw::node_id source, hw::node_id target, random_stream& rng) {
     hw::tennlab_node n;
     n.id = detail::fresh_id(net);
-    n.values = random_values(shape.properties.node, rng);
-    const hw::node_id source = net.nodes[rng.below(old)].id;
-    const hw::node_id target = net.nodes[rng.below(old)].id;
-    net.nodes.push_back(n);
+    n.values = std::move(values);
+    net.nodes.push_back(std::move(n));
     hw::tennlab_edge in, out;
     in.from = source;
-    in.to = n.id;
+    in.to = net.nodes.back().id;
     in.values = random_values(shape.properties.edge, rng);
-    out.from = n.id;
+    out.from = net.nodes.back().id;
     out.to = target;
     out.values = random_values(shape.properties.edge, rng);
     net.edges.push_back(std::move(in));
     net.edges.push_back(std::move(out));
+}
+
+void add_node(hw::tennlab_network& net, const network_template& shape, random_stream& rng) {
+    const std::uint64_t old = net.nodes.size();
+    auto values = random_values(shape.properties.node, rng);
+    const hw::node_id source = net.nodes[rng.below(old)].id;
+    const hw::node_id target = net.nodes[rng.below(old)].id;
+    attach_node(net, shape, std::move(values), source, target, rng);
+}
+
+void add_path(hw::tennlab_network& net, const network_template& shape, random_stream& rng) {
+    auto values = random_values(shape.properties.node, rng);
+    const auto& e = net.edges[rng.below(net.edges.size())];
+    const hw::node_id source = e.from, target = e.to;
+    attach_node(net, shape, std::move(values), source, target, rng);
 }
 
 }  // namespace
@@ -129,6 +147,8 @@ std::string to_string(mutation_kind kind) {
             return "node_param";
         case mutation_kind::edge_param:
             return "edge_param";
+        case mutation_kind::add_path:
+            return "add_path";
     }
     return "?";
 }
@@ -149,6 +169,8 @@ bool applicable(mutation_kind kind, const hw::tennlab_network& net, const networ
             return !net.nodes.empty() && !variable_slots(shape.properties.node).empty();
         case mutation_kind::edge_param:
             return !net.edges.empty() && !variable_slots(shape.properties.edge).empty();
+        case mutation_kind::add_path:
+            return !net.edges.empty() && net.nodes.size() < static_cast<std::size_t>(config.max_nodes);
     }
     return false;
 }
@@ -177,6 +199,9 @@ bool mutate(hw::tennlab_network& net, mutation_kind kind, const network_template
             break;
         case mutation_kind::edge_param:
             change_slot(net.edges[rng.below(net.edges.size())].values, shape.properties.edge, config, rng);
+            break;
+        case mutation_kind::add_path:
+            add_path(net, shape, rng);
             break;
     }
     return true;

@@ -38,8 +38,9 @@ void curriculum_options::validate() const {
     if (stage_steps.empty()) throw invalid_parameter(object, "stage_steps", "[]", "give at least one episode length");
     for (const int s : stage_steps)
         if (s < 0) throw invalid_parameter(object, "stage_steps", std::to_string(s), "episode lengths must be >= 0");
-    if (validation_starts < 0)
-        throw invalid_parameter(object, "validation_starts", std::to_string(validation_starts), "must be >= 0");
+    if (validation_starts < 0 || validation_starts > max_cartpole_episodes)
+        throw invalid_parameter(object, "validation_starts", std::to_string(validation_starts),
+                                "must be in [0, " + std::to_string(max_cartpole_episodes) + "]");
     if (mined_per_round < 1)
         throw invalid_parameter(object, "mined_per_round", std::to_string(mined_per_round), "must be >= 1");
 }

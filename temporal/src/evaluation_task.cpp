@@ -34,11 +34,13 @@ nlohmann::json question_task::evaluate(const hw::tennlab_network& net) const {
 
 void cartpole_task_options::validate() const {
     const std::string object = "cart-pole task";
-    if (training_episodes < 1)
-        throw invalid_parameter(object, "training_episodes", std::to_string(training_episodes), "must be >= 1");
+    const std::string bound = "must be in [1, " + std::to_string(max_cartpole_episodes) + "]";
+    if (training_episodes < 1 || training_episodes > max_cartpole_episodes)
+        throw invalid_parameter(object, "training_episodes", std::to_string(training_episodes), bound);
     if (training_steps < 0)
         throw invalid_parameter(object, "training_steps", std::to_string(training_steps), "must be >= 0");
-    if (test_episodes < 1) throw invalid_parameter(object, "test_episodes", std::to_string(test_episodes), "must be >= 1");
+    if (test_episodes < 1 || test_episodes > max_cartpole_episodes)
+        throw invalid_parameter(object, "test_episodes", std::to_string(test_episodes), bound);
 }
 
 cartpole_task::cartpole_task(cartpole_setting setting, processor_spec processor, cartpole_task_options options)

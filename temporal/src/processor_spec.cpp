@@ -24,7 +24,7 @@ nlohmann::json temporal_risp_params(const encoding_options& encoding, const risp
         throw invalid_parameter(object, "max_delay", std::to_string(delay),
                                 "must be >= cycles_per_frame + 1 (" + std::to_string(encoding.cycles_per_frame + 1) + ")");
     return {{"discrete", true},
-            {"leak_mode", "none"},
+            {"leak_mode", s.leak ? "all" : "none"},
             {"min_threshold", 1},
             {"max_threshold", s.max_threshold},
             {"min_weight", -w},

@@ -195,6 +195,15 @@ TEST_F(ControlCli, ValidationRoundsResumeWhereTheyStood) {
     auto bad = run_volley_in(dir, "evolve --task cartpole --generations 1 --out c.json --mined-per-round 0");
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("mined_per_round"), std::string::npos) << bad.err;
+    // A pool too large to hold is refused before it is drawn, naming the value and the bound.
+    auto huge = run_volley_in(dir, "evolve --task cartpole --generations 1 --out c.json --validation-starts 2000000000");
+    EXPECT_EQ(huge.code, 2);
+    EXPECT_NE(huge.err.find("validation_starts"), std::string::npos) << huge.err;
+    EXPECT_NE(huge.err.find("2000000000"), std::string::npos) << huge.err;
+    EXPECT_NE(huge.err.find("100000"), std::string::npos) << huge.err;
+    auto episodes = run_volley_in(dir, "evolve --task cartpole --generations 1 --out c.json --episodes 2000000000");
+    EXPECT_EQ(episodes.code, 2);
+    EXPECT_NE(episodes.err.find("training_episodes"), std::string::npos) << episodes.err;
 }
 
 }  // namespace

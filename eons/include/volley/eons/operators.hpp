@@ -55,6 +55,9 @@ enum class mutation_kind {
                   ///< included) gets another value: a step of at most perturb_span of its
                   ///< span with probability perturb_rate, else a fresh draw
     edge_param,   ///< the same for one random variable slot of one random edge
+    add_path,     ///< a hidden node beside a random edge u -> v: edges u -> node -> v with
+                  ///< random values, the edge u -> v kept (a second path between two nodes
+                  ///< that already interact)
 };
 
 /// The name of a mutation ("add_node", ...), as in the config keys without "_rate".

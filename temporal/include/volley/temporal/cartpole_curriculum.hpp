@@ -52,7 +52,8 @@ struct curriculum_options {
     /// Failed validation starts added to the training starts per round at most (the first ones
     /// in the pool).
     int mined_per_round = 5;
-    /// invalid_parameter for no stage, a negative length, validation_starts < 0, mined_per_round < 1.
+    /// invalid_parameter for no stage, a negative length, validation_starts outside [0,
+    /// max_cartpole_episodes], mined_per_round < 1.
     void validate() const;
 };
 

@@ -56,6 +56,10 @@ class question_task final : public evaluation_task {
     std::vector<encoded_sequence> test_;
 };
 
+/// The most episodes a cart-pole task runs from one stream (training, test or validation
+/// starts): a bound checked before anything is allocated.
+inline constexpr int max_cartpole_episodes = 100'000;
+
 /// The options of the cart-pole task.
 struct cartpole_task_options {
     int training_episodes = 10;  ///< episodes per fitness evaluation (training starts 0..E−1)
@@ -68,7 +72,8 @@ struct cartpole_task_options {
     /// Halve the score of a network that the DANNA grid (preset `fpga2014`) cannot place and
     /// route, so that a network that survives every training episode (fitness 1) runs on the grid.
     bool placeable_on_grid = false;
-    /// invalid_parameter for training_episodes < 1, training_steps < 0, test_episodes < 1.
+    /// invalid_parameter for training_episodes or test_episodes outside [1, max_cartpole_episodes],
+    /// training_steps < 0.
     void validate() const;
 };
 

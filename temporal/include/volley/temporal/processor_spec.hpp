@@ -22,6 +22,9 @@ struct risp_settings {
     int max_threshold = 16;   ///< thresholds in [1, max_threshold] (>= W + 1)
     int min_potential = -128; ///< floor of the charge (<= -W keeps the hand-built networks exact)
     int max_delay = 0;        ///< [cycles] largest synapse delay; 0: 2 · cycles_per_frame
+    /// RISP's leak_mode "all" (a neuron that does not fire loses its charge at the end of every
+    /// cycle) instead of "none". RISP only: the DANNA models have no such leak.
+    bool leak = false;
 };
 
 /// The proc_params: {"discrete": true, "leak_mode": "none", "min_threshold": 1,
