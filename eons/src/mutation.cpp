@@ -15,7 +15,7 @@ namespace {
 constexpr mutation_kind all_kinds[] = {mutation_kind::add_node,   mutation_kind::delete_node,
                                        mutation_kind::add_edge,   mutation_kind::delete_edge,
                                        mutation_kind::node_param, mutation_kind::edge_param,
-                                       mutation_kind::add_path};
+                                       mutation_kind::add_path,   mutation_kind::add_pulse};
 
 double rate_of(mutation_kind kind, const eons_config& c) {
     switch (kind) {
@@ -33,6 +33,8 @@ double rate_of(mutation_kind kind, const eons_config& c) {
             return c.edge_param_rate;
         case mutation_kind::add_path:
             return c.add_path_rate;
+        case mutation_kind::add_pulse:
+            return c.add_pulse_rate;
     }
     return 0;
 }
@@ -131,6 +133,60 @@ void add_path(hw::tennlab_network& net, const network_template& shape, random_st
     attach_node(net, shape, std::move(values), source, target, rng);
 }
 
+/// The properties add_pulse sets: Weight and Delay of edges, Threshold of nodes.
+struct pulse_properties {
+    const hw::property* weight = nullptr;
+    const hw::property* delay = nullptr;
+    const hw::property* threshold = nullptr;
+    explicit operator bool() const { return weight && delay && threshold; }
+};
+
+pulse_properties pulse_properties_of(const network_template& shape) {
+    return {shape.properties.find_edge("Weight"), shape.properties.find_edge("Delay"),
+            shape.properties.find_node("Threshold")};
+}
+
+/// The relay's threshold: one below the largest weight, within the threshold's range, so that
+/// the largest weight fires it whether the threshold test is >= or >.
+double relay_threshold(const pulse_properties& p) {
+    const auto [lo, hi] = value_bounds(*p.threshold);
+    return std::clamp(value_bounds(*p.weight).second - 1, lo, hi);
+}
+
+/// Whether the charge of edge `e` can be taken back one cycle after it lands.
+bool pulse_fits(const hw::tennlab_edge& e, const pulse_properties& p) {
+    const auto [wlo, whi] = value_bounds(*p.weight);
+    const auto [dlo, dhi] = value_bounds(*p.delay);
+    const double w = e.values[static_cast<std::size_t>(p.weight->index)];
+    const double d = e.values[static_cast<std::size_t>(p.delay->index)];
+    return w != 0 && -w >= wlo && -w <= whi && d + 1 - dlo >= dlo && d + 1 - dlo <= dhi &&
+           relay_threshold(p) <= whi;
+}
+
+std::vector<std::size_t> pulse_edges(const hw::tennlab_network& net, const pulse_properties& p) {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < net.edges.size(); ++i)
+        if (pulse_fits(net.edges[i], p)) out.push_back(i);
+    return out;
+}
+
+void add_pulse(hw::tennlab_network& net, const network_template& shape, random_stream& rng) {
+    const auto p = pulse_properties_of(shape);
+    auto values = random_values(shape.properties.node, rng);
+    values[static_cast<std::size_t>(p.threshold->index)] = relay_threshold(p);
+    const auto candidates = pulse_edges(net, p);
+    const auto e = net.edges[candidates[rng.below(candidates.size())]];
+    attach_node(net, shape, std::move(values), e.from, e.to, rng);
+    const auto w = static_cast<std::size_t>(p.weight->index), d = static_cast<std::size_t>(p.delay->index);
+    const double shortest = value_bounds(*p.delay).first;
+    auto& in = net.edges[net.edges.size() - 2];
+    auto& out = net.edges.back();
+    in.values[w] = value_bounds(*p.weight).second;
+    in.values[d] = shortest;
+    out.values[w] = -e.values[w];
+    out.values[d] = e.values[d] + 1 - shortest;
+}
+
 }  // namespace
 
 std::string to_string(mutation_kind kind) {
@@ -149,6 +205,8 @@ std::string to_string(mutation_kind kind) {
             return "edge_param";
         case mutation_kind::add_path:
             return "add_path";
+        case mutation_kind::add_pulse:
+            return "add_pulse";
     }
     return "?";
 }
@@ -171,6 +229,10 @@ bool applicable(mutation_kind kind, const hw::tennlab_network& net, const networ
             return !net.edges.empty() && !variable_slots(shape.properties.edge).empty();
         case mutation_kind::add_path:
             return !net.edges.empty() && net.nodes.size() < static_cast<std::size_t>(config.max_nodes);
+        case mutation_kind::add_pulse: {
+            const auto p = pulse_properties_of(shape);
+            return p && net.nodes.size() < static_cast<std::size_t>(config.max_nodes) && !pulse_edges(net, p).empty();
+        }
     }
     return false;
 }
@@ -202,6 +264,9 @@ bool mutate(hw::tennlab_network& net, mutation_kind kind, const network_template
             break;
         case mutation_kind::add_path:
             add_path(net, shape, rng);
+            break;
+        case mutation_kind::add_pulse:
+            add_pulse(net, shape, rng);
             break;
     }
     return true;
