@@ -134,6 +134,14 @@ std::vector<double> per_neuron(const std::vector<va::spike_train>& trains, std::
     return out;
 }
 
+/// ", K more with >= 3 spikes WHY (undefined)" for the neurons with three spikes or more whose
+/// value is NaN, so that the count of neurons does not read as "fewer than 3 spikes".
+std::string undefined_note(const std::vector<va::spike_train>& trains, const std::vector<double>& v, const std::string& why) {
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < trains.size(); ++i) k += trains[i].size() >= 3 && std::isnan(v[i]);
+    return k == 0 ? "" : "; " + std::to_string(k) + " more with >= 3 spikes " + why + " (undefined)";
+}
+
 std::string fixed(double v, int digits = 4) {
     if (!std::isfinite(v)) return "n/a";
     std::ostringstream s;
@@ -208,31 +216,31 @@ void analyse_population(const analyse_options& o, const std::vector<std::string>
                                             pop.population + ": ISI histogram");
             }
         } else if (m == "cv") {
-            summary("cv",
-                    per_neuron(windowed, 3,
-                               [](va::spike_train t, std::size_t i) {
-                                   return t.back() > t.front() ? va::cv(t, i) : std::nan("");
-                               }),
-                    "", " with >= 3 spikes");
+            const auto v = per_neuron(windowed, 3, [](va::spike_train t, std::size_t i) {
+                return t.back() > t.front() ? va::cv(t, i) : std::nan("");
+            });
+            summary("cv", v, "", " with >= 3 spikes" + undefined_note(windowed, v, "all at one time"));
         } else if (m == "cv2" || m == "lv") {
             const bool is_cv2 = m == "cv2";
-            summary(m,
-                    per_neuron(windowed, 3,
-                               [&](va::spike_train t, std::size_t i) {
-                                   for (std::size_t k = 1; k < t.size(); ++k)
-                                       if (t[k] == t[k - 1])
-                                           return std::nan("");  // repeated times: undefined
-                                   return is_cv2 ? va::cv2(t, i) : va::lv(t, i);
-                               }),
-                    "", " with >= 3 spikes");
+            const auto v = per_neuron(windowed, 3, [&](va::spike_train t, std::size_t i) {
+                for (std::size_t k = 1; k < t.size(); ++k)
+                    if (t[k] == t[k - 1]) return std::nan("");  // repeated times: undefined
+                return is_cv2 ? va::cv2(t, i) : va::lv(t, i);
+            });
+            summary(m, v, "", " with >= 3 spikes" + undefined_note(windowed, v, "with a repeated spike time"));
+        } else if (m == "fano" && w.duration_ms() / o.fano_window_ms < 2) {
+            // Fewer than two counting windows: no neuron has a Fano factor, and none is to blame.
+            const std::string why = "the window (" + fixed(w.duration_ms()) + " ms) holds fewer than two counting windows of " +
+                                    fixed(o.fano_window_ms) + " ms (--fano-window)";
+            j["fano"] = {{"mean", nullptr}, {"neurons", 0}, {"values", values_json(std::vector<double>(trains.size(), std::nan("")))}, {"undefined", why}};
+            line("fano", "n/a: " + why);
         } else if (m == "fano") {
-            const bool enough = w.duration_ms() / o.fano_window_ms >= 2;
             // Windows of whole counting intervals; neurons without a spike in them have no value.
             const double counted_stop =
                 w.start_ms +
                 std::floor(w.duration_ms() / o.fano_window_ms + 1e-9) * o.fano_window_ms;
             summary("fano",
-                    per_neuron(windowed, enough ? 1 : SIZE_MAX,
+                    per_neuron(windowed, 1,
                                [&](va::spike_train t, std::size_t i) {
                                    return va::restrict_to(t, {w.start_ms, counted_stop}).empty()
                                               ? std::nan("")

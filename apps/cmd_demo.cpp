@@ -98,6 +98,7 @@ nlohmann::json temporal_json(const std::optional<demo_temporal_result>& t) {
                         {"oracle_accuracy", r.oracle_accuracy}, {"ideal_bound", r.ideal_bound},
                         {"hand_built", r.hand_built},    {"gru", r.gru},
                         {"gru_parameters", r.gru_parameters}, {"neurons", r.neurons},
+                        {"hand_built_neurons", r.hand_built_neurons}, {"hand_built_synapses", r.hand_built_synapses},
                         {"synapses", r.synapses},        {"cycles_per_sequence", r.cycles},
                         {"events_per_sequence", r.events}, {"energy_j_per_sequence", r.energy_j},
                         {"grid_placed", r.grid_placed},  {"grid_elements", r.grid_elements},
@@ -113,22 +114,27 @@ nlohmann::json temporal_json(const std::optional<demo_temporal_result>& t) {
 void print_temporal(const std::optional<demo_temporal_result>& t) {
     if (!t) return;
     std::printf("\ntemporal analysis on danna2 (CNN output per frame, 8 frames a sequence; accuracy on test sequences)\n");
-    std::printf("%-8s  %9s  %9s  %9s  %10s  %9s  %8s  %9s  %12s  %12s\n", "question", "evolved", "oracle", "ideal",
-                "hand-built", "GRU", "neurons", "synapses", "DANNA grid", "energy/seq");
+    std::printf("%-8s  %9s  %9s  %9s  %10s  %9s  %8s  %9s  %11s  %12s  %12s\n", "question", "evolved", "oracle", "ideal",
+                "hand-built", "GRU", "neurons", "synapses", "hand-built", "DANNA grid", "energy/seq");
     for (const auto& r : t->rows) {
         char grid[32] = "unroutable";
         if (r.grid_placed)
             std::snprintf(grid, sizeof grid, "%lld el.%s", static_cast<long long>(r.grid_elements),
                           r.grid_differences == 0 ? "" : " DIFF");
-        std::printf("%-8s  %8.2f%%  %8.2f%%  %8.2f%%  %9.2f%%  %8.2f%%  %8lld  %9lld  %12s  %10.3g J\n",
+        char hand[32];
+        std::snprintf(hand, sizeof hand, "%lld/%lld", static_cast<long long>(r.hand_built_neurons),
+                      static_cast<long long>(r.hand_built_synapses));
+        std::printf("%-8s  %8.2f%%  %8.2f%%  %8.2f%%  %9.2f%%  %8.2f%%  %8lld  %9lld  %11s  %12s  %10.3g J\n",
                     r.question.c_str(), 100 * r.accuracy, 100 * r.oracle_accuracy, 100 * r.ideal_bound,
                     100 * r.hand_built, 100 * r.gru, static_cast<long long>(r.neurons),
-                    static_cast<long long>(r.synapses), grid, r.energy_j);
+                    static_cast<long long>(r.synapses), hand, grid, r.energy_j);
     }
     std::printf("(evolved: EONS from the hand-built network on the CNN's training features; oracle: the same network "
                 "on the true labels; ideal: exact logic on the CNN's per-frame predictions; GRU: %zu parameters;\n"
-                " DANNA grid: elements after place and route, answers equal to danna2's on every test sequence unless "
-                "DIFF; %.0f sequences/s on danna2, %.0f EONS evaluations/s)\n",
+                " hand-built: neurons/synapses of the network EONS started from; DANNA grid: elements after place and "
+                "route, answers equal to danna2's on every test sequence unless DIFF;\n"
+                " energy/seq: from the danna2 model's assumed per-event energies (docs/danna.md), not a measurement; "
+                "%.0f sequences/s on danna2, %.0f EONS evaluations/s)\n",
                 t->rows.empty() ? std::size_t{0} : t->rows.front().gru_parameters, t->sequences_per_s,
                 t->evaluations_per_s);
 }
@@ -483,8 +489,12 @@ void run_demo(const demo_options& o) {
                     "assumptions, docs/danna.md)\n");
     }
     print_temporal(temporal);
-    std::printf("wrote %s, %s, %s\n", (out_dir / "accuracy_vs_T.svg").string().c_str(),
-                (out_dir / "raster.svg").string().c_str(), (out_dir / "results.h5").string().c_str());
+    std::string wrote = (out_dir / "accuracy_vs_T.svg").string() + ", " + (out_dir / "raster.svg").string() + ", " +
+                        (out_dir / "results.h5").string();
+    for (const auto& d : r.hardware) wrote += ", " + d.head_file;
+    if (temporal)
+        for (const auto& f : temporal->outputs) wrote += ", " + f.string();
+    std::printf("wrote %s\n", wrote.c_str());
 }
 
 }  // namespace

@@ -257,6 +257,8 @@ demo_temporal_result run_demo_temporal(const convert::converted_snn& net, const 
         row.energy_j = real.mean_energy_j;
         row.oracle_accuracy = temporal::evaluate_network(proc, state.best, task, enc, dec, test_oracle).accuracy;
         row.hand_built = temporal::evaluate_network(proc, hand, task, enc, dec, test_real).accuracy;
+        row.hand_built_neurons = static_cast<std::int64_t>(hand.nodes.size());
+        row.hand_built_synapses = static_cast<std::int64_t>(hand.edges.size());
         row.ideal_bound = temporal::ideal_bound(task, test_seqs[q], test_f).accuracy();
         std::tie(row.gru, row.gru_parameters) = gru_accuracy(task, train_seqs[q], train_f, test_seqs[q], test_f, o);
 

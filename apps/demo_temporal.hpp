@@ -37,6 +37,7 @@ struct demo_temporal_row {
     double gru = 0;              ///< the GRU, CNN features
     std::size_t gru_parameters = 0;
     std::int64_t neurons = 0, synapses = 0;  ///< of the evolved network
+    std::int64_t hand_built_neurons = 0, hand_built_synapses = 0;  ///< of the hand-built network it started from
     double cycles = 0, events = 0, energy_j = 0;  ///< per sequence on danna2
     std::int64_t grid_elements = 0;     ///< DANNA grid elements used after place and route (0: not placed)
     std::size_t grid_differences = 0;   ///< test sequences answered differently on the grid

@@ -13,7 +13,13 @@ import json
 import sys
 
 backend = sys.argv[1] if len(sys.argv) > 1 else "volley.pynn"
-sim = importlib.import_module(backend)
+try:
+    sim = importlib.import_module(backend)
+except ImportError as e:
+    # volley.pynn is PyNN's API on Volley: it needs PyNN itself (scripts/setup --peers installs it).
+    sys.exit(f"cuba_pynn.py: cannot import {backend}: {e}\n"
+             "PyNN is an optional peer: install it with scripts/setup --peers (or pip install PyNN), "
+             "or run examples/python/cuba.py, the same network on the volley module alone.")
 extra = {"spike_precision": "on_grid"} if backend == "pyNN.nest" else {"threads": 2}
 sim.setup(timestep=0.1, min_delay=0.1, **extra)
 n_exc, n_inh, duration = 3200, 800, 1000.0

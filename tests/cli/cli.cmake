@@ -22,3 +22,8 @@ add_dependencies(test_hostile_hdf5_cli volley)
 # `volley control cartpole` and `volley evolve --task cartpole` (docs/control.md).
 volley_test(test_control_cli cli/test_control_cli.cpp LIBS volley::temporal nlohmann_json::nlohmann_json)
 add_dependencies(test_control_cli volley)
+
+# examples/networks: every example file runs with the command its README gives.
+volley_test(test_examples_cli cli/test_examples_cli.cpp LIBS nlohmann_json::nlohmann_json)
+target_compile_definitions(test_examples_cli PRIVATE VOLLEY_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+add_dependencies(test_examples_cli volley)

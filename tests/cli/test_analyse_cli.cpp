@@ -116,3 +116,35 @@ TEST_F(AnalyseCli, bad_options_and_empty_populations_exit_2_naming_the_value) {
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("missing.h5"), std::string::npos) << r.err;
 }
+
+// Measures that cannot be had say why: a window shorter than two counting windows has no Fano
+// factor (not "0 neurons with spikes"), and a neuron with 8 spikes at one time is counted as
+// such, not as one with fewer than 3 spikes.
+TEST_F(AnalyseCli, UndefinedMeasuresSayWhy) {
+    const auto r = volley("analyse rec.h5 --population exc --window 0:150 --measures fano,cv");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("fano            n/a: the window (150 ms) holds fewer than two counting windows of 100 ms"),
+              std::string::npos)
+        << r.out;
+    const auto j = volley("analyse rec.h5 --population exc --window 0:150 --measures fano --json");
+    ASSERT_EQ(j.code, 0) << j.err;
+    const auto report = nlohmann::json::parse(j.out);
+    const auto& fano = report.at("populations").at(0).at("fano");
+    EXPECT_TRUE(fano.at("mean").is_null());
+    EXPECT_NE(fano.at("undefined").get<std::string>().find("--fano-window"), std::string::npos);
+
+    volley::snn::sonata_spike_writer w(dir_ / "burst.h5");
+    const auto p = w.add_population("p");
+    // Node 1 fires every 5 ms from 10 ms; node 0 eight times at 12.5 ms. In time order.
+    std::vector<std::uint64_t> ids{1};
+    std::vector<double> times{10.0};
+    for (int k = 0; k < 8; ++k) ids.push_back(0), times.push_back(12.5);
+    for (int k = 1; k < 4; ++k) ids.push_back(1), times.push_back(10.0 + 5.0 * k);
+    w.append(p, ids, times);
+    w.close();
+    const auto b = volley("analyse burst.h5 --window 0:40 --measures cv");
+    ASSERT_EQ(b.code, 0) << b.err;
+    EXPECT_NE(b.out.find("over 1 neurons with >= 3 spikes; 1 more with >= 3 spikes all at one time (undefined)"),
+              std::string::npos)
+        << b.out;
+}
