@@ -77,8 +77,7 @@ void eons_config::validate(const std::string& source) const {
     const std::pair<const char*, double> rates[] = {
         {"add_node_rate", add_node_rate},     {"delete_node_rate", delete_node_rate},
         {"add_edge_rate", add_edge_rate},     {"delete_edge_rate", delete_edge_rate},
-        {"node_param_rate", node_param_rate}, {"edge_param_rate", edge_param_rate},
-        {"add_path_rate", add_path_rate}, {"add_pulse_rate", add_pulse_rate}};
+        {"node_param_rate", node_param_rate}, {"edge_param_rate", edge_param_rate}};
     double total = 0;
     for (const auto& [key, v] : rates) {
         check_rate(source, key, v);
@@ -109,12 +108,12 @@ eons_config eons_config::from_json(const nlohmann::json& j, const std::string& s
                          &c.mutation_rate,   &c.add_node_rate,    &c.delete_node_rate,
                          &c.add_edge_rate,   &c.delete_edge_rate, &c.node_param_rate,
                          &c.edge_param_rate, &c.size_penalty,     &c.perturb_rate,
-                         &c.perturb_span,    &c.add_path_rate,    &c.add_pulse_rate};
+                         &c.perturb_span};
     const char* double_keys[] = {"random_fraction", "crossover_rate",   "merge_rate",
                                  "mutation_rate",   "add_node_rate",    "delete_node_rate",
                                  "add_edge_rate",   "delete_edge_rate", "node_param_rate",
                                  "edge_param_rate", "size_penalty",     "perturb_rate",
-                                 "perturb_span",    "add_path_rate",    "add_pulse_rate"};
+                                 "perturb_span"};
     for (const auto& [key, v] : j.items()) {
         bool found = false;
         for (std::size_t i = 0; i < std::size(int_keys) && !found; ++i)
@@ -143,8 +142,6 @@ nlohmann::json eons_config::to_json() const {
             {"delete_edge_rate", delete_edge_rate},
             {"node_param_rate", node_param_rate},
             {"edge_param_rate", edge_param_rate},
-            {"add_path_rate", add_path_rate},
-            {"add_pulse_rate", add_pulse_rate},
             {"starting_nodes", starting_nodes},
             {"starting_edges", starting_edges},
             {"max_nodes", max_nodes},

@@ -14,8 +14,7 @@ namespace {
 
 constexpr mutation_kind all_kinds[] = {mutation_kind::add_node,   mutation_kind::delete_node,
                                        mutation_kind::add_edge,   mutation_kind::delete_edge,
-                                       mutation_kind::node_param, mutation_kind::edge_param,
-                                       mutation_kind::add_path,   mutation_kind::add_pulse};
+                                       mutation_kind::node_param, mutation_kind::edge_param};
 
 double rate_of(mutation_kind kind, const eons_config& c) {
     switch (kind) {
@@ -31,10 +30,6 @@ double rate_of(mutation_kind kind, const eons_config& c) {
             return c.node_param_rate;
         case mutation_kind::edge_param:
             return c.edge_param_rate;
-        case mutation_kind::add_path:
-            return c.add_path_rate;
-        case mutation_kind::add_pulse:
-            return c.add_pulse_rate;
     }
     return 0;
 }
@@ -99,92 +94,23 @@ void change_slot(std::vector<double>& values, const std::vector<hw::property>& l
     v = new_value(*p, v, c, rng);
 }
 
-/// A hidden node with `values`, an edge into it from `source` and one out of it to `target`
-/// (random edge values, in that order).
-void attach_node(hw::tennlab_network& net, const network_template& shape, std::vector<double> values,
-                 hw::node_id source, hw::node_id target, random_stream& rng) {
+void add_node(hw::tennlab_network& net, const network_template& shape, random_stream& rng) {
+    const std::uint64_t old = net.nodes.size();
     hw::tennlab_node n;
     n.id = detail::fresh_id(net);
-    n.values = std::move(values);
-    net.nodes.push_back(std::move(n));
+    n.values = random_values(shape.properties.node, rng);
+    const hw::node_id source = net.nodes[rng.below(old)].id;
+    const hw::node_id target = net.nodes[rng.below(old)].id;
+    net.nodes.push_back(n);
     hw::tennlab_edge in, out;
     in.from = source;
-    in.to = net.nodes.back().id;
+    in.to = n.id;
     in.values = random_values(shape.properties.edge, rng);
-    out.from = net.nodes.back().id;
+    out.from = n.id;
     out.to = target;
     out.values = random_values(shape.properties.edge, rng);
     net.edges.push_back(std::move(in));
     net.edges.push_back(std::move(out));
-}
-
-void add_node(hw::tennlab_network& net, const network_template& shape, random_stream& rng) {
-    const std::uint64_t old = net.nodes.size();
-    auto values = random_values(shape.properties.node, rng);
-    const hw::node_id source = net.nodes[rng.below(old)].id;
-    const hw::node_id target = net.nodes[rng.below(old)].id;
-    attach_node(net, shape, std::move(values), source, target, rng);
-}
-
-void add_path(hw::tennlab_network& net, const network_template& shape, random_stream& rng) {
-    auto values = random_values(shape.properties.node, rng);
-    const auto& e = net.edges[rng.below(net.edges.size())];
-    const hw::node_id source = e.from, target = e.to;
-    attach_node(net, shape, std::move(values), source, target, rng);
-}
-
-/// The properties add_pulse sets: Weight and Delay of edges, Threshold of nodes.
-struct pulse_properties {
-    const hw::property* weight = nullptr;
-    const hw::property* delay = nullptr;
-    const hw::property* threshold = nullptr;
-    explicit operator bool() const { return weight && delay && threshold; }
-};
-
-pulse_properties pulse_properties_of(const network_template& shape) {
-    return {shape.properties.find_edge("Weight"), shape.properties.find_edge("Delay"),
-            shape.properties.find_node("Threshold")};
-}
-
-/// The relay's threshold: one below the largest weight, within the threshold's range, so that
-/// the largest weight fires it whether the threshold test is >= or >.
-double relay_threshold(const pulse_properties& p) {
-    const auto [lo, hi] = value_bounds(*p.threshold);
-    return std::clamp(value_bounds(*p.weight).second - 1, lo, hi);
-}
-
-/// Whether the charge of edge `e` can be taken back one cycle after it lands.
-bool pulse_fits(const hw::tennlab_edge& e, const pulse_properties& p) {
-    const auto [wlo, whi] = value_bounds(*p.weight);
-    const auto [dlo, dhi] = value_bounds(*p.delay);
-    const double w = e.values[static_cast<std::size_t>(p.weight->index)];
-    const double d = e.values[static_cast<std::size_t>(p.delay->index)];
-    return w != 0 && -w >= wlo && -w <= whi && d + 1 - dlo >= dlo && d + 1 - dlo <= dhi &&
-           relay_threshold(p) <= whi;
-}
-
-std::vector<std::size_t> pulse_edges(const hw::tennlab_network& net, const pulse_properties& p) {
-    std::vector<std::size_t> out;
-    for (std::size_t i = 0; i < net.edges.size(); ++i)
-        if (pulse_fits(net.edges[i], p)) out.push_back(i);
-    return out;
-}
-
-void add_pulse(hw::tennlab_network& net, const network_template& shape, random_stream& rng) {
-    const auto p = pulse_properties_of(shape);
-    auto values = random_values(shape.properties.node, rng);
-    values[static_cast<std::size_t>(p.threshold->index)] = relay_threshold(p);
-    const auto candidates = pulse_edges(net, p);
-    const auto e = net.edges[candidates[rng.below(candidates.size())]];
-    attach_node(net, shape, std::move(values), e.from, e.to, rng);
-    const auto w = static_cast<std::size_t>(p.weight->index), d = static_cast<std::size_t>(p.delay->index);
-    const double shortest = value_bounds(*p.delay).first;
-    auto& in = net.edges[net.edges.size() - 2];
-    auto& out = net.edges.back();
-    in.values[w] = value_bounds(*p.weight).second;
-    in.values[d] = shortest;
-    out.values[w] = -e.values[w];
-    out.values[d] = e.values[d] + 1 - shortest;
 }
 
 }  // namespace
@@ -203,10 +129,6 @@ std::string to_string(mutation_kind kind) {
             return "node_param";
         case mutation_kind::edge_param:
             return "edge_param";
-        case mutation_kind::add_path:
-            return "add_path";
-        case mutation_kind::add_pulse:
-            return "add_pulse";
     }
     return "?";
 }
@@ -227,12 +149,6 @@ bool applicable(mutation_kind kind, const hw::tennlab_network& net, const networ
             return !net.nodes.empty() && !variable_slots(shape.properties.node).empty();
         case mutation_kind::edge_param:
             return !net.edges.empty() && !variable_slots(shape.properties.edge).empty();
-        case mutation_kind::add_path:
-            return !net.edges.empty() && net.nodes.size() < static_cast<std::size_t>(config.max_nodes);
-        case mutation_kind::add_pulse: {
-            const auto p = pulse_properties_of(shape);
-            return p && net.nodes.size() < static_cast<std::size_t>(config.max_nodes) && !pulse_edges(net, p).empty();
-        }
     }
     return false;
 }
@@ -261,12 +177,6 @@ bool mutate(hw::tennlab_network& net, mutation_kind kind, const network_template
             break;
         case mutation_kind::edge_param:
             change_slot(net.edges[rng.below(net.edges.size())].values, shape.properties.edge, config, rng);
-            break;
-        case mutation_kind::add_path:
-            add_path(net, shape, rng);
-            break;
-        case mutation_kind::add_pulse:
-            add_pulse(net, shape, rng);
             break;
     }
     return true;

@@ -47,8 +47,7 @@ void every_operator_keeps_networks_loadable(const nlohmann::json& proc_params, b
     }
     const mutation_kind kinds[] = {mutation_kind::add_node,   mutation_kind::delete_node,
                                    mutation_kind::add_edge,   mutation_kind::delete_edge,
-                                   mutation_kind::node_param, mutation_kind::edge_param,
-                                   mutation_kind::add_path,   mutation_kind::add_pulse};
+                                   mutation_kind::node_param, mutation_kind::edge_param};
     int merged_at_limit = 0;
     for (int i = 0; i < 200; ++i) {
         random_stream rng(7000 + i);
@@ -69,7 +68,7 @@ void every_operator_keeps_networks_loadable(const nlohmann::json& proc_params, b
                 break;
             default:
                 child = a;
-                mutate(child, kinds[(i / 4) % std::size(kinds)], shape, config, rng);
+                mutate(child, kinds[(i / 4) % 6], shape, config, rng);
         }
         expect_valid(child, shape, config.max_nodes, self_edges, "child " + std::to_string(i));
         EXPECT_NO_THROW(proc.load_network(child)) << "child " << i;
@@ -148,112 +147,6 @@ TEST(EonsOperators, AddAndDeleteNode) {
     const std::string before = net.to_json().dump();
     EXPECT_FALSE(mutate(net, mutation_kind::add_node, shape, config, rng));
     EXPECT_EQ(net.to_json().dump(), before);
-}
-
-// add_path: a new hidden node on a second path beside an existing edge u -> v (u -> n -> v),
-// every old node and edge kept as it was.
-TEST(EonsOperators, AddPathPutsANodeBesideAnExistingEdge) {
-    const network_template shape = eons_test::shape_of(eons_test::real_risp(), 2, 2);
-    eons_config config = small_config();
-    random_stream rng(12);
-    const tennlab_network net = random_network(config, shape, rng);
-    std::set<std::pair<unsigned, unsigned>> pairs;
-    for (const auto& e : net.edges) pairs.insert({e.from, e.to});
-    std::set<std::pair<unsigned, unsigned>> used;
-    for (int k = 0; k < 200; ++k) {
-        tennlab_network grown = net;
-        ASSERT_TRUE(mutate(grown, mutation_kind::add_path, shape, config, rng));
-        ASSERT_EQ(grown.nodes.size(), net.nodes.size() + 1);
-        ASSERT_EQ(grown.edges.size(), net.edges.size() + 2);
-        for (std::size_t i = 0; i < net.edges.size(); ++i) {
-            EXPECT_EQ(grown.edges[i].from, net.edges[i].from);
-            EXPECT_EQ(grown.edges[i].to, net.edges[i].to);
-            EXPECT_EQ(grown.edges[i].values, net.edges[i].values);
-        }
-        const auto n = grown.nodes.back().id;
-        EXPECT_FALSE(net.find_node(n).has_value()) << "the new id is fresh";
-        const auto& in = grown.edges[net.edges.size()];
-        const auto& out = grown.edges[net.edges.size() + 1];
-        EXPECT_EQ(in.to, n);
-        EXPECT_EQ(out.from, n);
-        EXPECT_TRUE(pairs.count({in.from, out.to})) << in.from << " -> " << out.to << " is not an edge of the parent";
-        used.insert({in.from, out.to});
-        EXPECT_NO_THROW(check_network(grown, shape, config, "grown"));
-    }
-    EXPECT_EQ(used, pairs) << "every edge is chosen in 200 draws";
-    tennlab_network bare = net;
-    bare.edges.clear();
-    EXPECT_FALSE(applicable(mutation_kind::add_path, bare, shape, config)) << "no edge, no path";
-    config.max_nodes = static_cast<int>(net.nodes.size());
-    EXPECT_FALSE(applicable(mutation_kind::add_path, net, shape, config)) << "at max_nodes";
-    // With its rate the only one above 0, mutate_random applies it.
-    config = small_config();
-    config.add_node_rate = config.delete_node_rate = config.add_edge_rate = config.delete_edge_rate = 0;
-    config.node_param_rate = config.edge_param_rate = 0;
-    config.add_path_rate = 1;
-    tennlab_network child = net;
-    ASSERT_TRUE(mutate_random(child, shape, config, rng));
-    ASSERT_EQ(child.edges.size(), net.edges.size() + 2);
-    EXPECT_TRUE(pairs.count({child.edges[net.edges.size()].from, child.edges.back().to}));
-}
-
-// add_pulse: the charge an edge brings is taken back one cycle after it lands. Checked on the
-// RISP model itself: input 0 -> output 1 (weight 3, delay 2) leaves 3 in the output for good;
-// with the pulse the output holds 3 for one cycle, then 0.
-TEST(EonsOperators, AddPulseTakesAnEdgesChargeBackOneCycleLater) {
-    const nlohmann::json params = {{"discrete", true},   {"leak_mode", "none"},    {"min_threshold", 1},
-                                   {"max_threshold", 16}, {"min_weight", -8},       {"max_weight", 8},
-                                   {"spike_value_factor", 8}, {"min_potential", -128}, {"max_delay", 20},
-                                   {"threshold_inclusive", true}};
-    const network_template shape = eons_test::shape_of(params, 1, 1);
-    eons_config config;
-    config.max_nodes = 8;
-    tennlab_network net;
-    net.properties = shape.properties;
-    net.inputs = {0};
-    net.outputs = {1};
-    for (const auto& [id, threshold] : {std::pair{0u, 1.0}, std::pair{1u, 16.0}}) {
-        volley::hw::tennlab_node n;
-        n.id = id;
-        n.values = {threshold};
-        net.nodes.push_back(n);
-    }
-    volley::hw::tennlab_edge edge;
-    edge.from = 0;
-    edge.to = 1;
-    edge.values = {3, 2};  // weight 3, delay 2
-    net.edges.push_back(edge);
-    ASSERT_TRUE(applicable(mutation_kind::add_pulse, net, shape, config));
-    random_stream rng(5);
-    tennlab_network pulsed = net;
-    ASSERT_TRUE(mutate(pulsed, mutation_kind::add_pulse, shape, config, rng));
-    ASSERT_EQ(pulsed.nodes.size(), 3u);
-    ASSERT_EQ(pulsed.edges.size(), 3u);
-    const auto relay = pulsed.nodes.back();
-    EXPECT_EQ(relay.values, std::vector<double>{7}) << "one below the largest weight";
-    EXPECT_EQ(pulsed.edges[1].from, 0u);
-    EXPECT_EQ(pulsed.edges[1].to, relay.id);
-    EXPECT_EQ(pulsed.edges[1].values, (std::vector<double>{8, 1}));
-    EXPECT_EQ(pulsed.edges[2].from, relay.id);
-    EXPECT_EQ(pulsed.edges[2].to, 1u);
-    EXPECT_EQ(pulsed.edges[2].values, (std::vector<double>{-3, 2}));
-    EXPECT_NO_THROW(check_network(pulsed, shape, config, "pulsed"));
-    const auto output_charges = [&](const tennlab_network& n) {
-        volley::hw::risp_processor proc(params);
-        proc.load_network(n);
-        proc.apply_spike({0, 0, 1});
-        std::vector<double> charges;
-        for (int t = 0; t < 5; ++t) {
-            proc.run(1);
-            charges.push_back(proc.neuron_charges()[1]);
-        }
-        return charges;
-    };
-    EXPECT_EQ(output_charges(net), (std::vector<double>{0, 0, 3, 3, 3}));
-    EXPECT_EQ(output_charges(pulsed), (std::vector<double>{0, 0, 3, 0, 0}));
-    // An edge whose weight is 0 carries no charge to take back: no pulse applies.
-    net.edges[0].values = {0, 2};
-    EXPECT_FALSE(applicable(mutation_kind::add_pulse, net, shape, config));
 }
 
 TEST(EonsOperators, AddEdgeFillsEveryPairThenStops) {

@@ -36,10 +36,6 @@ struct eons_config {
     // Relative weights of the mutation operators (need not sum to 1).
     double add_node_rate = 1, delete_node_rate = 1, add_edge_rate = 2, delete_edge_rate = 1,
            node_param_rate = 2, edge_param_rate = 3;
-    /// Weight of add_path (a hidden node beside an existing edge; 0 keeps TENNLab's six operators).
-    double add_path_rate = 0;
-    /// Weight of add_pulse (an edge's charge taken back one cycle after it lands; 0: off).
-    double add_pulse_rate = 0;
     /// Chance that a parameter mutation steps the value (by at most perturb_span of its
     /// property's span, at least one for integers) instead of drawing it afresh.
     double perturb_rate = 0;

@@ -55,15 +55,6 @@ enum class mutation_kind {
                   ///< included) gets another value: a step of at most perturb_span of its
                   ///< span with probability perturb_rate, else a fresh draw
     edge_param,   ///< the same for one random variable slot of one random edge
-    add_path,     ///< a hidden node beside a random edge u -> v: edges u -> node -> v with
-                  ///< random values, the edge u -> v kept (a second path between two nodes
-                  ///< that already interact)
-    add_pulse,    ///< makes a random edge u -> v (weight w, delay d) a pulse: a hidden node n
-                  ///< with u -> n (the largest weight, the smallest delay) and n -> v (weight -w,
-                  ///< delay d + 1 - the smallest delay), n's threshold one below the largest
-                  ///< weight (within its range): the charge w lands at v and is taken back one
-                  ///< cycle later. Needs the TENNLab properties Weight, Delay (edges) and
-                  ///< Threshold (nodes); only edges whose -w and delays are in range qualify
 };
 
 /// The name of a mutation ("add_node", ...), as in the config keys without "_rate".
