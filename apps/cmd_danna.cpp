@@ -36,12 +36,6 @@ bool is_programme(const nlohmann::json& j) {
     return j.is_object() && j.value("format", std::string()) == "volley-danna-programme";
 }
 
-nlohmann::json read_json_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw io_error(path, "cannot open the file");
-    return parse_json_stream(in, path);
-}
-
 bool is_danna2_net(const std::string& path) { return path.size() > 4 && path.compare(path.size() - 4, 4, ".net") == 0; }
 
 /// A network file and the processor it names: a danna2.net (by extension; the model's own

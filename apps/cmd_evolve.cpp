@@ -58,27 +58,6 @@ struct evolve_cli_options {
     bool grid_check = true;  ///< cartpole: networks the DANNA grid cannot place score half
 };
 
-/// The JSON of a file; io_error or file_format_error naming it.
-nlohmann::json read_json_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw io_error(path, "cannot open for reading");
-    return parse_json_stream(in, path);
-}
-
-/// Writes `j` through a temporary file renamed over `path`, so that a checkpoint is never half written.
-void write_json_file(const std::string& path, const nlohmann::json& j) {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        if (!out) throw io_error(tmp, "cannot open for writing");
-        out << j.dump(1) << "\n";
-        if (!out) throw io_error(tmp, "write failed");
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) throw io_error(path, "cannot replace: " + ec.message());
-}
-
 /// Per-image features of the images the sequences use: the one-hot labels, or the output of a
 /// converted network (`cnn:FILE.h5`, from volley convert --out).
 temporal::feature_table features_for(const std::string& spec, const convert::image_dataset& set,

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <filesystem>
+#include <fstream>
 #include <istream>
 #include <iterator>
 #include <string>
@@ -71,6 +73,28 @@ inline nlohmann::json parse_json_stream(std::istream& in, const std::string& sou
     }
     if (in.bad()) throw io_error(source, "cannot read the file");
     return parse_json_text(text, source);
+}
+
+/// parse_json_stream of the file at `path`; io_error naming it when it cannot be opened.
+inline nlohmann::json read_json_file(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw io_error(path, "cannot open for reading");
+    return parse_json_stream(in, path);
+}
+
+/// Writes `j` (indent 1) through a temporary file renamed over `path`, so that the file is never
+/// half written; io_error naming the file that failed.
+inline void write_json_file(const std::string& path, const nlohmann::json& j) {
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        if (!out) throw io_error(tmp, "cannot open for writing");
+        out << j.dump(1) << "\n";
+        if (!out) throw io_error(tmp, "write failed");
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) throw io_error(path, "cannot replace: " + ec.message());
 }
 
 }  // namespace volley
