@@ -27,7 +27,8 @@ _OFF_GRID = "SpikeSourceArray spike times off the dt grid: Volley's spike source
 KNOWN_FAILURES = {
     "test_cell_types.py::test_EIF_cond_alpha_isfa_ista": "EIF_cond_alpha_isfa_ista: Volley's adex has exponential "
                                                          "synapses only (an alpha-synapse AdEx needs engine work)",
-    "test_cell_types.py::test_SpikeSourceGamma": "SpikeSourceGamma: Volley has no gamma-process source (needs engine work)",
+    "test_cell_types.py::test_SpikeSourceGamma": "SpikeSourceGamma: Volley has no gamma-process source "
+                                                 "(needs engine work)",
     "test_cell_types.py::test_SpikeSourcePoissonRefractory": "SpikeSourcePoissonRefractory: Volley's Poisson source "
                                                              "has no dead time (needs engine work)",
     "test_cell_types.py::test_update_SpikeSourceArray": "sets a SpikeSourceArray's spike_times after run(): Volley "
