@@ -31,3 +31,8 @@ endforeach()
 set(run_example ${CMAKE_CURRENT_SOURCE_DIR}/python/run_example.py)
 volley_python_test(example_cuba ${run_example} ARGS ${PROJECT_SOURCE_DIR}/examples/python/cuba.py)
 volley_python_test(example_cuba_pynn ${run_example} ARGS --requires pyNN ${PROJECT_SOURCE_DIR}/examples/python/cuba_pynn.py)
+# PyNN's own system tests (test/system/scenarios of its sdist, which `scripts/setup --peers`
+# unpacks; VOLLEY_PYNN_SOURCE, passed on from the environment, names another tree) on
+# volley.pynn, against the list of known failures in the script (docs/python.md, "PyNN's system
+# tests"). Skipped without PyNN, pytest or the tree.
+volley_python_test(pynn_scenarios ${CMAKE_CURRENT_SOURCE_DIR}/python/pynn_scenarios.py TIMEOUT 300)

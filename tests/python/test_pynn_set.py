@@ -4,7 +4,11 @@ neurons (weights in mV, v_rest 0) receive one spike at 10 ms through weights set
 and decays with tau_m, so v(12.5 ms) = w·exp(-0.5/20) exactly, at most one step's decay apart.
 Also: set() after run(), set() of an STDP parameter, a positive inhibitory current weight, and
 ACSource / NoisyCurrentSource are refused with VolleyNotSupported (or PyNN's ConnectionError)
-naming them. Skips without PyNN."""
+naming them. Then: a connection's weight and delay set through prj[i] (v jumps by the set
+weight after the set delay), run_until of the current and of an earlier time, and a DCSource's
+amplitude set before run() (v at 20 ms the analytic R·I·(1 - exp(-1)) to 1e-9 mV) and refused
+after it; StepCurrentSource times on the grid, and out-of-order times refused as PyNN's
+InvalidParameterValueError. Skips without PyNN."""
 
 import math
 
@@ -15,6 +19,7 @@ require("pyNN", "PyNN is not installed (pip install pyNN)")
 import numpy as np  # noqa: E402
 import volley.pynn as sim  # noqa: E402
 from pyNN.errors import ConnectionError as PyNNConnectionError  # noqa: E402
+from pyNN.errors import InvalidParameterValueError as PyNNInvalidParameterValueError  # noqa: E402
 
 sim.setup(timestep=0.1)
 src = sim.Population(1, sim.SpikeSourceArray(spike_times=[10.0]))
@@ -61,4 +66,70 @@ refused("positive current-based inhibitory weight", lambda: inh.set(weight=0.5),
 refused("ACSource", lambda: sim.ACSource(amplitude=1.0, frequency=10.0), "current source")
 refused("NoisyCurrentSource", lambda: sim.NoisyCurrentSource(mean=1.0, stdev=0.1), "current source")
 sim.end()
+
+# A connection's weight and delay set through prj[i] before the first run; after it refused.
+sim.setup(timestep=0.1)
+src = sim.Population(1, sim.SpikeSourceArray(spike_times=[10.0]))
+cells = sim.Population(3, sim.IF_curr_delta(tau_m=20.0, v_rest=0.0, v_reset=0.0, v_thresh=50.0))
+cells.initialize(v=0.0)
+prj = sim.Projection(src, cells, sim.AllToAllConnector(), sim.StaticSynapse(weight=1.0, delay=1.0))
+connections = list(prj.connections)
+check(len(connections) == 3 and [c.postsynaptic_index for c in connections] == [0, 1, 2], f"{connections}")
+connections[1].weight, connections[1].delay = 4.0, 3.0
+check(prj.get(["weight", "delay"], format="list") == [(0, 0, 1.0, 1.0), (0, 1, 4.0, 3.0), (0, 2, 1.0, 1.0)],
+      f"{prj.get(['weight', 'delay'], format='list')}")
+cells.record("v")
+sim.run(20.0)
+v = cells.get_data().segments[0].filter(name="v")[0]
+t = np.asarray(v.times)
+at = lambda ms, j: float(v.magnitude[int(np.argmin(np.abs(t - ms))), j])  # noqa: E731
+check(at(11.5, 1) == 0.0 and 4.0 * math.exp(-0.6 / 20) - 1e-9 <= at(13.5, 1) <= 4.0 * math.exp(-0.4 / 20) + 1e-9,
+      f"connection 1 (weight 4 mV, delay 3 ms): v(11.5) = {at(11.5, 1)}, v(13.5) = {at(13.5, 1)}")
+check(1.0 * math.exp(-0.6 / 20) - 1e-9 <= at(11.5, 0) <= 1.0 * math.exp(-0.4 / 20) + 1e-9, f"v0(11.5) = {at(11.5, 0)}")
+refused("a connection's weight after run", lambda: setattr(connections[0], "weight", 2.0), "connection 0 weight")
+print("connections: weight and delay set through prj[i] before run() act as set")
+
+# run_until: the current time again does nothing; an earlier time is refused naming both.
+now = sim.get_current_time()
+sim.run_until(now)
+check(sim.get_current_time() == now, f"run_until(now) moved the time to {sim.get_current_time()}")
+try:
+    sim.run_until(now - 0.04)
+except ValueError as e:
+    check(f"{now - 0.04:g}" in str(e) and f"{now:g}" in str(e), f"{e} does not name t and now")
+else:
+    check(False, "run_until of an earlier time was accepted")
+sim.end()
+
+# Current sources: parameters read, set before the first run (v follows the set amplitude:
+# IF_curr_exp, R = tau_m / cm = 20 MOhm, v(t) = v_rest + R·I·(1 - exp(-t / tau_m))), and refused after it.
+sim.setup(timestep=0.1)
+cell = sim.Population(1, sim.IF_curr_exp(tau_m=20.0, cm=1.0, v_rest=-65.0, v_thresh=0.0))
+cell.initialize(v=-65.0)
+dc = sim.DCSource(amplitude=0.1, start=0.0, stop=100.0)
+dc.inject_into(cell)
+check(dc.amplitude == 0.1 and dc.get_parameters() == {"amplitude": 0.1, "start": 0.0, "stop": 100.0},
+      f"{dc.get_parameters()}")
+dc.amplitude = 0.25
+check(dc.amplitude == 0.25, f"amplitude {dc.amplitude} after setting 0.25")
+step = sim.StepCurrentSource(times=[0.41, 0.42, 0.86], amplitudes=[0.5, -0.5, 0.5])
+check(np.allclose(step.times, [0.4, 0.9]) and np.allclose(step.amplitudes, [-0.5, 0.5]),
+      f"step times {step.times}, amplitudes {step.amplitudes}: expected [0.4, 0.9], [-0.5, 0.5]")
+refused("negative step time", lambda: sim.StepCurrentSource(times=[0.4, -0.6], amplitudes=[0.5, 0.5]), "times",
+        error=PyNNInvalidParameterValueError)
+refused("decreasing step times", lambda: sim.StepCurrentSource(times=[0.4, 0.2], amplitudes=[0.5, 0.5]), "times",
+        error=PyNNInvalidParameterValueError)
+refused("SpikeSourceArray times out of order",
+        lambda: sim.Population(1, sim.SpikeSourceArray(spike_times=[3.0, 1.0])), "spike_times",
+        error=PyNNInvalidParameterValueError)
+cell.record("v")
+sim.run(20.0)
+v = cell.get_data().segments[0].filter(name="v")[0]
+got = float(v.magnitude[int(np.argmin(np.abs(np.asarray(v.times) - 20.0))), 0])
+expected = -65.0 + 20.0 * 0.25 * (1 - math.exp(-20.0 / 20.0))
+check(abs(got - expected) < 1e-9, f"v(20 ms) = {got} under 0.25 nA: expected {expected:.4f}")
+refused("DCSource amplitude after run", lambda: setattr(dc, "amplitude", 0.5), "amplitude")
+check(dc.amplitude == 0.25, f"a refused amplitude changed the source ({dc.amplitude})")
+sim.end()
+print("current sources: parameters read, set before run() as set, refused after it")
 print("test_pynn_set: ok")

@@ -20,6 +20,7 @@ import sys
 from pyNN import errors, random, space  # noqa: F401
 from pyNN.connectors import *  # noqa: F401,F403
 from pyNN.network import Network  # noqa: F401
+from pyNN.parameters import Sequence  # noqa: F401
 from pyNN.random import NumpyRNG, RandomDistribution  # noqa: F401
 from pyNN.recording import *  # noqa: F401,F403
 from pyNN.space import Space  # noqa: F401

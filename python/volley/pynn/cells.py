@@ -44,18 +44,34 @@ def _lif_cond(model, p):
                        {"v": ("v_mv", 1.0), "gsyn_exc": ("g_e_ns", 1e3), "gsyn_inh": ("g_i_ns", 1e3)})
 
 
+def _where(label, cells, i, n):
+    cell = int(cells[i]) if cells is not None and n > 1 else i
+    return f"population '{label}'" + (f" cell {cell}" if n > 1 else "")
+
+
 def check(celltype, label, p, cells=None):
-    """Refuses, as volley.InvalidParameter naming the population, the cell, the PyNN parameter and
-    the value, a value the Volley model cannot take, when it is set: a SpikeSourcePoisson rate
-    below 0 Hz. `cells`: the population indices of the values (a view's), else 0, 1, ..."""
+    """Refuses, as InvalidParameterValue (a volley.InvalidParameter and PyNN's
+    InvalidParameterValueError) naming the population, the cell, the PyNN parameter and the value,
+    a value the Volley model cannot take, when it is set: a SpikeSourcePoisson rate below 0 Hz,
+    SpikeSourceArray spike times out of order. `cells`: the population indices of the values (a
+    view's), else 0, 1, ..."""
+    if type(celltype).__name__ == "SpikeSourceArray" and "spike_times" in p:
+        trains = p["spike_times"]
+        trains = [trains] if not isinstance(trains, np.ndarray) or trains.dtype != object else list(trains.flat)
+        for i, train in enumerate(trains):
+            times = np.asarray(train.value if hasattr(train, "value") else train, dtype=float).ravel()
+            late = np.flatnonzero(np.diff(times) < 0)
+            if late.size:
+                k = int(late[0])
+                raise invalid(_where(label, cells, i, len(trains)), "spike_times",
+                              f"[{', '.join(f'{t:g}' for t in times)}]",
+                              f"must be in increasing order ({times[k]:g} ms, then {times[k + 1]:g} ms)")
     if type(celltype).__name__ == "SpikeSourcePoisson" and "rate" in p:
         rate = np.atleast_1d(np.asarray(p["rate"], dtype=float))
         bad = np.flatnonzero(~(rate >= 0))
         if bad.size:
             i = int(bad[0])
-            cell = int(cells[i]) if cells is not None and rate.size > 1 else i
-            where = f"population '{label}'" + (f" cell {cell}" if rate.size > 1 else "")
-            raise invalid(where, "rate", f"{rate[i]:g}", "must be >= 0 Hz")
+            raise invalid(_where(label, cells, i, rate.size), "rate", f"{rate[i]:g}", "must be >= 0 Hz")
 
 
 def translate(celltype, p):

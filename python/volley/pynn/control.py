@@ -30,5 +30,25 @@ run, run_until = common.build_run(simulator)
 run_for = run
 reset = common.build_reset(simulator)
 initialize = common.initialize
-get_current_time, get_time_step, get_min_delay, get_max_delay, num_processes, rank = \
+get_current_time, get_time_step, _get_min_delay, _get_max_delay, num_processes, rank = \
     common.build_state_queries(simulator)
+
+
+def get_min_delay():
+    """The minimum delay [ms], a number as pyNN.nest gives it: the value given to setup(), or
+    with min_delay='auto' the shortest delay of the connections made so far (dt when none)."""
+    d = simulator.state.min_delay
+    if d != "auto":
+        return float(d)
+    delays = simulator.state.delays()
+    return float(delays.min()) if delays.size else float(simulator.state.dt)
+
+
+def get_max_delay():
+    """The maximum delay [ms]: the value given to setup(max_delay=...), or with 'auto' the
+    longest delay of the connections made so far (dt when none)."""
+    d = simulator.state.max_delay
+    if d != "auto":
+        return float(d)
+    delays = simulator.state.delays()
+    return float(delays.max()) if delays.size else float(simulator.state.dt)

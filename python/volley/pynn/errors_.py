@@ -1,6 +1,8 @@
 """The errors of the PyNN backend: PyNN's own classes, with the object, the parameter and the value
 named, as volley.InvalidParameter names them."""
 
+from pyNN import errors
+
 import volley
 
 
@@ -16,8 +18,13 @@ def unsupported(object, parameter, value, reason):
     return VolleyNotSupported(object, parameter, value, reason)
 
 
+class InvalidParameterValue(volley.InvalidParameter, errors.InvalidParameterValueError):
+    """A value the backend refuses: both a volley.InvalidParameter (fields object, parameter,
+    value) and PyNN's InvalidParameterValueError, so that either kind of caller catches it."""
+
+
 def invalid(object, parameter, value, reason):
-    """A volley.InvalidParameter with its fields set, as the engine raises it."""
-    e = volley.InvalidParameter(f"{object}: {parameter} = {value}: {reason}")
+    """An InvalidParameterValue with its fields set, as the engine raises volley.InvalidParameter."""
+    e = InvalidParameterValue(f"{object}: {parameter} = {value}: {reason}")
     e.object, e.parameter, e.value = object, parameter, str(value)
     return e

@@ -6,13 +6,63 @@ from itertools import repeat
 
 import numpy as np
 from pyNN import common
+from pyNN.errors import NonExistentParameterError
 from pyNN.space import Space
 
 import volley
 
 from . import simulator
-from .errors_ import unsupported
+from .errors_ import invalid, unsupported
 from .standardmodels import STDPMechanism, StaticSynapse
+
+
+class Connection(common.Connection):
+    """One connection of a Projection, as pyNN.nest and pyNN.brian2 hand them out: presynaptic_index
+    and postsynaptic_index (in the pre and post populations), weight and delay (PyNN's units; the
+    learned weight of a plastic projection after a run), and for an STDPMechanism its rule's
+    parameters. weight and delay can be set before the first run()."""
+
+    def __init__(self, projection, index):
+        self.projection = projection
+        self.index = index
+
+    @property
+    def presynaptic_index(self):
+        return int(self.projection._value("presynaptic_index", self.index))
+
+    @property
+    def postsynaptic_index(self):
+        return int(self.projection._value("postsynaptic_index", self.index))
+
+    def _get_weight(self):
+        return float(self.projection._value("weight", self.index))
+
+    def _set_weight(self, value):
+        self.projection._set_one("weight", self.index, value)
+
+    def _get_delay(self):
+        return float(self.projection._value("delay", self.index))
+
+    def _set_delay(self, value):
+        self.projection._set_one("delay", self.index, value)
+
+    weight = property(_get_weight, _set_weight)
+    delay = property(_get_delay, _set_delay)
+
+    def __getattr__(self, name):
+        if name in ("projection", "index"):  # not yet set (copy, pickle)
+            raise AttributeError(name)
+        if name in self.projection._synapse_parameter_names():
+            return float(self.projection._value(name, self.index))
+        raise AttributeError(f"connection {self.index} of projection {self.projection.label} has no attribute "
+                             f"'{name}' (it has {', '.join(self.projection._attribute_names())})")
+
+    def as_tuple(self, *attribute_names):
+        return tuple(getattr(self, name) for name in attribute_names)
+
+    def __repr__(self):
+        return (f"Connection({self.projection.label}: {self.presynaptic_index} -> {self.postsynaptic_index}, "
+                f"weight={self.weight:g}, delay={self.delay:g})")
 
 
 class Projection(common.Projection):
@@ -38,6 +88,74 @@ class Projection(common.Projection):
 
     def __len__(self):
         return sum(len(p) for p in self._pre)
+
+    def __getitem__(self, i):
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError(f"projection {self.label}: connection {i} out of range ({n} connections)")
+        return Connection(self, i % n)
+
+    @property
+    def connections(self):
+        """An iterator over the connections, as Connection objects."""
+        return (Connection(self, i) for i in range(len(self)))
+
+    def _set_one(self, name, index, value):
+        """Sets `name` (weight or delay) of connection `index`, before the first run()."""
+        if simulator.state.simulation is not None:
+            raise unsupported(f"projection {self.label}", f"connection {index} {name}", value,
+                              "Volley builds the network at the first run(); set weights and delays before it")
+        value = float(value)
+        if name == "weight":
+            from pyNN.standardmodels.base import check_weights
+            check_weights(np.array([value]), self)
+        elif value < self.synapse_type._get_minimum_delay() - 1e-12:
+            raise invalid(f"projection {self.label}", f"connection {index} delay", value,
+                          f"must be >= the minimum delay ({self.synapse_type._get_minimum_delay():g} ms)")
+        chunk, offset = self._locate(index)
+        (self._weights if name == "weight" else self._delays)[chunk][offset] = value
+
+    def _locate(self, index):
+        """(chunk, offset): where connection `index` lies in _pre, _post, _weights, _delays."""
+        for chunk, part in enumerate(self._pre):
+            if index < len(part):
+                return chunk, index
+            index -= len(part)
+        raise IndexError(f"projection {self.label}: connection {index} out of range")
+
+    def _value(self, name, index):
+        """Attribute `name` of connection `index`, read without building every column."""
+        plastic_weight = name == "weight" and self._parts and simulator.state.simulation is not None
+        if name not in ("presynaptic_index", "postsynaptic_index", "weight", "delay") or plastic_weight:
+            return self._column(name)[index]
+        chunk, offset = self._locate(index)
+        lists = {"presynaptic_index": self._pre, "postsynaptic_index": self._post, "weight": self._weights,
+                 "delay": self._delays}
+        return lists[name][chunk][offset]
+
+    def _synapse_parameter_names(self):
+        """The synapse type's own parameters beyond weight and delay (an STDPMechanism's)."""
+        if not isinstance(self.synapse_type, STDPMechanism):
+            return []
+        return [name for name in self.synapse_type.get_parameter_names() if name not in ("weight", "delay")]
+
+    def _attribute_names(self):
+        return ["presynaptic_index", "postsynaptic_index", "weight", "delay"] + self._synapse_parameter_names()
+
+    def _column(self, name):
+        if name in ("weight", "delay", "presynaptic_index", "postsynaptic_index"):
+            return self._columns()[name]
+        return self._parameter_column(name)
+
+    def _parameter_column(self, name):
+        """The STDPMechanism parameter `name` of each connection (PyNN's names and units)."""
+        pre = np.concatenate(self._pre) if self._pre else np.array([], dtype=np.int64)
+        post = np.concatenate(self._post) if self._post else np.array([], dtype=np.int64)
+        values = self.synapse_type.parameter_space[name]
+        values.shape = (self.pre.size, self.post.size)
+        full = np.broadcast_to(np.asarray(values.evaluate(simplify=False), dtype=float),
+                               (self.pre.size, self.post.size))
+        return full[pre, post]
 
     def set(self, **attributes):
         if simulator.state.simulation is not None:
@@ -125,21 +243,28 @@ class Projection(common.Projection):
                                a_minus=a_minus, w_min=w_min, w_max=w_max, dependence=dependence,
                                pairing="all_to_all", dendritic_delay_ms=dendritic_ms)
 
-    def _get_attributes_as_list(self, names):
+    def _named_columns(self, names):
+        """The columns of `names`: those of _columns() and the STDPMechanism's parameters."""
         columns = self._columns()
+        known = self._attribute_names()
         for name in names:
+            if name not in known:
+                raise NonExistentParameterError(name, f"projection {self.label} ({type(self.synapse_type).__name__})",
+                                                known)
             if name not in columns:
-                raise unsupported(f"projection {self.label}", "attribute", name, "Volley's synapses have weight and delay")
+                columns[name] = self._parameter_column(name)
+        return columns
+
+    def _get_attributes_as_list(self, names):
+        columns = self._named_columns(names)
         return list(zip(*(columns[name].tolist() for name in names)))
 
     def _get_attributes_as_arrays(self, names, multiple_synapses="sum"):
         operation = common.Projection.MULTI_SYNAPSE_OPERATIONS[multiple_synapses]
-        columns = self._columns()
+        names = [{"weights": "weight", "delays": "delay"}.get(name, name) for name in names]
+        columns = self._named_columns(names)
         out = []
         for name in names:
-            name = name[:-1] if name.endswith("s") else name  # weights -> weight
-            if name not in columns:
-                raise unsupported(f"projection {self.label}", "attribute", name, "Volley's synapses have weight and delay")
             values = np.full((self.pre.size, self.post.size), np.nan)
             for i, j, v in zip(columns["presynaptic_index"], columns["postsynaptic_index"], columns[name]):
                 values[i, j] = v if np.isnan(values[i, j]) else operation(values[i, j], v)

@@ -20,7 +20,11 @@ class Recorder(recording.Recorder):
         if sampling_interval is not None:
             self.sampling_interval = self._checked_interval(sampling_interval)
         if simulator.state.simulation is not None:
-            self._attach()
+            try:
+                self._attach()
+            except Exception:
+                self.recorded[variable] -= set(new_ids)  # as if record() had not been called
+                raise
 
     def _checked_interval(self, interval):
         """`interval` [ms] if it is a whole number (>= 1) of time steps: the volley recorders
@@ -38,9 +42,16 @@ class Recorder(recording.Recorder):
         pop = self.population
         for variable, ids in self.recorded.items():
             name = variable.name
-            if name in self._volley:
-                continue
             indices = sorted(int(i) for i in pop.id_to_index(np.array(sorted(ids), dtype=int)))
+            if name in self._volley and set(indices) <= set(self._volley[name][1]):
+                continue
+            # A first recorder, or other cells than the current one records (record(None), then
+            # record() of other cells): a new recorder of exactly these cells replaces it, at the
+            # start of a segment (after reset()); within one it would miss the samples so far.
+            if name in self._volley and simulator.state.t > 0:
+                raise unsupported(f"population {pop.label}", f"record('{name}')", f"{len(indices)} cells",
+                                  f"other cells than those recorded so far in this run (t = {simulator.state.t:g} "
+                                  "ms); record them before the first run(), or after reset()")
             if name == "spikes":
                 self._volley[name] = (sim.record_spikes(pop._volley_index, indices), indices)
                 continue

@@ -63,7 +63,20 @@ class State(common.control.BaseState):
         self.t = self.simulation.time_ms
 
     def run_until(self, tstop):
-        self.run(tstop - self.t)
+        """Runs up to `tstop` [ms]. A run of no length (within 1e-9 ms) does nothing; a `tstop`
+        before the current time is a ValueError naming both."""
+        duration = float(tstop) - self.t
+        if duration < -1e-9:
+            raise ValueError(f"pyNN.volley: run_until(t = {float(tstop):g} ms): t is earlier than the current "
+                             f"time (now = {self.t:g} ms)")
+        if duration <= 1e-9:
+            return
+        self.run(duration)
+
+    def delays(self):
+        """Every connection's delay [ms] over all projections (PyNN's units)."""
+        parts = [d for prj in self.projections for d in prj._delays]
+        return np.concatenate(parts) if parts else np.array([])
 
     def build(self):
         """Translates every population, projection and current source into a volley.Network."""

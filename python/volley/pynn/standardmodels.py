@@ -2,9 +2,12 @@
 PyNN's names and units (identity translations); the unit conversion happens once, when the
 network is built (cells.py)."""
 
+import numpy as np
+from pyNN.parameters import Sequence
 from pyNN.standardmodels import build_translations, cells, electrodes, synapses
 
 from . import simulator
+from .errors_ import invalid, unsupported
 
 
 def _identity(base):
@@ -28,11 +31,69 @@ SpikeSourceArray = _cell(cells.SpikeSourceArray)
 
 
 class _VolleyCurrentSource:
-    """Registers the cells a source is injected into; the network takes it when it is built."""
+    """Registers the cells a source is injected into; the network takes it when it is built.
+    Its parameters (PyNN's names and units) can be read at any time (source.amplitude,
+    get_parameters()) and set until the first run()."""
+
+    def __init__(self, **parameters):
+        super().__init__(**parameters)
+        self._check()
 
     def inject_into(self, cells_):
         simulator.state.require_unbuilt("inject_into")
         simulator.state.current_sources.append((self, cells_))
+
+    def get_native_parameters(self):
+        parameters = self.native_parameters
+        parameters.shape = (1,)
+        parameters.evaluate(simplify=True)
+        return parameters
+
+    def get_parameters(self):
+        """{name: value} in PyNN's names and units: a float, or an array for times and amplitudes."""
+        parameters = self.reverse_translate(self.get_native_parameters())
+        parameters.evaluate(simplify=True)
+        return {name: np.array(value.value) if isinstance(value, Sequence) else value
+                for name, value in parameters.items()}
+
+    def set_native_parameters(self, parameters):
+        parameters.evaluate(simplify=True)
+        if simulator.state.simulation is not None:
+            names = ", ".join(parameters.keys())
+            values = ", ".join(f"[{', '.join(f'{x:g}' for x in value.value)}]" if isinstance(value, Sequence)
+                               else f"{value:g}" for _, value in parameters.items())
+            raise unsupported(f"current source {type(self).__name__}", names, values,
+                              "Volley builds its current inputs at the first run(); changing them after it is not "
+                              "supported yet (set them before the first run(), or call setup() again)")
+        previous = {name: self.parameter_space[name] for name in parameters.keys()}
+        self.parameter_space.update(**dict(parameters.items()))
+        try:
+            self._check()
+        except Exception:
+            self.parameter_space.update(**previous)
+            raise
+
+    def _check(self):
+        pass
+
+
+def _grid_steps(times, amplitudes, dt):
+    """A StepCurrentSource's `times` and `amplitudes` checked (times >= 0, increasing) and put
+    on the time grid: each time rounded to the nearest step, of times that fall on one step the
+    last amplitude kept (as pyNN.neuron and pyNN.brian2)."""
+    times = np.asarray(times, dtype=float).ravel()
+    amplitudes = np.asarray(amplitudes, dtype=float).ravel()
+    listed = f"[{', '.join(f'{t:g}' for t in times)}]"
+    if times.size != amplitudes.size:
+        raise invalid("StepCurrentSource", "times", listed,
+                      f"{times.size} times for {amplitudes.size} amplitudes; give one amplitude per time")
+    if times.size and not np.all(times >= 0):
+        raise invalid("StepCurrentSource", "times", listed, "must be >= 0 ms")
+    if not np.all(np.diff(times) > 0):
+        raise invalid("StepCurrentSource", "times", listed, "must be strictly increasing")
+    on_grid = np.rint(times / dt) * dt
+    last = np.append(np.diff(np.rint(times / dt)) != 0, True)  # the last time of each step
+    return on_grid[last], amplitudes[last]
 
 
 class DCSource(_VolleyCurrentSource, electrodes.DCSource):
@@ -43,6 +104,14 @@ class DCSource(_VolleyCurrentSource, electrodes.DCSource):
 class StepCurrentSource(_VolleyCurrentSource, electrodes.StepCurrentSource):
     __doc__ = electrodes.StepCurrentSource.__doc__
     translations = _identity(electrodes.StepCurrentSource)
+
+    def _check(self):
+        values = {}
+        for name in ("times", "amplitudes"):
+            value = self.parameter_space[name].base_value
+            values[name] = value.value if isinstance(value, Sequence) else value
+        times, amplitudes = _grid_steps(values["times"], values["amplitudes"], simulator.state.dt)
+        self.parameter_space.update(times=Sequence(times), amplitudes=Sequence(amplitudes))
 
 
 def _unsupported_source(base, why):
