@@ -309,7 +309,69 @@ An unknown name raises UnknownName, a bad value InvalidParameter.)doc")
              py::arg("times_ms"), py::arg("amplitudes_mv"))
         .def_readwrite("times_ms", &snn::step_current::times_ms)
         .def_readwrite("amplitudes_mv", &snn::step_current::amplitudes_mv);
+    py::class_<snn::ac_current>(
+        m, "ACCurrent",
+        "A sine on [start_ms, stop_ms): offset_mv + amplitude_mv * sin(2 pi frequency_hz (t - start_ms) "
+        "/ 1000 + phase_deg pi / 180), sampled at the start of each step (the phase holds at start_ms).")
+        .def(py::init([](double amplitude, double offset, double frequency, double phase, double start,
+                         double stop) { return snn::ac_current{amplitude, offset, frequency, phase, start, stop}; }),
+             py::arg("amplitude_mv"), py::arg("offset_mv") = 0.0, py::arg("frequency_hz") = 0.0,
+             py::arg("phase_deg") = 0.0, py::arg("start_ms") = 0.0, py::arg("stop_ms") = infinity)
+        .def_readwrite("amplitude_mv", &snn::ac_current::amplitude_mv)
+        .def_readwrite("offset_mv", &snn::ac_current::offset_mv)
+        .def_readwrite("frequency_hz", &snn::ac_current::frequency_hz)
+        .def_readwrite("phase_deg", &snn::ac_current::phase_deg)
+        .def_readwrite("start_ms", &snn::ac_current::start_ms)
+        .def_readwrite("stop_ms", &snn::ac_current::stop_ms);
+    py::class_<snn::noise_current>(
+        m, "NoiseCurrent",
+        "Gaussian noise on [start_ms, stop_ms): every interval_ms (a whole number of steps; 0: every "
+        "step) each neuron draws mean_mv + stdev_mv * N(0, 1) of its own, from the simulation's seed.")
+        .def(py::init([](double mean, double stdev, double interval, double start, double stop) {
+                 return snn::noise_current{mean, stdev, interval, start, stop};
+             }),
+             py::arg("mean_mv"), py::arg("stdev_mv"), py::arg("interval_ms") = 0.0, py::arg("start_ms") = 0.0,
+             py::arg("stop_ms") = infinity)
+        .def_readwrite("mean_mv", &snn::noise_current::mean_mv)
+        .def_readwrite("stdev_mv", &snn::noise_current::stdev_mv)
+        .def_readwrite("interval_ms", &snn::noise_current::interval_ms)
+        .def_readwrite("start_ms", &snn::noise_current::start_ms)
+        .def_readwrite("stop_ms", &snn::noise_current::stop_ms);
 
+    auto tm_property = [](snn::value_spec snn::tsodyks_markram::* field) {
+        return std::make_pair(
+            [field](const snn::tsodyks_markram& r) { return from_value_spec(r.*field); },
+            [field](snn::tsodyks_markram& r, const py::object& v) { r.*field = to_value_spec(v); });
+    };
+    {
+        py::class_<snn::tsodyks_markram> tm(
+            m, "TsodyksMarkram",
+            "Short-term plasticity (Tsodyks, Uziel & Markram 2000; NEST's tsodyks_synapse): U, tau_rec_ms, "
+            "tau_facil_ms and tau_psc_ms, each a number or one value per synapse (docs/plasticity.md).");
+        tm.def(py::init([](const py::object& u, const py::object& tau_rec, const py::object& tau_facil,
+                           const py::object& tau_psc) {
+                   return snn::tsodyks_markram{to_value_spec(u), to_value_spec(tau_rec), to_value_spec(tau_facil),
+                                               to_value_spec(tau_psc)};
+               }),
+               py::arg("u") = 0.5, py::arg("tau_rec_ms") = 100.0, py::arg("tau_facil_ms") = 0.0,
+               py::arg("tau_psc_ms") = 0.0);
+        for (auto [name, field] : {std::pair{"u", &snn::tsodyks_markram::u},
+                                   std::pair{"tau_rec_ms", &snn::tsodyks_markram::tau_rec_ms},
+                                   std::pair{"tau_facil_ms", &snn::tsodyks_markram::tau_facil_ms},
+                                   std::pair{"tau_psc_ms", &snn::tsodyks_markram::tau_psc_ms}}) {
+            auto [get, set] = tm_property(field);
+            tm.def_property(name, get, set);
+        }
+    }
+    py::class_<snn::stochastic_release>(
+        m, "StochasticRelease",
+        "Stochastic release (NEST's bernoulli_synapse): each spike crosses each synapse with probability "
+        "p_transmit (a number or one value per synapse), drawn from the simulation's seed.")
+        .def(py::init([](const py::object& p) { return snn::stochastic_release{to_value_spec(p)}; }),
+             py::arg("p_transmit") = 1.0)
+        .def_property(
+            "p_transmit", [](const snn::stochastic_release& r) { return from_value_spec(r.p_transmit); },
+            [](snn::stochastic_release& r, const py::object& v) { r.p_transmit = to_value_spec(v); });
     py::class_<snn::stdp_pair>(
         m, "StdpPair", "Pair-based STDP (docs/plasticity.md); weights in the projection's units.")
         .def(py::init([](double tau_plus, double tau_minus, double a_plus, double a_minus,

@@ -37,8 +37,10 @@ snn::receptor_type receptor_from_name(const std::string& word) {
 snn::plasticity_rule to_plasticity(const py::object& rule) {
     if (rule.is_none()) return std::monostate{};
     if (py::isinstance<snn::stdp_pair>(rule)) return py::cast<snn::stdp_pair>(rule);
+    if (py::isinstance<snn::tsodyks_markram>(rule)) return py::cast<snn::tsodyks_markram>(rule);
+    if (py::isinstance<snn::stochastic_release>(rule)) return py::cast<snn::stochastic_release>(rule);
     throw invalid_parameter("connect", "plasticity", py::str(py::repr(rule)),
-                            "must be None or a volley.StdpPair");
+                            "must be None, a volley.StdpPair, a volley.TsodyksMarkram or a volley.StochasticRelease");
 }
 
 py::dict population_dict(const snn::network& net, const snn::population& p) {
@@ -162,8 +164,8 @@ the value. Populations are named by their PopulationIndex or by their name.)doc"
             },
             py::arg("target"), py::arg("current"),
             py::arg("neurons") = std::vector<std::uint32_t>{},
-            "Injects a DCCurrent or StepCurrent into a population, or into the listed neurons of "
-            "it.")
+            "Injects a DCCurrent, StepCurrent, ACCurrent or NoiseCurrent into a population, or into "
+            "the listed neurons of it.")
         .def(
             "set_integrator",
             [](snn::network& net, const population_ref& pop, const std::string& scheme,
@@ -209,6 +211,17 @@ the value. Populations are named by their PopulationIndex or by their name.)doc"
                    std::to_string(net.neuron_count()) + " neurons)";
         });
 
+    m.def(
+        "current_trace",
+        [](const snn::network& net, std::size_t stimulus, std::uint32_t neuron, double dt_ms, std::uint64_t seed,
+           std::int64_t steps) {
+            return to_array(snn::current_trace(net, stimulus, neuron, dt_ms, seed, steps));
+        },
+        py::arg("network"), py::arg("stimulus"), py::arg("neuron"), py::arg("dt_ms"), py::arg("seed"),
+        py::arg("steps"),
+        "The current [mV, or pA for the conductance models] that stimulus `stimulus` (its index in the "
+        "order of inject()) adds to `neuron` in each of the first `steps` steps of a run with this dt and "
+        "seed: what the engine applies, step by step (noise included).");
     m.def("cuba_network", &snn::cuba_network, py::arg("neurons"), py::arg("dt_ms") = 0.1,
           "The CUBA benchmark network (Vogels & Abbott 2005) as `volley bench cuba` builds it.");
     m.def("coba_network", &snn::coba_network, py::arg("neurons"), py::arg("dt_ms") = 0.1,

@@ -415,6 +415,34 @@ raises KeyboardInterrupt, and the simulation can be run on.)doc")
             "Input from outside: one current per neuron (discrete_neuron) or a [step][neuron] "
             "table (analog_source).")
         .def(
+            "set_current",
+            [](py_simulation& s, std::size_t stimulus, const snn::current_waveform& waveform) {
+                busy_guard busy(s);
+                s.sim->set_current(stimulus, waveform);
+            },
+            py::arg("stimulus"), py::arg("current"),
+            "Between runs: replaces the waveform of current stimulus `stimulus` (its index in the order of "
+            "Network.inject) from the next step on.")
+        .def(
+            "set_spike_times",
+            [](py_simulation& s, const population_ref& pop, std::vector<std::vector<double>> times) {
+                busy_guard busy(s);
+                s.sim->set_spike_times(resolve(s.sim->model(), pop), std::move(times));
+            },
+            py::arg("population"), py::arg("spike_times_ms"),
+            "Between runs: new spike trains (one per neuron) for a spike_source population, sent from the "
+            "next step on; a time not after the time already simulated is refused.")
+        .def(
+            "current_trace",
+            [](const py_simulation& s, std::size_t stimulus, std::uint32_t neuron, std::int64_t steps) {
+                busy_guard busy(s);
+                const auto& o = s.sim->options();
+                return to_array(snn::current_trace(s.sim->model(), stimulus, neuron, o.dt_ms, o.seed, steps));
+            },
+            py::arg("stimulus"), py::arg("neuron"), py::arg("steps"),
+            "The current that stimulus `stimulus` adds to `neuron` in each of the first `steps` steps, as "
+            "this simulation has it now (set_current included): volley.current_trace with its dt and seed.")
+        .def(
             "weights",
             [](const py_simulation& s, std::size_t projection) {
                 busy_guard busy(s);

@@ -105,6 +105,24 @@ class StepCurrent:
     times_ms: list[float]
     amplitudes_mv: list[float]
     def __init__(self, times_ms: Sequence[float], amplitudes_mv: Sequence[float]) -> None: ...
+class ACCurrent:
+    amplitude_mv: float
+    offset_mv: float
+    frequency_hz: float
+    phase_deg: float
+    start_ms: float
+    stop_ms: float
+    def __init__(self, amplitude_mv: float, offset_mv: float = 0.0, frequency_hz: float = 0.0,
+                 phase_deg: float = 0.0, start_ms: float = 0.0, stop_ms: float = ...) -> None: ...
+class NoiseCurrent:
+    mean_mv: float
+    stdev_mv: float
+    interval_ms: float
+    start_ms: float
+    stop_ms: float
+    def __init__(self, mean_mv: float, stdev_mv: float, interval_ms: float = 0.0, start_ms: float = 0.0,
+                 stop_ms: float = ...) -> None: ...
+Current = Union[DCCurrent, StepCurrent, ACCurrent, NoiseCurrent]
 
 class StdpPair:
     tau_plus_ms: float
@@ -118,6 +136,18 @@ class StdpPair:
     def __init__(self, tau_plus_ms: float = 20.0, tau_minus_ms: float = 20.0, a_plus: float = 0.005,
                  a_minus: float = 0.00525, w_min: float = 0.0, w_max: float = 1.0, dependence: str = "additive",
                  pairing: str = "all_to_all", dendritic_delay_ms: float = 0.0, mu: float = 0.4) -> None: ...
+
+class TsodyksMarkram:
+    u: ValueSpec
+    tau_rec_ms: ValueSpec
+    tau_facil_ms: ValueSpec
+    tau_psc_ms: ValueSpec
+    def __init__(self, u: ValueSpec = 0.5, tau_rec_ms: ValueSpec = 100.0, tau_facil_ms: ValueSpec = 0.0,
+                 tau_psc_ms: ValueSpec = 0.0) -> None: ...
+
+class StochasticRelease:
+    p_transmit: ValueSpec
+    def __init__(self, p_transmit: ValueSpec = 1.0) -> None: ...
 
 class PopulationIndex:
     value: int
@@ -133,8 +163,9 @@ class Network:
     def set_parameter(self, population: PopulationRef, name: str, value: ValueSpec) -> None: ...
     def initialise(self, population: PopulationRef, variable: str, value: ValueSpec) -> None: ...
     def connect(self, source: PopulationRef, target: PopulationRef, connector: Connector, weight: ValueSpec = 1.0,
-                delay_ms: ValueSpec = 1.0, receptor: str = "excitatory", plasticity: StdpPair | None = None) -> int: ...
-    def inject(self, target: PopulationRef, current: Union[DCCurrent, StepCurrent],
+                delay_ms: ValueSpec = 1.0, receptor: str = "excitatory",
+                plasticity: StdpPair | TsodyksMarkram | StochasticRelease | None = None) -> int: ...
+    def inject(self, target: PopulationRef, current: Current,
                neurons: Sequence[int] = ...) -> None: ...
     def set_integrator(self, population: PopulationRef, scheme: str, abs_tol: float = 1e-8,
                        rel_tol: float = 1e-8) -> None: ...
@@ -227,6 +258,9 @@ class Simulation:
     def checkpoint(self, file: Union[str, PathLike[str]]) -> None: ...
     def restore(self, file: Union[str, PathLike[str]]) -> None: ...
     def set_input(self, population: PopulationRef, values: Any) -> None: ...
+    def set_current(self, stimulus: int, current: Current) -> None: ...
+    def set_spike_times(self, population: PopulationRef, spike_times_ms: Sequence[Sequence[float]]) -> None: ...
+    def current_trace(self, stimulus: int, neuron: int, steps: int) -> npt.NDArray[np.float64]: ...
     def weights(self, projection: int) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32],
                                                 npt.NDArray[np.float64]]: ...
     @property
@@ -361,3 +395,6 @@ class CartpoleTask(EvaluationTask):
 
 def evolve(task: EvaluationTask, generations: int = 50, seed: int = 1, threads: int = 1,
            config: dict[str, Any] | None = None, population: int = 0) -> dict[str, Any]: ...
+
+def current_trace(network: Network, stimulus: int, neuron: int, dt_ms: float, seed: int,
+                  steps: int) -> npt.NDArray[np.float64]: ...

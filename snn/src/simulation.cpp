@@ -8,6 +8,7 @@
 
 #include "backends/engine.hpp"
 #include "build/connectivity.hpp"
+#include "model/format_number.hpp"
 #include "simulation_impl.hpp"
 
 namespace volley::snn {
@@ -152,6 +153,52 @@ void simulation::reset() {
 
 std::string input_kind_name(const population_input& input) {
     return std::holds_alternative<constant_input>(input) ? "constant current" : "table of values per step";
+}
+
+void simulation::set_current(std::size_t stimulus, current_waveform waveform) {
+    auto& net = impl_->net;
+    if (stimulus >= net.stimuli().size()) return net.set_current(stimulus, std::move(waveform));  // throws
+    const auto target = net.stimuli()[stimulus].target;
+    auto old = net.stimuli()[stimulus].waveform;
+    net.set_current(stimulus, std::move(waveform));
+    try {
+        impl_->engine->refresh_inputs(net, target);
+    } catch (...) {
+        net.set_current(stimulus, std::move(old));
+        throw;
+    }
+}
+
+void simulation::set_spike_times(population_index pop, std::vector<std::vector<double>> spike_times_ms) {
+    auto& net = impl_->net;
+    const auto& p = net.at(pop);
+    const auto* src = std::get_if<spike_source>(&p.model);
+    auto old = src ? src->spike_times_ms : std::vector<std::vector<double>>{};
+    // A spike array sends the spike of step k (t = k·dt) during the step before it, so after
+    // `done` steps the first that can still be sent is step done + 1. A new train may repeat
+    // spikes already sent (a train given whole again) but not add one in the past.
+    const std::int64_t done = impl_->engine->current_step();
+    const double now_ms = static_cast<double>(done) * impl_->options.dt_ms;
+    auto step_of = [&](double t) { return std::llround(t / impl_->options.dt_ms); };
+    for (std::size_t i = 0; i < spike_times_ms.size(); ++i) {
+        std::vector<std::int64_t> sent;
+        if (i < old.size())
+            for (double t : old[i]) sent.push_back(step_of(t));
+        std::sort(sent.begin(), sent.end());
+        for (double t : spike_times_ms[i])
+            if (std::isfinite(t) && step_of(t) <= done && !std::binary_search(sent.begin(), sent.end(), step_of(t)))
+                throw invalid_parameter("population '" + p.name + "' neuron " + std::to_string(i), "spike_times_ms",
+                                        detail::format_number(t),
+                                        "is not after the time already simulated (" + detail::format_number(now_ms) +
+                                            " ms) and was not sent: that spike can no longer be sent");
+    }
+    net.set_spike_times(pop, std::move(spike_times_ms));
+    try {
+        impl_->engine->refresh_inputs(net, pop);
+    } catch (...) {
+        net.set_spike_times(pop, std::move(old));
+        throw;
+    }
 }
 
 void simulation::set_input(population_index pop, population_input input) {

@@ -203,10 +203,27 @@ inline network per_neuron_poisson_scenario() {
     return net;
 }
 
+/// A sine on every neuron and Gaussian noise on some (each neuron its own draws, held for 0.5
+/// ms), driving lif_exp cells that excite each other: every backend must apply the same current
+/// at every step.
+inline network sine_and_noise_scenario() {
+    network net;
+    const auto cells = net.add_population("cells", 120, lif_exp{});
+    net.inject(cells, ac_current{.amplitude_mv = 6, .offset_mv = 9, .frequency_hz = 40, .phase_deg = 30, .start_ms = 2,
+                                 .stop_ms = 80});
+    std::vector<std::uint32_t> some;
+    for (std::uint32_t i = 0; i < 120; i += 3) some.push_back(i);
+    net.inject(cells, noise_current{.mean_mv = 2, .stdev_mv = 8, .interval_ms = 0.5, .start_ms = 10, .stop_ms = 90},
+               some);
+    net.connect(cells, cells, fixed_probability{.p = 0.05}, {.weight = uniform{0.5, 2.0}, .delay_ms = uniform{0.5, 3.0}});
+    return net;
+}
+
 inline std::vector<scenario> scenarios() {
     using reset = discrete_neuron::reset_mode;
     return {{"cuba", cuba_scenario, 200, 1000},
             {"heterogeneous_delays", heterogeneous_delay_scenario, 200, 1000},
+            {"sine_and_noise", sine_and_noise_scenario, 100, 300},
             {"direct_alpha", direct_alpha_scenario, 150, 500},
             {"microcircuit", microcircuit_scenario, 100, 500},
             {"nir_lif", [] { return nir_scenario("lif_affine.nir", reset::to_v_reset); }, 30, 100,

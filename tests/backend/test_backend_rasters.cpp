@@ -101,6 +101,30 @@ bool refuses_naming(F&& f, std::initializer_list<const char*> words) {
     return false;
 }
 
+// A current changed between runs (simulation::set_current) holds from the next step on every
+// backend alike; new spike trains between runs are the cpu backend's only.
+TEST(device_backends, take_a_current_changed_between_runs_as_the_cpu_does) {
+    if (!features().portable) GTEST_SKIP() << "this build has no portable backend";
+    const network net = sine_and_noise_scenario();
+    auto raster_of = [&](const context& ctx) {
+        simulation sim(net, ctx, {.dt_ms = 0.1, .seed = 42});
+        auto rec = sim.record_spikes(net.find("cells"));
+        sim.run(30);
+        sim.set_current(0, ac_current{.amplitude_mv = 9, .offset_mv = 4, .frequency_hz = 25, .start_ms = 30.05, .stop_ms = 70});
+        sim.set_current(1, noise_current{.mean_mv = 5, .stdev_mv = 12, .interval_ms = 0.3, .start_ms = 31});
+        sim.run(50);
+        return raster({&rec});
+    };
+    const auto reference = raster_of(context{.threads = 1, .backend = backend_kind::cpu});
+    ASSERT_GE(reference.size(), 200u);
+    EXPECT_TRUE(raster_of(context{.threads = 2, .backend = backend_kind::portable}) == reference);
+    network arrays;
+    const auto src = arrays.add_population("input", 1, spike_source{{{5.0}}});
+    simulation sim(arrays, context{.threads = 1, .backend = backend_kind::portable}, {.dt_ms = 0.1});
+    sim.run(1);
+    EXPECT_TRUE(refuses_naming([&] { sim.set_spike_times(src, {{7.0}}); }, {"spike_source", "'input'", "portable"}));
+}
+
 TEST(device_backends, refuse_a_model_they_do_not_run_naming_the_population_and_the_model) {
     if (!features().portable) GTEST_SKIP() << "this build has no portable backend";
     const network coba = coba_network(100, 0.1);

@@ -18,43 +18,15 @@ from volley_test_support import SKIP, require, volley_module
 
 PYNN_VERSION = "0.13.0"
 
-_NEEDS_SHORT_TERM = "TsodyksMarkramSynapse: Volley has no short-term plasticity yet (needs engine work)"
-_NEEDS_AC = "ACSource: Volley's current inputs are DC and step currents (a sine source needs engine work)"
-_CHANGED_AFTER_RUN = ("changes a current source after run(): Volley builds its current inputs at the first run() "
-                      "(changing them afterwards needs engine work)")
-_OFF_GRID = "SpikeSourceArray spike times off the dt grid: Volley's spike sources emit on the grid (needs engine work)"
+_OFF_GRID = ("SpikeSourceArray spike times off the dt grid: Volley's spike sources emit on the grid (exact spike "
+             "times are the event-driven work still to come)")
 
 KNOWN_FAILURES = {
     "test_cell_types.py::test_EIF_cond_alpha_isfa_ista": "EIF_cond_alpha_isfa_ista: Volley's adex has exponential "
                                                          "synapses only (an alpha-synapse AdEx needs engine work)",
-    "test_cell_types.py::test_SpikeSourceGamma": "SpikeSourceGamma: Volley has no gamma-process source "
-                                                 "(needs engine work)",
-    "test_cell_types.py::test_SpikeSourcePoissonRefractory": "SpikeSourcePoissonRefractory: Volley's Poisson source "
-                                                             "has no dead time (needs engine work)",
-    "test_cell_types.py::test_update_SpikeSourceArray": "sets a SpikeSourceArray's spike_times after run(): Volley "
-                                                        "builds the network at the first run() (needs engine work)",
     "test_cell_types.py::test_composed_neuron_model_homogeneous_receptors": "PointNeuron (composed cell types): "
                                                                             "not in volley.pynn (needs engine work)",
-    "test_connectors.py::test_all_to_all_tsodyksmarkram": _NEEDS_SHORT_TERM,
-    "test_connectors.py::test_fixed_number_pre_with_replacement_heterogeneous_parameters": _NEEDS_SHORT_TERM,
-    "test_connectors.py::test_fixed_number_post_with_replacement_heterogeneous_parameters": _NEEDS_SHORT_TERM,
-    "test_electrodes.py::test_changing_electrode": _CHANGED_AFTER_RUN,
-    "test_electrodes.py::test_issue437": "NoisyCurrentSource: Volley has no noisy current input (needs engine work)",
-    "test_electrodes.py::test_issue442": _NEEDS_AC,
-    "test_electrodes.py::test_issue445": _NEEDS_AC,
-    "test_electrodes.py::test_issue451": _CHANGED_AFTER_RUN,
-    "test_electrodes.py::test_issue_465_474_630": _NEEDS_AC,
-    "test_electrodes.py::test_issue497": _NEEDS_AC,
-    "test_electrodes.py::test_issue631": _NEEDS_AC + "; also NoisyCurrentSource",
-    "test_electrodes.py::test_issue759": _CHANGED_AFTER_RUN,
-    "test_parameter_handling.py::test_set_synaptic_parameters_fully_connected": _NEEDS_SHORT_TERM,
-    "test_parameter_handling.py::test_set_synaptic_parameters_partially_connected": _NEEDS_SHORT_TERM,
-    "test_parameter_handling.py::test_set_synaptic_parameters_multiply_connected": _NEEDS_SHORT_TERM,
-    "test_parameter_handling.py::test_issue505": _NEEDS_SHORT_TERM,
     "test_recording.py::test_issue259": _OFF_GRID,
-    "test_scenario4.py::test_scenario4": _NEEDS_SHORT_TERM,
-    "test_synapse_types.py::test_simple_stochastic_synapse": "SimpleStochasticSynapse: Volley's synapses always "
-                                                             "transmit (needs engine work)",
     "test_ticket166.py::test_ticket166": _OFF_GRID,
 }
 

@@ -2,12 +2,11 @@
 neurons (weights in mV, v_rest 0) receive one spike at 10 ms through weights set per connection
 (a number, then a (pre, post) array) and delays set to 2 ms: each v jumps by its weight at 12 ms
 and decays with tau_m, so v(12.5 ms) = w·exp(-0.5/20) exactly, at most one step's decay apart.
-Also: set() after run(), set() of an STDP parameter, a positive inhibitory current weight, and
-ACSource / NoisyCurrentSource are refused with VolleyNotSupported (or PyNN's ConnectionError)
-naming them. Then: a connection's weight and delay set through prj[i] (v jumps by the set
+Also: set() after run(), set() of an STDP parameter and a positive inhibitory current weight are
+refused with VolleyNotSupported (or PyNN's ConnectionError) naming them. Then: a connection's weight and delay set through prj[i] (v jumps by the set
 weight after the set delay), run_until of the current and of an earlier time, and a DCSource's
-amplitude set before run() (v at 20 ms the analytic R·I·(1 - exp(-1)) to 1e-9 mV) and refused
-after it; StepCurrentSource times on the grid, and out-of-order times refused as PyNN's
+amplitude set before run() (v at 20 ms the analytic R·I·(1 - exp(-1)) to 1e-9 mV) and after it
+(v at 40 ms analytic again), a bad value after it refused, leaving the source as it was; StepCurrentSource times on the grid, and out-of-order times refused as PyNN's
 InvalidParameterValueError. Skips without PyNN."""
 
 import math
@@ -18,6 +17,7 @@ volley_module()
 require("pyNN", "PyNN is not installed (pip install pyNN)")
 import numpy as np  # noqa: E402
 import volley.pynn as sim  # noqa: E402
+from volley import InvalidParameter  # noqa: E402
 from pyNN.errors import ConnectionError as PyNNConnectionError  # noqa: E402
 from pyNN.errors import InvalidParameterValueError as PyNNInvalidParameterValueError  # noqa: E402
 
@@ -63,8 +63,6 @@ stdp = sim.Projection(a, b, sim.AllToAllConnector(), sim.STDPMechanism(
 refused("set of an STDP parameter", lambda: stdp.set(tau_plus=10.0), "set()")
 inh = sim.Projection(a, b, sim.AllToAllConnector(), sim.StaticSynapse(weight=-0.5), receptor_type="inhibitory")
 refused("positive current-based inhibitory weight", lambda: inh.set(weight=0.5), error=PyNNConnectionError)
-refused("ACSource", lambda: sim.ACSource(amplitude=1.0, frequency=10.0), "current source")
-refused("NoisyCurrentSource", lambda: sim.NoisyCurrentSource(mean=1.0, stdev=0.1), "current source")
 sim.end()
 
 # A connection's weight and delay set through prj[i] before the first run; after it refused.
@@ -128,8 +126,16 @@ v = cell.get_data().segments[0].filter(name="v")[0]
 got = float(v.magnitude[int(np.argmin(np.abs(np.asarray(v.times) - 20.0))), 0])
 expected = -65.0 + 20.0 * 0.25 * (1 - math.exp(-20.0 / 20.0))
 check(abs(got - expected) < 1e-9, f"v(20 ms) = {got} under 0.25 nA: expected {expected:.4f}")
-refused("DCSource amplitude after run", lambda: setattr(dc, "amplitude", 0.5), "amplitude")
-check(dc.amplitude == 0.25, f"a refused amplitude changed the source ({dc.amplitude})")
+dc.amplitude = 0.5  # after run(): from 20 ms on
+sim.run(20.0)
+v = cell.get_data().segments[0].filter(name="v")[0]
+got40 = float(v.magnitude[int(np.argmin(np.abs(np.asarray(v.times) - 40.0))), 0])
+v_inf = -65.0 + 20.0 * 0.5
+expected40 = v_inf + (expected - v_inf) * math.exp(-20.0 / 20.0)
+check(abs(got40 - expected40) < 1e-9, f"v(40 ms) after the amplitude went to 0.5 nA at 20 ms = {got40}: "
+      f"expected {expected40:.6f}")
+refused("a negative DCSource start after run", lambda: setattr(dc, "start", -5.0), "start_ms", error=InvalidParameter)
+check(dc.start == 0.0 and dc.amplitude == 0.5, f"a refused start changed the source ({dc.get_parameters()})")
 sim.end()
-print("current sources: parameters read, set before run() as set, refused after it")
+print("current sources: parameters read, set before and after run() as set")
 print("test_pynn_set: ok")

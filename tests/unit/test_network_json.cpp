@@ -28,8 +28,17 @@ vs::network every_feature() {
     net.connect(c, c, vs::one_to_one{}, {.weight = 1.0, .delay_ms = std::vector<double>{1, 2, 3, 4, 5}});
     net.connect(p, a, vs::from_list{{0, 1, 7}, {3, 3, 19}}, {.weight = std::vector<double>{1, 2, 3}});
     net.connect(s, b, vs::all_to_all{});
+    std::vector<double> u(10);
+    for (std::size_t k = 0; k < u.size(); ++k) u[k] = 0.1 + 0.05 * static_cast<double>(k);
+    net.connect(s, c, vs::all_to_all{},
+                {.weight = 0.5, .delay_ms = 1.0,
+                 .plasticity = vs::tsodyks_markram{.u = u, .tau_rec_ms = 300.0, .tau_facil_ms = 20.0, .tau_psc_ms = 2.0}});
+    net.connect(s, a, vs::all_to_all{}, {.weight = 1.0, .delay_ms = 0.5, .plasticity = vs::stochastic_release{0.25}});
     net.inject(a, vs::dc_current{.amplitude_mv = 3, .start_ms = 10, .stop_ms = 20}, {1, 2});
     net.inject(c, vs::step_current{{0, 5, 10}, {1, -1, 0}});
+    net.inject(b, vs::ac_current{.amplitude_mv = 2, .offset_mv = 0.5, .frequency_hz = 40, .phase_deg = 90, .start_ms = 3,
+                                 .stop_ms = 40});
+    net.inject(a, vs::noise_current{.mean_mv = 1, .stdev_mv = 0.25, .interval_ms = 0.5, .start_ms = 2}, {0, 3});
     return net;
 }
 
@@ -136,6 +145,21 @@ TEST(NetworkJson, ZeroDelayRoundTrips) {
     const auto net = vs::parse_network_json(text, "zero.json").net;
     EXPECT_EQ(std::get<double>(net.projections().at(0).synapse.delay_ms), 0.0);
     EXPECT_EQ(vs::parse_network_json(vs::to_network_json(net), "again.json").net, net);
+}
+
+TEST(NetworkJson, SineAndNoiseCurrentsReadWithDefaultsAndNameBadValues) {
+    const auto f = vs::parse_network_json("{" + header + R"("populations": [{"name": "p", "size": 2, "model": "lif_exp"}],
+        "currents": [{"target": "p", "type": "ac", "amplitude_mv": 1, "frequency_hz": 10},
+                     {"target": "p", "type": "noise", "mean_mv": 0, "stdev_mv": 2}]})");
+    ASSERT_EQ(f.net.stimuli().size(), 2u);
+    EXPECT_TRUE(f.net.stimuli()[0].waveform == vs::current_waveform(vs::ac_current{.amplitude_mv = 1, .frequency_hz = 10}));
+    EXPECT_TRUE(f.net.stimuli()[1].waveform == vs::current_waveform(vs::noise_current{.mean_mv = 0, .stdev_mv = 2}));
+    const auto e = error_of("{" + header + R"("populations": [{"name": "p", "size": 2, "model": "lif_exp"}],
+        "currents": [{"target": "p", "type": "noise", "mean_mv": 0, "stdev_mv": -2}]})");
+    EXPECT_NE(e.find("stdev_mv = -2"), std::string::npos) << e;
+    const auto u = error_of("{" + header + R"("populations": [{"name": "p", "size": 2, "model": "lif_exp"}],
+        "currents": [{"target": "p", "type": "sine", "amplitude_mv": 1}]})");
+    EXPECT_NE(u.find("known: dc, step, ac, noise"), std::string::npos) << u;
 }
 
 TEST(NetworkJson, UnknownConnectorAndReceptor) {

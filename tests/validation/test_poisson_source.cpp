@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <tuple>
 
 namespace volley::snn {
 namespace {
@@ -252,6 +253,84 @@ TEST(poisson_source, negative_per_neuron_rate_is_an_invalid_parameter_naming_it)
         EXPECT_EQ(e.parameter(), "rate_hz");
         EXPECT_LT(std::stod(e.value()), 0);
     }
+}
+
+/// (mean, sample variance) of the intervals [ms] of every train of `rec`, and their count.
+std::tuple<double, double, std::size_t> interval_moments(const spike_recorder& rec, double dt,
+                                                         std::uint32_t only = UINT32_MAX) {
+    const auto by = testing::spike_steps_by_neuron(rec);
+    double sum = 0, sum2 = 0;
+    std::size_t count = 0;
+    for (std::uint32_t i = 0; i < by.size(); ++i) {
+        if (only != UINT32_MAX && i != only) continue;
+        for (std::size_t k = 1; k < by[i].size(); ++k) {
+            const double isi = static_cast<double>(by[i][k] - by[i][k - 1]) * dt;
+            sum += isi, sum2 += isi * isi, ++count;
+        }
+    }
+    const double m = sum / static_cast<double>(count);
+    return {m, (sum2 - static_cast<double>(count) * m * m) / static_cast<double>(count - 1), count};
+}
+
+// A dead time d: no interval shorter than d, the mean interval still 1/rate, and the rest of
+// each interval exponential of mean 1/rate - d (so the interval's sd is 1/rate - d).
+TEST(poisson_source, a_dead_time_keeps_the_rate_and_shortens_nothing_below_it) {
+    const double rate_hz = 50, dead = 5, dt = 0.1;
+    network net;
+    const auto pop = net.add_population("noise", 200, poisson_source{{.rate_hz = rate_hz, .dead_time_ms = dead}});
+    simulation sim(net, context{.threads = 2}, {.dt_ms = dt, .seed = 11});
+    auto rec = sim.record_spikes(pop);
+    sim.run(20000);
+    for (const auto& steps : testing::spike_steps_by_neuron(rec))
+        for (std::size_t k = 1; k < steps.size(); ++k)
+            ASSERT_GE(static_cast<double>(steps[k] - steps[k - 1]) * dt, dead - dt) << "an interval below the dead time";
+    const auto [m, var, n] = interval_moments(rec, dt);
+    ASSERT_GT(n, 150000u);
+    const double mean = 1000 / rate_hz, sd = mean - dead;
+    EXPECT_NEAR(m, mean, z999 * sd / std::sqrt(static_cast<double>(n)));
+    // The sample variance of an exponential: Var(s²) = (mu4 - s⁴)/n = 8 s⁴ / n.
+    EXPECT_NEAR(var, sd * sd + dt * dt / 6, z999 * std::sqrt(8.0 / static_cast<double>(n)) * sd * sd);
+}
+
+// A gamma shape k: mean interval 1/rate, variance (1/rate)²/k (PyNN's SpikeSourceGamma with
+// alpha = k, beta = k·rate), for shapes above and below 1; the same trains on 1 and 3 threads.
+TEST(poisson_source, a_gamma_shape_gives_intervals_of_that_shape_at_the_rate) {
+    const double dt = 0.1;
+    network net;
+    const auto pop = net.add_population("noise", 3, poisson_source{});
+    net.set_parameter(pop, "rate_hz", std::vector<double>{100.0 / 6, 50, 500});
+    net.set_parameter(pop, "gamma_shape", std::vector<double>{6, 4, 0.5});
+    std::vector<std::int64_t> first;
+    for (int threads : {1, 3}) {
+        simulation sim(net, context{.threads = threads}, {.dt_ms = dt, .seed = 5});
+        auto rec = sim.record_spikes(pop);
+        sim.run(200000);
+        const std::vector<double> rates{100.0 / 6, 50, 500}, shapes{6, 4, 0.5};
+        for (std::uint32_t i = 0; i < 3; ++i) {
+            const auto [m, var, n] = interval_moments(rec, dt, i);
+            const double mean = 1000 / rates[i], v = mean * mean / shapes[i];
+            // Var of the sample variance of a gamma: (mu4 - s⁴)/n with mu4 = 3 s⁴ (1 + 2/k).
+            const double sd_var = std::sqrt((3 * (1 + 2 / shapes[i]) - 1) / static_cast<double>(n)) * v;
+            EXPECT_NEAR(m, mean, z999 * std::sqrt(v / static_cast<double>(n))) << "neuron " << i;
+            EXPECT_NEAR(var, v + dt * dt / 6, z999 * sd_var + (shapes[i] < 1 ? 0.02 * v : 0.0)) << "neuron " << i;
+        }
+        if (first.empty()) first = rec.steps();
+        else EXPECT_EQ(rec.steps(), first) << threads << " threads";
+    }
+}
+
+TEST(poisson_source, a_dead_time_as_long_as_the_mean_interval_is_refused_naming_it) {
+    network net;
+    net.add_population("noise", 2, poisson_source{{.rate_hz = 100, .dead_time_ms = 10}});
+    try {
+        simulation sim(net, context{.threads = 1}, {.dt_ms = 0.1});
+        ADD_FAILURE() << "a dead time of 10 ms at 100 Hz was accepted";
+    } catch (const invalid_parameter& e) {
+        EXPECT_NE(std::string(e.what()).find("dead_time_ms = 10"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("'noise'"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(net.add_population("bad", 1, poisson_source{{.gamma_shape = 0}}), invalid_parameter);
+    EXPECT_THROW(net.add_population("bad2", 1, poisson_source{{.dead_time_ms = -1}}), invalid_parameter);
 }
 
 }  // namespace

@@ -391,7 +391,7 @@ snn_h5_contents read_snn_h5(const std::string& path) {
             if (connector == "all_to_all") rule = snn::all_to_all{.allow_autapses = r.req_int(pg.get(), "allow_autapses", p, 0, 1) == 1};
             else if (connector == "convolution") rule = r.convolution(pg.get(), p);
             else throw file_format_error(path, p + " attribute 'connector'", "unknown connector '" + connector + "'");
-            wrap(p, [&] { net.network.connect(source, target, rule, syn); });
+            wrap(p, [&] { net.network.connect(source, target, std::move(rule), std::move(syn)); });
         }
     }
     {

@@ -6,12 +6,15 @@
     ...
 
 Cell types: IF_curr_exp, IF_curr_alpha, IF_curr_delta, IF_cond_exp, IF_cond_alpha, Izhikevich,
-EIF_cond_exp_isfa_ista, HH_cond_exp, SpikeSourcePoisson, SpikeSourceArray. Current sources:
-DCSource, StepCurrentSource. Synapses: StaticSynapse, STDPMechanism (SpikePairRule with
-Additive, Multiplicative or AdditivePotentiationMultiplicativeDepression weight dependence).
-Every PyNN connector. Spikes and state
-variables are recorded into Neo blocks. The network is built at the first run(): changing it
-afterwards raises VolleyNotSupported naming what was changed.
+EIF_cond_exp_isfa_ista, HH_cond_exp, SpikeSourcePoisson, SpikeSourcePoissonRefractory,
+SpikeSourceGamma, SpikeSourceArray. Current sources: DCSource, StepCurrentSource, ACSource,
+NoisyCurrentSource. Synapses: StaticSynapse, STDPMechanism (SpikePairRule with Additive,
+Multiplicative or AdditivePotentiationMultiplicativeDepression weight dependence),
+TsodyksMarkramSynapse, SimpleStochasticSynapse. Every PyNN connector. Spikes and state
+variables are recorded into Neo blocks, an injected current through its source's record().
+The network is built at the first run(); afterwards a current source's parameters and a
+SpikeSourceArray's spike times can change (from the next step on), and any other change raises
+VolleyNotSupported naming what was changed.
 """
 
 import os

@@ -119,10 +119,19 @@ def translate(celltype, p):
     if name == "SpikeSourcePoisson":  # rate, start and duration per cell (poisson_source takes each per neuron)
         params = {"rate_hz": p["rate"], "start_ms": p["start"], "stop_ms": p["start"] + p["duration"]}
         return Translation("poisson_source", params, None, None, {})
+    if name == "SpikeSourcePoissonRefractory":  # a dead time of tau_refrac at the same mean rate
+        params = {"rate_hz": p["rate"], "start_ms": p["start"], "stop_ms": p["start"] + p["duration"],
+                  "dead_time_ms": p["tau_refrac"]}
+        return Translation("poisson_source", params, None, None, {})
+    if name == "SpikeSourceGamma":  # intervals Gamma(alpha, rate beta): mean alpha / beta
+        params = {"rate_hz": p["beta"] / p["alpha"], "gamma_shape": p["alpha"], "start_ms": p["start"],
+                  "stop_ms": p["start"] + p["duration"]}
+        return Translation("poisson_source", params, None, None, {})
     if name == "SpikeSourceArray":
         times = [[float(t) for t in np.asarray(s.value if hasattr(s, "value") else s, dtype=float)]
                  for s in p["spike_times"]]
         return Translation("spike_source", {}, None, None, {}, fixed={"spike_times_ms": times})
     raise unsupported(f"cell type {name}", "celltype", name,
                       "pyNN.volley runs IF_curr_exp, IF_curr_alpha, IF_curr_delta, IF_cond_exp, IF_cond_alpha, "
-                      "Izhikevich, EIF_cond_exp_isfa_ista, HH_cond_exp, SpikeSourcePoisson and SpikeSourceArray")
+                      "Izhikevich, EIF_cond_exp_isfa_ista, HH_cond_exp, SpikeSourcePoisson, "
+                      "SpikeSourcePoissonRefractory, SpikeSourceGamma and SpikeSourceArray")

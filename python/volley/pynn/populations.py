@@ -24,12 +24,14 @@ class PopulationView(common.PopulationView):
         return self.celltype.reverse_translate(ParameterSpace(values, shape=(self.size,)))
 
     def _set_parameters(self, parameter_space):
-        simulator.state.require_unbuilt("set()")
+        _require_settable(self.parent, parameter_space)
         parameter_space.evaluate(simplify=False)
         cells.check(self.celltype, self.parent.label, dict(parameter_space.items()),
                     np.arange(self.parent.size)[self.mask])
+        previous = {name: self.parent._parameters[name].copy() for name in parameter_space.keys()}
         for name, value in parameter_space.items():
             self.parent._parameters[name][self.mask] = value
+        _send_spike_times(self.parent, previous)
 
     def _set_initial_value_array(self, variable, initial_values):
         simulator.state.require_unbuilt("initialize()")
@@ -82,8 +84,34 @@ class Population(common.Population):
         return self.celltype.reverse_translate(ParameterSpace(values, shape=(self.size,)))
 
     def _set_parameters(self, parameter_space):
-        simulator.state.require_unbuilt("set()")
+        _require_settable(self, parameter_space)
         parameter_space.evaluate(simplify=False)
         cells.check(self.celltype, self.label, dict(parameter_space.items()))
+        previous = {name: self._parameters[name] for name in parameter_space.keys()}
         for name, value in parameter_space.items():
             self._parameters[name] = value
+        _send_spike_times(self, previous)
+
+
+def _require_settable(population, parameter_space):
+    """After run() only a SpikeSourceArray's spike_times can change (the engine takes new trains
+    between runs); anything else is refused as before the network is built."""
+    if simulator.state.simulation is None:
+        return
+    if type(population.celltype).__name__ == "SpikeSourceArray" and set(parameter_space.keys()) == {"spike_times"}:
+        return
+    simulator.state.require_unbuilt("set()")
+
+
+def _send_spike_times(population, previous):
+    """Hands a SpikeSourceArray's new trains to the running simulation; on refusal (a spike at or
+    before the time already simulated) the parameters go back to `previous` and the error rises."""
+    sim = simulator.state.simulation
+    if sim is None or type(population.celltype).__name__ != "SpikeSourceArray":
+        return
+    try:
+        trains = cells.translate(population.celltype, population._native_values()).fixed["spike_times_ms"]
+        sim.set_spike_times(population._volley_index, trains)
+    except Exception:
+        population._parameters.update(previous)
+        raise

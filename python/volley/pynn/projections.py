@@ -13,7 +13,10 @@ import volley
 
 from . import simulator
 from .errors_ import invalid, unsupported
-from .standardmodels import STDPMechanism, StaticSynapse
+from .standardmodels import SimpleStochasticSynapse, STDPMechanism, StaticSynapse, TsodyksMarkramSynapse
+
+# The synapse types whose parameters are kept per connection and given to the engine as lists.
+_PER_CONNECTION = {TsodyksMarkramSynapse: ("U", "tau_rec", "tau_facil"), SimpleStochasticSynapse: ("p",)}
 
 
 class Connection(common.Connection):
@@ -75,14 +78,17 @@ class Projection(common.Projection):
         simulator.state.require_unbuilt("Projection()")
         common.Projection.__init__(self, presynaptic_population, postsynaptic_population, connector, synapse_type,
                                    source, receptor_type, space, label)
-        if not isinstance(self.synapse_type, (StaticSynapse, STDPMechanism)):
+        if not isinstance(self.synapse_type, (StaticSynapse, STDPMechanism, *_PER_CONNECTION)):
             raise unsupported(f"projection {self.label}", "synapse_type", type(self.synapse_type).__name__,
-                              "pyNN.volley has StaticSynapse and STDPMechanism")
+                              "pyNN.volley has StaticSynapse, STDPMechanism, TsodyksMarkramSynapse and "
+                              "SimpleStochasticSynapse")
         if self.receptor_type not in ("excitatory", "inhibitory"):
             raise unsupported(f"projection {self.label}", "receptor_type", self.receptor_type,
                               "must be excitatory or inhibitory")
         self._pre, self._post, self._weights, self._delays = [], [], [], []
         self._parts = []  # plastic: (Volley projection, positions of its connections in _columns())
+        names = _PER_CONNECTION.get(type(self.synapse_type), ())
+        self._extra = {name: [] for name in names}  # per connection, as _weights
         connector.connect(self)
         simulator.state.projections.append(self)
 
@@ -134,7 +140,10 @@ class Projection(common.Projection):
         return lists[name][chunk][offset]
 
     def _synapse_parameter_names(self):
-        """The synapse type's own parameters beyond weight and delay (an STDPMechanism's)."""
+        """The synapse type's own parameters beyond weight and delay (an STDPMechanism's, a
+        TsodyksMarkramSynapse's)."""
+        if self._extra:
+            return list(self._extra)
         if not isinstance(self.synapse_type, STDPMechanism):
             return []
         return [name for name in self.synapse_type.get_parameter_names() if name not in ("weight", "delay")]
@@ -148,7 +157,10 @@ class Projection(common.Projection):
         return self._parameter_column(name)
 
     def _parameter_column(self, name):
-        """The STDPMechanism parameter `name` of each connection (PyNN's names and units)."""
+        """The STDPMechanism or TsodyksMarkramSynapse parameter `name` of each connection (PyNN's
+        names and units)."""
+        if name in self._extra:
+            return np.concatenate(self._extra[name]) if self._extra[name] else np.array([])
         pre = np.concatenate(self._pre) if self._pre else np.array([], dtype=np.int64)
         post = np.concatenate(self._post) if self._post else np.array([], dtype=np.int64)
         values = self.synapse_type.parameter_space[name]
@@ -162,9 +174,10 @@ class Projection(common.Projection):
             raise unsupported(f"projection {self.label}", "set()", ", ".join(attributes),
                               "Volley builds the network at the first run(); set weights and delays before it")
         for name in attributes:
-            if name not in ("weight", "delay"):
+            if name not in ("weight", "delay") and name not in self._extra:
                 raise unsupported(f"projection {self.label}", "set()", name,
-                                  "pyNN.volley sets weight and delay (STDP parameters are given to STDPMechanism)")
+                                  "pyNN.volley sets weight, delay and a TsodyksMarkramSynapse's U, tau_rec and "
+                                  "tau_facil (STDP parameters are given to STDPMechanism)")
         common.Projection.set(self, **attributes)
 
     def _set_attributes(self, parameter_space):
@@ -183,7 +196,7 @@ class Projection(common.Projection):
                 # PyNN's sign convention, as the connectors check it when they make connections
                 from pyNN.standardmodels.base import check_weights
                 check_weights(chosen, self)
-            target = self._weights if name == "weight" else self._delays
+            target = self._weights if name == "weight" else self._delays if name == "delay" else self._extra[name]
             target[:] = np.split(chosen, sizes)
 
     def _columns(self):
@@ -243,6 +256,20 @@ class Projection(common.Projection):
                                a_minus=a_minus, w_min=w_min, w_max=w_max, dependence=dependence,
                                pairing="all_to_all", dendritic_delay_ms=dendritic_ms)
 
+    def _per_connection_rule(self, mask, post_pop, post):
+        """The engine rule of the connections `mask` onto cells `post` of `post_pop`: a
+        volley.StochasticRelease with p per connection, or a volley.TsodyksMarkram with U, tau_rec
+        and tau_facil per connection and tau_psc the target's tau_syn of this receptor (as
+        pyNN.nest gives NEST's tsodyks_synapse)."""
+        values = {name: np.concatenate(self._extra[name])[mask] for name in self._extra}
+        if isinstance(self.synapse_type, SimpleStochasticSynapse):
+            return volley.StochasticRelease(p_transmit=values["p"])
+        key = "tau_syn_E" if self.receptor_type == "excitatory" else "tau_syn_I"
+        tau_syn = post_pop._parameters.get(key)
+        tau_psc = np.zeros(len(post)) if tau_syn is None else np.asarray(tau_syn, dtype=float)[post]
+        return volley.TsodyksMarkram(u=values["U"], tau_rec_ms=values["tau_rec"], tau_facil_ms=values["tau_facil"],
+                                     tau_psc_ms=tau_psc)
+
     def _named_columns(self, names):
         """The columns of `names`: those of _columns() and the STDPMechanism's parameters."""
         columns = self._columns()
@@ -279,7 +306,7 @@ class Projection(common.Projection):
         n = len(presynaptic_indices)
         self._pre.append(np.asarray(presynaptic_indices, dtype=np.int64))
         self._post.append(np.full(n, int(postsynaptic_index), dtype=np.int64))
-        for name, out in (("weight", self._weights), ("delay", self._delays)):
+        for name, out in (("weight", self._weights), ("delay", self._delays), *self._extra.items()):
             value = connection_parameters.get(name)
             out.append(np.broadcast_to(np.asarray(value, dtype=float), (n,)).copy())
 
@@ -342,6 +369,8 @@ class Projection(common.Projection):
                                           "Volley's STDP bounds are one per projection, and the weight units of "
                                           "these targets differ (heterogeneous tau_m or cm)")
                     rule = self._stdp_rule(float(scale[post][0]), all_delays[mask])
+                if self._extra:
+                    rule = self._per_connection_rule(mask, post_pop, post)
                 index = net.connect(pre_pop._volley_index, post_pop._volley_index,
                                     volley.FromList(pre.astype(np.uint32).tolist(), post.astype(np.uint32).tolist()),
                                     weight=weights, delay_ms=all_delays[mask], receptor=self.receptor_type,

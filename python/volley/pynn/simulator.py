@@ -103,17 +103,21 @@ class State(common.control.BaseState):
                                                                         (p.size,)).copy())
         for prj in self.projections:
             prj._add_to(net)
+        for source, _ in self.current_sources:
+            source._stimuli, source._first_cell = [], None
+        stimulus = 0
         for source, target in self.current_sources:
-            _inject(net, source, target)
+            stimulus = _inject(net, source, target, stimulus)
         self.network = net
         self.simulation = volley.Simulation(net, dt_ms=self.dt, seed=self.seed, threads=self.threads)
         for rec in self.recorders:
             rec._attach()
 
 
-def _inject(net, source, target):
-    """A DCSource or StepCurrentSource into the cells `target`, in each target model's units."""
-    params = {k: v for k, v in source.native_parameters.items()}
+def _inject(net, source, target, stimulus):
+    """A current source into the cells `target`, in each target model's units: one stimulus per
+    (population, unit scale), numbered from `stimulus` on and remembered by the source so that it
+    can change them after run(). Returns the number of the next stimulus."""
     groups = {}
     for cell in target:
         parent = cell.parent
@@ -124,14 +128,12 @@ def _inject(net, source, target):
                               "a spike source takes no current")
         groups.setdefault((id(parent), float(scale[index])), (parent, []))[1].append(int(index))
     for (_, scale), (parent, indices) in groups.items():
-        if type(source).__name__ == "DCSource":
-            amp, start, stop = (float(params[k].base_value) for k in ("amplitude", "start", "stop"))
-            current = volley.DCCurrent(amplitude_mv=amp * scale, start_ms=start, stop_ms=stop)
-        else:
-            times = np.asarray(params["times"].base_value.value, dtype=float)
-            amps = np.asarray(params["amplitudes"].base_value.value, dtype=float)
-            current = volley.StepCurrent(list(times), list(amps * scale))
-        net.inject(parent._volley_index, current, indices)
+        net.inject(parent._volley_index, source._waveform(scale), indices)
+        source._stimuli.append((stimulus, parent, scale))
+        if source._first_cell is None:
+            source._first_cell = (stimulus, indices[0], scale)
+        stimulus += 1
+    return stimulus
 
 
 state = State()

@@ -6,6 +6,8 @@ import numpy as np
 from pyNN.parameters import Sequence
 from pyNN.standardmodels import build_translations, cells, electrodes, synapses
 
+import volley
+
 from . import simulator
 from .errors_ import invalid, unsupported
 
@@ -28,16 +30,22 @@ EIF_cond_exp_isfa_ista = _cell(cells.EIF_cond_exp_isfa_ista)
 HH_cond_exp = _cell(cells.HH_cond_exp)
 SpikeSourcePoisson = _cell(cells.SpikeSourcePoisson)
 SpikeSourceArray = _cell(cells.SpikeSourceArray)
+SpikeSourcePoissonRefractory = _cell(cells.SpikeSourcePoissonRefractory)
+SpikeSourceGamma = _cell(cells.SpikeSourceGamma)
 
 
 class _VolleyCurrentSource:
     """Registers the cells a source is injected into; the network takes it when it is built.
     Its parameters (PyNN's names and units) can be read at any time (source.amplitude,
-    get_parameters()) and set until the first run()."""
+    get_parameters()) and set at any time: after a run() the change holds from the next step on
+    (volley.Simulation.set_current). record() and get_data() give the current the engine applies
+    to the first cell it drives, step by step, in nA."""
 
     def __init__(self, **parameters):
         super().__init__(**parameters)
         self._check()
+        self._stimuli = []  # (index in the network's stimuli, population, scale), set at build
+        self._first_cell = None  # (stimulus index, local index, scale) of the first cell driven
 
     def inject_into(self, cells_):
         simulator.state.require_unbuilt("inject_into")
@@ -58,23 +66,43 @@ class _VolleyCurrentSource:
 
     def set_native_parameters(self, parameters):
         parameters.evaluate(simplify=True)
-        if simulator.state.simulation is not None:
-            names = ", ".join(parameters.keys())
-            values = ", ".join(f"[{', '.join(f'{x:g}' for x in value.value)}]" if isinstance(value, Sequence)
-                               else f"{value:g}" for _, value in parameters.items())
-            raise unsupported(f"current source {type(self).__name__}", names, values,
-                              "Volley builds its current inputs at the first run(); changing them after it is not "
-                              "supported yet (set them before the first run(), or call setup() again)")
         previous = {name: self.parameter_space[name] for name in parameters.keys()}
         self.parameter_space.update(**dict(parameters.items()))
         try:
             self._check()
+            sim = simulator.state.simulation
+            for index, _, scale in (self._stimuli if sim is not None else []):
+                sim.set_current(index, self._waveform(scale))
         except Exception:
             self.parameter_space.update(**previous)
             raise
 
+    def _values(self):
+        """{name: float or array} of the native parameters."""
+        out = {}
+        for name, value in self.get_native_parameters().items():
+            out[name] = np.asarray(value.value, dtype=float) if isinstance(value, Sequence) else float(value)
+        return out
+
+    def _waveform(self, scale):
+        """The volley current for cells whose current scale (nA to the model's units) is `scale`."""
+        raise NotImplementedError
+
     def _check(self):
         pass
+
+    def record(self):
+        self._recorded = True
+
+    def _get_data(self):
+        state = simulator.state
+        if self._first_cell is None or state.simulation is None:
+            raise unsupported(f"current source {type(self).__name__}", "get_data()", "before run()",
+                              "its current is known once it is injected and the network is built")
+        index, cell, scale = self._first_cell
+        steps = int(round(state.t / state.dt))
+        current = state.simulation.current_trace(index, cell, steps + 1) / scale
+        return np.arange(steps + 1) * state.dt, current
 
 
 def _grid_steps(times, amplitudes, dt):
@@ -100,6 +128,31 @@ class DCSource(_VolleyCurrentSource, electrodes.DCSource):
     __doc__ = electrodes.DCSource.__doc__
     translations = _identity(electrodes.DCSource)
 
+    def _waveform(self, scale):
+        v = self._values()
+        return volley.DCCurrent(amplitude_mv=v["amplitude"] * scale, start_ms=v["start"], stop_ms=v["stop"])
+
+
+class ACSource(_VolleyCurrentSource, electrodes.ACSource):
+    __doc__ = electrodes.ACSource.__doc__
+    translations = _identity(electrodes.ACSource)
+
+    def _waveform(self, scale):
+        v = self._values()
+        return volley.ACCurrent(amplitude_mv=v["amplitude"] * scale, offset_mv=v["offset"] * scale,
+                                frequency_hz=v["frequency"], phase_deg=v["phase"], start_ms=v["start"],
+                                stop_ms=v["stop"])
+
+
+class NoisyCurrentSource(_VolleyCurrentSource, electrodes.NoisyCurrentSource):
+    __doc__ = electrodes.NoisyCurrentSource.__doc__
+    translations = _identity(electrodes.NoisyCurrentSource)
+
+    def _waveform(self, scale):
+        v = self._values()
+        return volley.NoiseCurrent(mean_mv=v["mean"] * scale, stdev_mv=v["stdev"] * scale, interval_ms=v["dt"],
+                                   start_ms=v["start"], stop_ms=v["stop"])
+
 
 class StepCurrentSource(_VolleyCurrentSource, electrodes.StepCurrentSource):
     __doc__ = electrodes.StepCurrentSource.__doc__
@@ -113,19 +166,9 @@ class StepCurrentSource(_VolleyCurrentSource, electrodes.StepCurrentSource):
         times, amplitudes = _grid_steps(values["times"], values["amplitudes"], simulator.state.dt)
         self.parameter_space.update(times=Sequence(times), amplitudes=Sequence(amplitudes))
 
-
-def _unsupported_source(base, why):
-    def __init__(self, *args, **kwargs):
-        from .errors_ import unsupported
-        raise unsupported("pyNN.volley", "current source", base.__name__, why)
-    return type(base.__name__, (base,), {"__doc__": base.__doc__, "__init__": __init__})
-
-
-ACSource = _unsupported_source(electrodes.ACSource, "Volley's current inputs are DC and step currents "
-                               "(use a StepCurrentSource sampled at the time step for a sine)")
-NoisyCurrentSource = _unsupported_source(electrodes.NoisyCurrentSource,
-                                         "Volley's current inputs are DC and step currents (use a "
-                                         "StepCurrentSource with drawn amplitudes for noise)")
+    def _waveform(self, scale):
+        v = self._values()
+        return volley.StepCurrent(list(np.atleast_1d(v["times"])), list(np.atleast_1d(v["amplitudes"]) * scale))
 
 
 class StaticSynapse(synapses.StaticSynapse):
@@ -221,9 +264,27 @@ GutigWeightDependence = _not_supported(
     synapses.GutigWeightDependence, "Volley's weight dependences are PyNN's additive, multiplicative and "
     "additive-potentiation-multiplicative-depression (Gütig's mu = 0 or 1)")
 Vogels2011Rule = _not_supported(synapses.Vogels2011Rule, "Volley's STDP timing rule is SpikePairRule")
-TsodyksMarkramSynapse = _not_supported(synapses.TsodyksMarkramSynapse, "Volley has no short-term plasticity")
+
+
+class TsodyksMarkramSynapse(synapses.TsodyksMarkramSynapse):
+    """Volley's tsodyks_markram rule (docs/plasticity.md), as pyNN.nest's tsodyks_synapse: U,
+    tau_rec and tau_facil per connection, tau_psc the target cell's tau_syn of the receptor."""
+    translations = _identity(synapses.TsodyksMarkramSynapse)
+
+    def _get_minimum_delay(self):
+        d = simulator.state.min_delay
+        return simulator.state.dt if d == "auto" else d
 StochasticTsodyksMarkramSynapse = _not_supported(synapses.StochasticTsodyksMarkramSynapse,
-                                                 "Volley has no short-term plasticity")
-MultiQuantalSynapse = _not_supported(synapses.MultiQuantalSynapse, "Volley has no short-term plasticity")
-SimpleStochasticSynapse = _not_supported(synapses.SimpleStochasticSynapse, "Volley's synapses always transmit")
+                                                 "Volley's short-term plasticity is deterministic")
+MultiQuantalSynapse = _not_supported(synapses.MultiQuantalSynapse, "Volley's short-term plasticity is deterministic")
+
+
+class SimpleStochasticSynapse(synapses.SimpleStochasticSynapse):
+    """Volley's stochastic_release rule (NEST's bernoulli_synapse): each spike crosses each
+    connection with probability p, drawn from the simulation's seed."""
+    translations = _identity(synapses.SimpleStochasticSynapse)
+
+    def _get_minimum_delay(self):
+        d = simulator.state.min_delay
+        return simulator.state.dt if d == "auto" else d
 ElectricalSynapse = _not_supported(synapses.ElectricalSynapse, "Volley has no gap junctions")

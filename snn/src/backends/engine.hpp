@@ -30,6 +30,9 @@ public:
     virtual void reset(const network& net) = 0;
     /// Gives a population input from outside (the kind its model takes, checked by the caller).
     virtual void set_input(population_index pop, const population_input& input) = 0;
+    /// The current stimuli into `pop`, or its spike trains, changed in `net` (simulation::
+    /// set_current, set_spike_times): they hold from the next step on.
+    virtual void refresh_inputs(const network& net, population_index pop) = 0;
     virtual simulation_stats stats() const = 0;
     /// The current weights of a plastic projection (its index in the network).
     virtual projection_weights weights(std::size_t projection) const = 0;

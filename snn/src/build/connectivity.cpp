@@ -211,6 +211,8 @@ void expand_projection(const network& net, std::size_t index, std::uint64_t seed
         out.target.insert(out.target.end(), ex.sources.size(), j);
         out.weight.insert(out.weight.end(), ex.weights.begin(), ex.weights.end());
         out.delay.insert(out.delay.end(), ex.delays.begin(), ex.delays.end());
+        const auto& li = ex.list_indices();
+        if (li.size() == ex.sources.size()) out.list_index.insert(out.list_index.end(), li.begin(), li.end());
     }
 }
 

@@ -16,6 +16,9 @@ struct synapse_list {
     std::vector<std::uint32_t> target;  ///< local index in the target population
     std::vector<double> weight;         ///< [mV]
     std::vector<std::int32_t> delay;    ///< [steps], >= 1
+    /// The element of each synapse in a per-synapse list (the connectors that take lists:
+    /// all_to_all, one_to_one, from_list); empty for the others.
+    std::vector<std::size_t> list_index;
     std::size_t size() const noexcept { return source.size(); }
 };
 
@@ -32,6 +35,8 @@ public:
     std::vector<std::uint32_t> sources;  ///< local indices in the source population
     std::vector<double> weights;         ///< [mV]
     std::vector<std::int32_t> delays;    ///< [steps], >= 1
+    /// The element of each synapse in a per-synapse list; empty for connectors without lists.
+    const std::vector<std::size_t>& list_indices() const noexcept { return list_index_; }
 
 private:
     const network& net_;

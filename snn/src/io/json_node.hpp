@@ -105,6 +105,11 @@ auto at_node(const node& n, F&& f) {
     }
 }
 
+/// A value spec: a number, a list of numbers, {"uniform": {...}} or {"normal": {...}}, and back
+/// (network_json.cpp).
+value_spec read_value(const node& n);
+nlohmann::ordered_json write_value(const value_spec& v);
+
 /// The "plasticity" object of a projection (docs/plasticity.md), and back.
 plasticity_rule read_plasticity(const node& n);
 nlohmann::ordered_json write_plasticity(const plasticity_rule& rule);

@@ -17,14 +17,7 @@
 
 namespace volley::snn {
 
-namespace {
-
-using json = nlohmann::json;
-using ojson = nlohmann::ordered_json;
-using detail::at_node;
-using detail::node;
-using detail::read_plasticity;
-using detail::write_plasticity;
+namespace detail {
 
 value_spec read_value(const node& n) {
     if (n.raw().is_number()) return n.number();
@@ -57,6 +50,20 @@ nlohmann::ordered_json write_value(const value_spec& v) {
     if (std::isfinite(n.high)) d["high"] = n.high;
     return {{"normal", d}};
 }
+
+}  // namespace detail
+
+namespace {
+
+using json = nlohmann::json;
+using ojson = nlohmann::ordered_json;
+using detail::at_node;
+using detail::node;
+using detail::read_plasticity;
+using detail::write_plasticity;
+using detail::read_value;
+using detail::write_value;
+
 
 population_index population_ref(const network& net, const node& n) {
     const auto name = n.string();
@@ -275,8 +282,25 @@ void read_current(network& net, const node& c) {
     } else if (type == "step") {
         c.only_keys({"type", "target", "neurons", "times_ms", "amplitudes_mv"});
         wave = step_current{c.at("times_ms").numbers(), c.at("amplitudes_mv").numbers()};
+    } else if (type == "ac") {
+        c.only_keys({"type", "target", "neurons", "amplitude_mv", "offset_mv", "frequency_hz", "phase_deg", "start_ms",
+                     "stop_ms"});
+        ac_current ac{c.at("amplitude_mv").number()};
+        if (c.has("offset_mv")) ac.offset_mv = c.at("offset_mv").number();
+        ac.frequency_hz = c.at("frequency_hz").number();
+        if (c.has("phase_deg")) ac.phase_deg = c.at("phase_deg").number();
+        if (c.has("start_ms")) ac.start_ms = c.at("start_ms").number();
+        if (c.has("stop_ms")) ac.stop_ms = c.at("stop_ms").number();
+        wave = ac;
+    } else if (type == "noise") {
+        c.only_keys({"type", "target", "neurons", "mean_mv", "stdev_mv", "interval_ms", "start_ms", "stop_ms"});
+        noise_current nz{c.at("mean_mv").number(), c.at("stdev_mv").number()};
+        if (c.has("interval_ms")) nz.interval_ms = c.at("interval_ms").number();
+        if (c.has("start_ms")) nz.start_ms = c.at("start_ms").number();
+        if (c.has("stop_ms")) nz.stop_ms = c.at("stop_ms").number();
+        wave = nz;
     } else {
-        c.at("type").fail("unknown current type \"" + type + "\" (known: dc, step)");
+        c.at("type").fail("unknown current type \"" + type + "\" (known: dc, step, ac, noise)");
     }
     at_node(c, [&] { net.inject(tgt, std::move(wave), std::move(neurons)); return 0; });
 }
@@ -409,11 +433,26 @@ std::string to_network_json(const network& net, const run_settings& run) {
             c["amplitude_mv"] = dc->amplitude_mv;
             c["start_ms"] = dc->start_ms;
             if (std::isfinite(dc->stop_ms)) c["stop_ms"] = dc->stop_ms;
-        } else {
-            const auto& st = std::get<step_current>(s.waveform);
+        } else if (const auto* st = std::get_if<step_current>(&s.waveform)) {
             c["type"] = "step";
-            c["times_ms"] = st.times_ms;
-            c["amplitudes_mv"] = st.amplitudes_mv;
+            c["times_ms"] = st->times_ms;
+            c["amplitudes_mv"] = st->amplitudes_mv;
+        } else if (const auto* ac = std::get_if<ac_current>(&s.waveform)) {
+            c["type"] = "ac";
+            c["amplitude_mv"] = ac->amplitude_mv;
+            c["offset_mv"] = ac->offset_mv;
+            c["frequency_hz"] = ac->frequency_hz;
+            c["phase_deg"] = ac->phase_deg;
+            c["start_ms"] = ac->start_ms;
+            if (std::isfinite(ac->stop_ms)) c["stop_ms"] = ac->stop_ms;
+        } else {
+            const auto& nz = std::get<noise_current>(s.waveform);
+            c["type"] = "noise";
+            c["mean_mv"] = nz.mean_mv;
+            c["stdev_mv"] = nz.stdev_mv;
+            c["interval_ms"] = nz.interval_ms;
+            c["start_ms"] = nz.start_ms;
+            if (std::isfinite(nz.stop_ms)) c["stop_ms"] = nz.stop_ms;
         }
         cur.push_back(c);
     }

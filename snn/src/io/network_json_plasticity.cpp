@@ -66,7 +66,20 @@ plasticity_rule read_plasticity(const node& n) {
                  {"a3_minus", &r.a3_minus}, {"w_min", &r.w_min}, {"w_max", &r.w_max}});
         return r;
     }
-    n.at("type").fail("unknown plasticity type \"" + type + "\" (known: stdp_pair, stdp_triplet)");
+    if (type == "tsodyks_markram") {
+        n.only_keys({"type", "u", "tau_rec_ms", "tau_facil_ms", "tau_psc_ms"});
+        tsodyks_markram r;
+        for (auto [key, field] : {std::pair{"u", &r.u}, std::pair{"tau_rec_ms", &r.tau_rec_ms},
+                                  std::pair{"tau_facil_ms", &r.tau_facil_ms}, std::pair{"tau_psc_ms", &r.tau_psc_ms}})
+            if (n.has(key)) *field = read_value(n.at(key));
+        return r;
+    }
+    if (type == "stochastic_release") {
+        n.only_keys({"type", "p_transmit"});
+        return stochastic_release{read_value(n.at("p_transmit"))};
+    }
+    n.at("type").fail("unknown plasticity type \"" + type +
+                      "\" (known: stdp_pair, stdp_triplet, tsodyks_markram, stochastic_release)");
 }
 
 ojson write_plasticity(const plasticity_rule& rule) {
@@ -86,6 +99,14 @@ ojson write_plasticity(const plasticity_rule& rule) {
         if (p->dendritic_delay_ms != 0) o["dendritic_delay_ms"] = p->dendritic_delay_ms;  // older files stay as they were
         return o;
     }
+    if (const auto* m = std::get_if<tsodyks_markram>(&rule))
+        return {{"type", "tsodyks_markram"},
+                {"u", write_value(m->u)},
+                {"tau_rec_ms", write_value(m->tau_rec_ms)},
+                {"tau_facil_ms", write_value(m->tau_facil_ms)},
+                {"tau_psc_ms", write_value(m->tau_psc_ms)}};
+    if (const auto* b = std::get_if<stochastic_release>(&rule))
+        return {{"type", "stochastic_release"}, {"p_transmit", write_value(b->p_transmit)}};
     const auto& t = std::get<stdp_triplet>(rule);
     return {{"type", "stdp_triplet"},   {"pairing", pairing_names[static_cast<int>(t.pairing)]},
             {"tau_plus_ms", t.tau_plus_ms}, {"tau_minus_ms", t.tau_minus_ms},

@@ -56,8 +56,10 @@ void plan_part(const network& net, const simulation_options& options, std::uint3
         if (plastic_q) {  // only its delays: its weights change, and it fills a table of its own
             for (std::uint32_t j = gb - first[tp]; j < ge - first[tp]; ++j) {
                 ex.expand(j);
-                for (std::size_t k = 0; k < ex.sources.size(); ++k)
+                for (std::size_t k = 0; k < ex.sources.size(); ++k) {
+                    mw = std::max(mw, std::abs(ex.weights[k]));  // short-term plasticity delivers at most w
                     plastic.add(r, static_cast<std::uint32_t>(std::max(ex.delays[k], 1)), ex.weights[k]);
+                }
             }
             continue;
         }

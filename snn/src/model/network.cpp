@@ -46,6 +46,7 @@ void check_delay(const value_spec& v, const std::string& object) {
 void check_plastic_weights(const synapse_spec& syn, const std::string& object) {
     if (!is_plastic(syn.plasticity)) return;
     validate_plasticity(syn.plasticity, object);
+    if (!changes_weights(syn.plasticity)) return;  // short-term plasticity keeps its weights
     const auto [lo, hi] = weight_bounds(syn.plasticity);
     const std::string bounds = "initial weights must lie within [w_min, w_max] = [" + format_number(lo) + ", " +
                                format_number(hi) + "]";
@@ -223,8 +224,12 @@ std::size_t network::connect(population_index source, population_index target, c
     if (is_plastic(synapse.plasticity) && is_zero_delay(synapse))
         throw invalid_parameter(object, "delay_ms", "0",
                                 "plastic synapses need a delay of at least one step (same-step delivery is for static ones)");
-    for (const auto* v : {&synapse.weight, &synapse.delay_ms}) {
-        const char* name = v == &synapse.weight ? "weight" : "delay_ms";
+    std::vector<std::pair<const value_spec*, const char*>> specs{{&synapse.weight, "weight"}, {&synapse.delay_ms, "delay_ms"}};
+    if (const auto* m = std::get_if<tsodyks_markram>(&synapse.plasticity))
+        specs.insert(specs.end(), {{&m->u, "u"}, {&m->tau_rec_ms, "tau_rec_ms"}, {&m->tau_facil_ms, "tau_facil_ms"},
+                                   {&m->tau_psc_ms, "tau_psc_ms"}});
+    if (const auto* b = std::get_if<stochastic_release>(&synapse.plasticity)) specs.emplace_back(&b->p_transmit, "p_transmit");
+    for (const auto& [v, name] : specs) {
         if (std::holds_alternative<std::vector<double>>(*v)) {
             if (synapse_count == 0 && !std::holds_alternative<from_list>(rule))
                 throw invalid_parameter(object, name, describe(*v),
@@ -237,20 +242,33 @@ std::size_t network::connect(population_index source, population_index target, c
     return projections_.size() - 1;
 }
 
-void network::inject(population_index target, current_waveform waveform, std::vector<std::uint32_t> neurons) {
-    const auto& tgt = checked(target, "inject");
-    const std::string object = "current stimulus " + std::to_string(stimuli_.size()) + " into '" + tgt.name + "'";
-    if (is_source_model(tgt.model))
-        throw invalid_parameter(object, "target", tgt.name, "a source population cannot receive currents");
-    for (std::size_t i = 0; i < neurons.size(); ++i)
-        if (neurons[i] >= tgt.size)
-            throw invalid_parameter(object, "neurons[" + std::to_string(i) + "]", std::to_string(neurons[i]),
-                                    "out of range for size " + std::to_string(tgt.size));
+namespace {
+
+/// Throws invalid_parameter naming `object` when a waveform's parameter is out of range.
+void check_waveform(const std::string& object, const current_waveform& waveform) {
+    auto finite = [&](const char* name, double v) {
+        if (!std::isfinite(v)) throw invalid_parameter(object, name, format_number(v), "must be finite");
+    };
+    auto window = [&](double start_ms, double stop_ms) {
+        if (!std::isfinite(start_ms) || start_ms < 0) throw invalid_parameter(object, "start_ms", format_number(start_ms), "must be finite and >= 0");
+        if (std::isnan(stop_ms) || stop_ms < start_ms)
+            throw invalid_parameter(object, "stop_ms", format_number(stop_ms), "must not be before start_ms");
+    };
     if (const auto* dc = std::get_if<dc_current>(&waveform)) {
-        if (!std::isfinite(dc->amplitude_mv)) throw invalid_parameter(object, "amplitude_mv", format_number(dc->amplitude_mv), "must be finite");
-        if (!std::isfinite(dc->start_ms) || dc->start_ms < 0) throw invalid_parameter(object, "start_ms", format_number(dc->start_ms), "must be finite and >= 0");
-        if (std::isnan(dc->stop_ms) || dc->stop_ms < dc->start_ms)
-            throw invalid_parameter(object, "stop_ms", format_number(dc->stop_ms), "must not be before start_ms");
+        finite("amplitude_mv", dc->amplitude_mv);
+        window(dc->start_ms, dc->stop_ms);
+    } else if (const auto* ac = std::get_if<ac_current>(&waveform)) {
+        finite("amplitude_mv", ac->amplitude_mv), finite("offset_mv", ac->offset_mv), finite("phase_deg", ac->phase_deg);
+        if (!std::isfinite(ac->frequency_hz) || ac->frequency_hz < 0)
+            throw invalid_parameter(object, "frequency_hz", format_number(ac->frequency_hz), "must be finite and >= 0");
+        window(ac->start_ms, ac->stop_ms);
+    } else if (const auto* nz = std::get_if<noise_current>(&waveform)) {
+        finite("mean_mv", nz->mean_mv);
+        if (!std::isfinite(nz->stdev_mv) || nz->stdev_mv < 0)
+            throw invalid_parameter(object, "stdev_mv", format_number(nz->stdev_mv), "must be finite and >= 0");
+        if (!std::isfinite(nz->interval_ms) || nz->interval_ms < 0)
+            throw invalid_parameter(object, "interval_ms", format_number(nz->interval_ms), "must be finite and >= 0 (0: every step)");
+        window(nz->start_ms, nz->stop_ms);
     } else {
         const auto& st = std::get<step_current>(waveform);
         if (st.times_ms.size() != st.amplitudes_mv.size())
@@ -265,7 +283,44 @@ void network::inject(population_index target, current_waveform waveform, std::ve
                 throw invalid_parameter(object, "amplitudes_mv" + idx, format_number(st.amplitudes_mv[i]), "must be finite");
         }
     }
+}
+
+}  // namespace
+
+void network::inject(population_index target, current_waveform waveform, std::vector<std::uint32_t> neurons) {
+    const auto& tgt = checked(target, "inject");
+    const std::string object = "current stimulus " + std::to_string(stimuli_.size()) + " into '" + tgt.name + "'";
+    if (is_source_model(tgt.model))
+        throw invalid_parameter(object, "target", tgt.name, "a source population cannot receive currents");
+    for (std::size_t i = 0; i < neurons.size(); ++i)
+        if (neurons[i] >= tgt.size)
+            throw invalid_parameter(object, "neurons[" + std::to_string(i) + "]", std::to_string(neurons[i]),
+                                    "out of range for size " + std::to_string(tgt.size));
+    check_waveform(object, waveform);
     stimuli_.push_back({target, std::move(waveform), std::move(neurons)});
+}
+
+void network::set_spike_times(population_index pop, std::vector<std::vector<double>> spike_times_ms) {
+    auto& p = checked(pop, "set_spike_times");
+    auto* src = std::get_if<spike_source>(&p.model);
+    if (!src)
+        throw invalid_parameter(pop_object(p), "spike_times_ms", model_name(p.model), "only a spike_source population has spike times");
+    if (spike_times_ms.size() != p.size)
+        throw invalid_parameter(pop_object(p), "spike_times_ms", "a list of " + std::to_string(spike_times_ms.size()) + " trains",
+                                "expected one spike train per neuron (" + std::to_string(p.size) + ")");
+    spike_source changed{std::move(spike_times_ms)};
+    validate_model(changed, pop_object(p));
+    *src = std::move(changed);
+}
+
+void network::set_current(std::size_t stimulus, current_waveform waveform) {
+    if (stimulus >= stimuli_.size())
+        throw invalid_parameter("network", "stimulus", std::to_string(stimulus),
+                                "no such current stimulus (the network has " + std::to_string(stimuli_.size()) + ")");
+    auto& st = stimuli_[stimulus];
+    check_waveform("current stimulus " + std::to_string(stimulus) + " into '" + populations_[st.target.value].name + "'",
+                   waveform);
+    st.waveform = std::move(waveform);
 }
 
 population_index network::find(std::string_view name) const {

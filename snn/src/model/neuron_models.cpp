@@ -157,7 +157,9 @@ struct model_traits<poisson_source> {
     static constexpr const char* name = "poisson_source";
     static constexpr std::array fields{field<P>{{"rate_hz", "Hz", 0, false}, &P::rate_hz},
                                        field<P>{{"start_ms", "ms", 0, false}, &P::start_ms},
-                                       field<P>{{"stop_ms", "ms", 0, false}, &P::stop_ms}};
+                                       field<P>{{"stop_ms", "ms", 0, false}, &P::stop_ms},
+                                       field<P>{{"dead_time_ms", "ms", 0, false}, &P::dead_time_ms},
+                                       field<P>{{"gamma_shape", "1", 0, true}, &P::gamma_shape}};
     static constexpr std::array<const char*, 0> state{};
 };
 

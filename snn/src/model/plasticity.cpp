@@ -76,6 +76,25 @@ stdp_triplet stdp_triplet::scaled(double factor) const {
     return r;
 }
 
+namespace {
+
+/// A rule parameter that is a constant or one value per synapse (its length is the connector's
+/// business): throws invalid_parameter naming `object`, the parameter (and the element) and the
+/// value when a value is not finite or `ok` refuses it, or for a distribution.
+template <class Ok>
+void check_per_synapse(const value_spec& v, const std::string& object, const char* name, Ok&& ok, const char* why) {
+    if (!std::holds_alternative<double>(v) && !std::holds_alternative<std::vector<double>>(v))
+        throw invalid_parameter(object, name, describe(v), "must be a constant or one value per synapse");
+    const auto* c = std::get_if<double>(&v);
+    const auto& l = c ? std::vector<double>{*c} : std::get<std::vector<double>>(v);
+    for (std::size_t i = 0; i < l.size(); ++i)
+        if (!(std::isfinite(l[i]) && ok(l[i])))
+            throw invalid_parameter(object, c ? std::string(name) : std::string(name) + "[" + std::to_string(i) + "]",
+                                    format_number(l[i]), why);
+}
+
+}  // namespace
+
 std::pair<double, double> weight_bounds(const plasticity_rule& r) noexcept {
     if (const auto* p = std::get_if<stdp_pair>(&r)) return {p->w_min, p->w_max};
     if (const auto* t = std::get_if<stdp_triplet>(&r)) return {t->w_min, t->w_max};
@@ -83,7 +102,7 @@ std::pair<double, double> weight_bounds(const plasticity_rule& r) noexcept {
 }
 
 std::string plasticity_name(const plasticity_rule& r) {
-    static constexpr const char* names[] = {"static", "stdp_pair", "stdp_triplet"};
+    static constexpr const char* names[] = {"static", "stdp_pair", "stdp_triplet", "tsodyks_markram", "stochastic_release"};
     return names[r.index()];
 }
 
@@ -119,6 +138,36 @@ void validate_plasticity(const plasticity_rule& r, const std::string& object) {
         check_amplitude(t->a2_minus, o, "a2_minus");
         check_amplitude(t->a3_minus, o, "a3_minus");
         check_bounds(t->w_min, t->w_max, o);
+    } else if (const auto* m = std::get_if<tsodyks_markram>(&r)) {
+        const std::string o = object + " (tsodyks_markram)";
+        auto each = [&](const value_spec& v, const char* name, auto&& ok, const char* why) {
+            check_per_synapse(v, o, name, ok, why);
+        };
+        each(m->u, "u", [](double x) { return x > 0 && x <= 1; }, "U must lie in (0, 1]");
+        each(m->tau_rec_ms, "tau_rec_ms", [](double x) { return x > 0; }, "must be finite and > 0 ms");
+        each(m->tau_facil_ms, "tau_facil_ms", [](double x) { return x >= 0; }, "must be finite and >= 0 ms (0: no facilitation)");
+        each(m->tau_psc_ms, "tau_psc_ms", [](double x) { return x >= 0; }, "must be finite and >= 0 ms");
+        auto at = [](const value_spec& v, std::size_t i) {
+            const auto* c = std::get_if<double>(&v);
+            return c ? *c : std::get<std::vector<double>>(v)[i];
+        };
+        auto count = [](const value_spec& v) {
+            const auto* l = std::get_if<std::vector<double>>(&v);
+            return l ? l->size() : std::size_t{1};
+        };
+        const std::size_t n = std::min(count(m->tau_psc_ms), count(m->tau_rec_ms));
+        const bool listed = count(m->tau_psc_ms) > 1 || count(m->tau_rec_ms) > 1;
+        for (std::size_t i = 0; i < (listed ? std::max(count(m->tau_psc_ms), count(m->tau_rec_ms)) : n); ++i) {
+            const std::size_t a = count(m->tau_psc_ms) == 1 ? 0 : i, b = count(m->tau_rec_ms) == 1 ? 0 : i;
+            if (a >= count(m->tau_psc_ms) || b >= count(m->tau_rec_ms)) break;  // lengths: network::connect
+            if (at(m->tau_psc_ms, a) == at(m->tau_rec_ms, b))
+                throw invalid_parameter(o, listed ? "tau_psc_ms[" + std::to_string(i) + "]" : std::string("tau_psc_ms"),
+                                        format_number(at(m->tau_psc_ms, a)),
+                                        "must differ from tau_rec_ms (the propagator divides by their difference)");
+        }
+    } else if (const auto* b = std::get_if<stochastic_release>(&r)) {
+        check_per_synapse(b->p_transmit, object + " (stochastic_release)", "p_transmit",
+                          [](double p) { return p >= 0 && p <= 1; }, "a probability must lie in [0, 1]");
     }
 }
 

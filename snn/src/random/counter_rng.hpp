@@ -17,6 +17,8 @@ enum class stream_purpose : std::uint32_t {
     synapse_values = 2,
     neuron_values = 3,
     poisson = 4,
+    current_noise = 5,
+    synapse_release = 6,
 };
 
 class counter_rng {
@@ -24,6 +26,13 @@ public:
     counter_rng(std::uint64_t seed, stream_purpose purpose, std::uint32_t a, std::uint32_t b)
         : key_{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)},
           ctr_{0, b, a, static_cast<std::uint32_t>(purpose)} {}
+
+    /// Moves to the start of block `block` (four 32-bit words; one standard_normal() each):
+    /// the numbers from there are a pure function of the stream and `block`.
+    void seek(std::uint32_t block) {
+        ctr_[0] = block;
+        used_ = 4;
+    }
 
     /// The next 32 random bits.
     std::uint32_t next_u32() {

@@ -93,6 +93,15 @@ public:
     void inject(population_index target, current_waveform waveform,
                 std::vector<std::uint32_t> neurons = {});
 
+    /// Replaces the waveform of current stimulus `stimulus` (its index in stimuli()); its target
+    /// and neurons stay. Throws invalid_parameter as inject() does, and for an index out of range.
+    void set_current(std::size_t stimulus, current_waveform waveform);
+
+    /// Replaces the spike trains of a spike_source population (one train per neuron). Throws
+    /// invalid_parameter for another model, another number of trains or a time that is not
+    /// finite or negative.
+    void set_spike_times(population_index pop, std::vector<std::vector<double>> spike_times_ms);
+
     /// The population of the given name; throws unknown_name if there is none.
     population_index find(std::string_view name) const;
     const population& at(population_index pop) const;

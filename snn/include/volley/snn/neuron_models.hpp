@@ -191,12 +191,19 @@ struct hh {
     friend bool operator==(const hh&, const hh&) = default;
 };
 
-/// A population of independent Poisson spike sources, active on (start_ms, stop_ms].
+/// A population of independent Poisson spike sources, active on (start_ms, stop_ms]. With a
+/// dead time or a gamma shape other than 1 each is a renewal process of mean rate rate_hz whose
+/// intervals are dead_time_ms plus a gamma variate of shape gamma_shape (an exponential when it
+/// is 1: NEST's poisson_generator_ps with dead_time, PyNN's SpikeSourcePoissonRefractory; without
+/// dead time PyNN's SpikeSourceGamma with alpha = gamma_shape, beta = gamma_shape·rate_hz); the
+/// process starts as if a spike (not sent) had come at start_ms.
 struct poisson_source {
     struct params {
         double rate_hz = 10;  ///< mean rate [Hz], >= 0
         double start_ms = 0;  ///< no spike at or before this time [ms]
         double stop_ms = std::numeric_limits<double>::infinity();  ///< nor after this one [ms]
+        double dead_time_ms = 0;  ///< [ms] >= 0, with rate_hz·dead_time_ms < 1 s
+        double gamma_shape = 1;   ///< > 0
         friend bool operator==(const params&, const params&) = default;
     };
     params p;

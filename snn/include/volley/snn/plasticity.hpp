@@ -12,6 +12,8 @@
 #include <utility>
 #include <variant>
 
+#include <volley/snn/value.hpp>
+
 namespace volley::snn {
 
 /// Which spikes pair with which.
@@ -104,16 +106,50 @@ struct stdp_triplet {
     friend bool operator==(const stdp_triplet&, const stdp_triplet&) = default;
 };
 
-/// The plasticity of a projection: none (static), pair or triplet STDP.
-using plasticity_rule = std::variant<std::monostate, stdp_pair, stdp_triplet>;
+/// Short-term plasticity (Tsodyks, Uziel & Markram 2000, J. Neurosci. 20:RC50), as NEST's
+/// tsodyks_synapse and PyNN's TsodyksMarkramSynapse. Each synapse holds resources split into
+/// recovered x, active y and inactive z = 1 - x - y, and a utilisation u. Between two spikes of
+/// its source, h ms apart, y decays into z with tau_psc_ms, z recovers into x with tau_rec_ms
+/// and u decays to 0 with tau_facil_ms; at a spike u += U·(1 - u), the synapse delivers
+/// weight·u·x, and u·x moves from x to y. At the start u = 0, x = 1, y = 0 and the last spike
+/// was at t = 0 (as NEST). With tau_psc_ms = 0 the active share is inactive at once (NEST's
+/// tsodyks2_synapse): x recovers as 1 - (1 - x)·exp(-h / tau_rec_ms). The weights themselves do
+/// not change. Each parameter is a constant or one value per synapse (in the connector's order,
+/// as a weight list); distributions are not taken.
+struct tsodyks_markram {
+    value_spec u = 0.5;             ///< U, in (0, 1]
+    value_spec tau_rec_ms = 100.0;  ///< [ms] > 0
+    value_spec tau_facil_ms = 0.0;  ///< [ms] >= 0; 0: u = U at every spike
+    value_spec tau_psc_ms = 0.0;    ///< [ms] >= 0 and != tau_rec_ms (NEST: the target's tau_syn)
+    friend bool operator==(const tsodyks_markram&, const tsodyks_markram&) = default;
+};
 
-/// True when the rule is not std::monostate.
+/// Stochastic release (NEST's bernoulli_synapse, PyNN's SimpleStochasticSynapse): each spike
+/// crosses each synapse with probability p_transmit, independently, and then delivers the
+/// synapse's weight. The draw for a synapse and a spike comes from a counter-based stream named
+/// by the seed, the projection, the target, the synapse's place among the target's synapses and
+/// the spike's step, so it is the same for any thread count. p_transmit is a constant or one
+/// value per synapse, in [0, 1].
+struct stochastic_release {
+    value_spec p_transmit = 1.0;
+    friend bool operator==(const stochastic_release&, const stochastic_release&) = default;
+};
+
+/// The plasticity of a projection: none (static), pair or triplet STDP, short-term plasticity
+/// or stochastic release.
+using plasticity_rule = std::variant<std::monostate, stdp_pair, stdp_triplet, tsodyks_markram, stochastic_release>;
+
+/// True when the rule is not std::monostate: the projection has a table of its own.
 inline bool is_plastic(const plasticity_rule& r) noexcept { return r.index() != 0; }
 
-/// The rule's hard bounds [w_min, w_max] (0, 0 for a static projection).
+/// True for the STDP rules, whose weights change within [w_min, w_max].
+inline bool changes_weights(const plasticity_rule& r) noexcept { return r.index() == 1 || r.index() == 2; }
+
+/// The rule's hard bounds [w_min, w_max] (0, 0 for a static projection and for
+/// tsodyks_markram and stochastic_release, whose weights do not change).
 std::pair<double, double> weight_bounds(const plasticity_rule& r) noexcept;
 
-/// "static", "stdp_pair" or "stdp_triplet".
+/// "static", "stdp_pair", "stdp_triplet", "tsodyks_markram" or "stochastic_release".
 std::string plasticity_name(const plasticity_rule& r);
 
 /// Throws invalid_parameter naming `object` and the parameter when a rule's parameter is out

@@ -145,6 +145,16 @@ public:
     /// that is not one value per neuron or a value that is not finite or out of range.
     void set_input(population_index pop, population_input input);
 
+    /// Changes the network between runs, from the next step on (PyNN's set() after run()): the
+    /// waveform of current stimulus `stimulus` (network::set_current), or the spike trains of a
+    /// spike_source population (network::set_spike_times; a train may repeat the spikes it already
+    /// sent, but a spike at or before the time already simulated that was not sent is refused,
+    /// naming the neuron and the time; reset() replays the trains as last set). The
+    /// simulation's copy of the network changes with it, so reset() keeps the change. Throws
+    /// invalid_parameter as those do.
+    void set_current(std::size_t stimulus, current_waveform waveform);
+    void set_spike_times(population_index pop, std::vector<std::vector<double>> spike_times_ms);
+
     /// Writes the whole dynamic state to the HDF5 file `path` (docs/engine.md, "Checkpoints"):
     /// neuron state, synaptic input in flight, plastic weights and traces, random streams,
     /// input tables and biases, and the step. A temporary file is renamed over `path`, so an

@@ -102,4 +102,13 @@ void cpu_engine::set_input(population_index pop, const population_input& input) 
         std::get<analog_population>(pops_[pop.value]).set_values(std::get<step_table_input>(input).per_step);
 }
 
+void cpu_engine::refresh_inputs(const network& net, population_index pop) {
+    std::visit(
+        [&](auto& k) {
+            if constexpr (requires { k.refresh_currents(net, pop, seed_, step_); }) k.refresh_currents(net, pop, seed_, step_);
+            if constexpr (requires { k.refresh_spike_times(net, pop); }) k.refresh_spike_times(net, pop);
+        },
+        pops_[pop.value]);
+}
+
 }  // namespace volley::snn::detail

@@ -37,7 +37,7 @@ inline T col(const std::vector<T>& c, std::uint32_t i) {
 }  // namespace
 
 lif_population::lif_population(const network& net, population_index pop, double dt_ms, std::uint64_t seed)
-    : currents_(net, pop, dt_ms) {
+    : currents_(net, pop, dt_ms, seed) {
     const auto& p = net.at(pop);
     n_ = p.size;
     name_ = p.name;

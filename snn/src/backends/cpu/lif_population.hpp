@@ -107,6 +107,12 @@ public:
     /// True when a current stimulus of this population changes at `step_index`.
     bool currents_change_at(std::int64_t step_index) const;
 
+    /// The current stimuli into the population changed in `net`: they hold from step `s` on.
+    void refresh_currents(const network& net, population_index pop, std::uint64_t seed, std::int64_t s) {
+        currents_ = current_schedule(net, pop, h_, seed);
+        apply_currents(s, 0, n_);
+    }
+
     /// Appends to `out` the values of a state variable ("v_mv", "i_syn_e_mv", "i_syn_i_mv")
     /// of neurons `ids` after `step` steps. Throws unknown_name for another variable.
     void sample_state(const std::string& variable, std::int64_t step, std::span<const std::uint32_t> ids,

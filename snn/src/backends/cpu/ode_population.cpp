@@ -101,6 +101,10 @@ void ode_population::update(std::int64_t s, std::uint32_t begin, std::uint32_t e
 void ode_population::apply_currents(std::int64_t s, std::uint32_t begin, std::uint32_t end) {
     k_->apply_currents(s, begin, end);
 }
+void ode_population::refresh_currents(const network& net, population_index pop, std::uint64_t seed, std::int64_t s) {
+    k_->refresh_currents(net, pop, seed, s);
+}
+
 bool ode_population::currents_change_at(std::int64_t s) const {
     return k_->currents_change_at(s);
 }

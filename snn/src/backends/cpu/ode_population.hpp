@@ -76,6 +76,9 @@ class ode_population {
     /// Applies the current stimuli that change at `step_index` to neurons [begin, end).
     void apply_currents(std::int64_t step_index, std::uint32_t begin, std::uint32_t end);
 
+    /// The current stimuli into the population changed in `net`: they hold from step `s` on.
+    void refresh_currents(const network& net, population_index pop, std::uint64_t seed, std::int64_t s);
+
     /// True when a current stimulus of this population changes at `step_index`.
     bool currents_change_at(std::int64_t step_index) const;
 

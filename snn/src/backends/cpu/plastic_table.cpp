@@ -57,8 +57,11 @@ plastic_table::plastic_table(const network& net, std::size_t projection, const s
     expand_projection(net, projection, options.seed, options.dt_ms, begin, end, list);
     const std::string object = "projection " + std::to_string(projection) + " ('" + net.at(proj.source).name +
                                "' -> '" + net.at(proj.target).name + "')";
+    const auto* stp = std::get_if<tsodyks_markram>(&proj.synapse.plasticity);
+    const auto* release = std::get_if<stochastic_release>(&proj.synapse.plasticity);
+    const bool bounded = changes_weights(proj.synapse.plasticity);
     for (std::size_t k = 0; k < list.size(); ++k) {
-        if (list.weight[k] < k_.w_min || list.weight[k] > k_.w_max)
+        if (bounded && (list.weight[k] < k_.w_min || list.weight[k] > k_.w_max))
             throw invalid_parameter(object, "weight", format_number(list.weight[k]),
                                     "a plastic synapse's initial weight must lie within [w_min, w_max] = [" +
                                         format_number(k_.w_min) + ", " + format_number(k_.w_max) + "]");
@@ -94,6 +97,40 @@ plastic_table::plastic_table(const network& net, std::size_t projection, const s
         col_source_[k] = list.source[k];
     }
     for (std::uint32_t j = 0; j < n_tgt; ++j) col_begin_[j + 1] += col_begin_[j];
+    // A rule parameter of list element k: the constant, or its element (network::connect allowed
+    // lists only for connectors that give each synapse its element).
+    auto value = [&](const value_spec& v, std::size_t k) {
+        if (const auto* c = std::get_if<double>(&v)) return *c;
+        return std::get<std::vector<double>>(v)[list.list_index[k]];
+    };
+    if (release) {
+        const bool per_synapse = !std::holds_alternative<double>(release->p_transmit);
+        if (per_synapse && list.list_index.size() != list.size())
+            throw error(object + ": stochastic_release probabilities per synapse need a connector with lists");
+        release_p_.assign(per_synapse ? list.size() : 1, per_synapse ? 0.0 : std::get<double>(release->p_transmit));
+        release_rank_.resize(list.size());
+        for (std::uint32_t j = 0; j < n_tgt; ++j)
+            for (std::uint32_t k = col_begin_[j]; k < col_begin_[j + 1]; ++k) {
+                release_rank_[col_synapse_[k]] = k - col_begin_[j];
+                if (per_synapse) release_p_[col_synapse_[k]] = value(release->p_transmit, k);
+            }
+        release_key_ = options.seed + 0x9E3779B97F4A7C15ull * (static_cast<std::uint64_t>(projection) + 1);
+        release_on_ = true;
+    }
+    if (stp) {
+        const bool per_synapse = !std::holds_alternative<double>(stp->u) || !std::holds_alternative<double>(stp->tau_rec_ms) ||
+                                 !std::holds_alternative<double>(stp->tau_facil_ms) ||
+                                 !std::holds_alternative<double>(stp->tau_psc_ms);
+        if (per_synapse && list.list_index.size() != list.size())
+            throw error(object + ": tsodyks_markram parameters per synapse need a connector with lists");
+        stp_k_.resize(per_synapse ? list.size() : 1);
+        for (std::size_t k = 0; k < (per_synapse ? list.size() : std::size_t{1}); ++k) {
+            const std::size_t pos = per_synapse ? col_synapse_[k] : 0;
+            stp_k_[pos] = {value(stp->u, k), value(stp->tau_rec_ms, k), value(stp->tau_facil_ms, k), value(stp->tau_psc_ms, k)};
+        }
+        stp_.assign(list.size(), {});
+        stp_on_ = true;
+    }
     pre_.assign(n_src, {});
     post_.assign(n_tgt, {});
     tau_ms_[trace_o1] = k_.tau_o1_ms;
@@ -126,7 +163,7 @@ void plastic_table::jump(double& a, double& b, std::int64_t& last, std::int64_t 
 }
 
 void plastic_table::on_post_spike(std::uint32_t target, std::int64_t stamp) {
-    if (target < begin_ || target - begin_ >= post_.size()) return;
+    if (stp_on_ || release_on_ || target < begin_ || target - begin_ >= post_.size()) return;
     const std::uint32_t j = target - begin_;
     auto& post = post_[j];
     const double o2 = k_.triplet ? decayed(post.x2, post.last, stamp, trace_o2) : 0.0;
@@ -171,7 +208,9 @@ void plastic_table::append_weights(std::vector<std::uint32_t>& sources, std::vec
 
 std::uint64_t plastic_table::bytes() const noexcept {
     return 4 * (row_begin_.size() + words_.size() + col_begin_.size() + col_synapse_.size() + col_source_.size()) +
-           8 * (weights_.size() + decay_.size()) + sizeof(trace) * (pre_.size() + post_.size());
+           8 * (weights_.size() + decay_.size()) + sizeof(trace) * (pre_.size() + post_.size()) +
+           sizeof(stp_state) * stp_.size() + sizeof(stp_constants) * stp_k_.size() +
+           8 * release_p_.size() + 4 * release_rank_.size();
 }
 
 }  // namespace volley::snn::detail

@@ -18,6 +18,13 @@
 // trace words (28 bytes); per target: a column start and three trace words (28 bytes). Per
 // table: the decay factors exp(-k·dt/τ) of the four traces for lags k < 1024 steps (32 KiB),
 // which replace most calls to exp and give the same bits as the call they replace.
+//
+// Short-term plasticity (tsodyks_markram) uses the same rows: a pre spike advances each
+// synapse's (u, x, y) from the source's last spike and delivers weight·u·x; post spikes do
+// nothing, and the weights stay as built. Per synapse 24 bytes of state, and 32 of parameters
+// when they differ between synapses. Stochastic release (stochastic_release) uses the rows too:
+// a pre spike delivers each synapse's weight with its probability, the draw named by (seed,
+// projection, target, the synapse's place among the target's synapses, the spike's step).
 
 #include <algorithm>
 #include <cmath>
@@ -29,6 +36,7 @@
 #include <volley/snn/simulation.hpp>
 #include "checkpoint/state_archive.hpp"
 #include "lowering/fixed_point.hpp"
+#include "random/counter_rng.hpp"
 
 namespace volley::snn::detail {
 
@@ -81,6 +89,8 @@ public:
     /// weight, then advances the source's traces. Returns the number of synapses.
     template <class Deliver>
     std::size_t on_pre_spike(std::uint32_t source, std::int64_t stamp, Deliver&& deliver) {
+        if (stp_on_) return stp_row(source, stamp, deliver);
+        if (release_on_) return release_row(source, stamp, deliver);
         // The weight dependence is chosen once per spike; the row loop is compiled for each.
         switch (k_.dependence) {
             case stdp_weight_dependence::multiplicative:
@@ -126,6 +136,7 @@ public:
     /// Saves or restores the dynamic state (checkpoint/state_archive.hpp).
     void visit_state(state_archive& a) {
         a.field("weights", weights_), a.field("pre", pre_), a.field("post", post_);
+        if (stp_on_) a.field("stp", stp_);
         if (post_shift_ > 0) {  // tables without a dendritic delay keep the format they had
             pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(head_));
             head_ = 0;
@@ -134,6 +145,61 @@ public:
     }
 
 private:
+    /// tsodyks_markram: one synapse's state and parameters.
+    struct stp_state {
+        double u = 0, x = 1, y = 0;
+    };
+    struct stp_constants {
+        double u = 0.5, tau_rec_ms = 100, tau_facil_ms = 0, tau_psc_ms = 0;
+    };
+    /// A pre spike through short-term plasticity (NEST's tsodyks_synapse::send, in its order).
+    template <class Deliver>
+    std::size_t stp_row(std::uint32_t source, std::int64_t stamp, Deliver& deliver) {
+        const std::uint32_t b = row_begin_[source], e = row_begin_[source + 1];
+        auto& pre = pre_[source];
+        const double h = static_cast<double>(stamp - pre.last) * dt_ms_;
+        pre.last = stamp;
+        const bool one = stp_k_.size() == 1;
+        for (std::uint32_t k = b; k < e; ++k) {
+            const auto& c = stp_k_[one ? 0 : k];
+            auto& s = stp_[k];
+            const double puu = c.tau_facil_ms == 0 ? 0.0 : std::exp(-h / c.tau_facil_ms);
+            const double pyy = c.tau_psc_ms == 0 ? 0.0 : std::exp(-h / c.tau_psc_ms);
+            const double pzz = std::exp(-h / c.tau_rec_ms);
+            const double pxy = ((pzz - 1) * c.tau_rec_ms - (pyy - 1) * c.tau_psc_ms) / (c.tau_psc_ms - c.tau_rec_ms);
+            const double z = 1 - s.x - s.y;
+            s.u *= puu;
+            s.x += pxy * s.y + (1 - pzz) * z;
+            s.y *= pyy;
+            s.u += c.u * (1 - s.u);
+            const double used = s.u * s.x;
+            s.x -= used;
+            s.y += used;
+            const std::uint32_t word = words_[k], j = word >> delay_bits_;
+            deliver(ring_base_ + j, (word & delay_mask_) + 1,
+                    static_cast<std::int32_t>(to_fixed_point(weights_[k] * used, to_fixed_)));
+        }
+        return e - b;
+    }
+
+    /// A pre spike through stochastic release: each synapse transmits with its probability.
+    template <class Deliver>
+    std::size_t release_row(std::uint32_t source, std::int64_t stamp, Deliver& deliver) {
+        const std::uint32_t b = row_begin_[source], e = row_begin_[source + 1];
+        const bool one = release_p_.size() == 1;
+        const std::uint64_t key = release_key_ + static_cast<std::uint64_t>(stamp >> 32) * 0x9E3779B97F4A7C15ull;
+        std::size_t sent = 0;
+        for (std::uint32_t k = b; k < e; ++k) {
+            const std::uint32_t word = words_[k], j = word >> delay_bits_;
+            counter_rng rng(key, stream_purpose::synapse_release, begin_ + j, release_rank_[k]);
+            rng.seek(static_cast<std::uint32_t>(stamp));
+            if (!(rng.uniform01() < release_p_[one ? 0 : k])) continue;
+            deliver(ring_base_ + j, (word & delay_mask_) + 1, static_cast<std::int32_t>(to_fixed_point(weights_[k], to_fixed_)));
+            ++sent;
+        }
+        return sent;
+    }
+
     template <stdp_weight_dependence D, class Deliver>
     std::size_t depress_row(std::uint32_t source, std::int64_t stamp, Deliver& deliver) {
         const std::uint32_t b = row_begin_[source], e = row_begin_[source + 1];
@@ -200,6 +266,13 @@ private:
     std::vector<trace> post_;               ///< per target - begin (o1, o2)
     double tau_ms_[4] = {1, 1, 1, 1};       ///< [trace_kind]
     std::vector<double> decay_;             ///< [trace_kind][lag < decay_steps]
+    bool stp_on_ = false;                   ///< tsodyks_markram, not STDP
+    std::vector<stp_constants> stp_k_;      ///< tsodyks_markram: one, or per synapse in row order
+    std::vector<stp_state> stp_;            ///< tsodyks_markram: per synapse in row order
+    bool release_on_ = false;               ///< stochastic_release
+    std::uint64_t release_key_ = 0;         ///< the seed, mixed with the projection
+    std::vector<double> release_p_;         ///< one, or per synapse in row order
+    std::vector<std::uint32_t> release_rank_;  ///< per synapse in row order: its place among its target's
 };
 
 }  // namespace volley::snn::detail

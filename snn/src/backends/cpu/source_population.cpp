@@ -3,7 +3,8 @@
 // A Poisson source draws exponential inter-spike intervals in continuous time from its own
 // counter-based stream (keyed by seed, population and neuron), at its own rate, and each spike
 // lands in the step that contains it. So the train is an exact Poisson process sampled at dt,
-// and it does not depend on the thread count.
+// and it does not depend on the thread count. With a dead time or a gamma shape the intervals
+// are drawn by poisson_interval (build/poisson_parameters.hpp) from the same stream.
 
 #include "backends/cpu/source_population.hpp"
 
@@ -28,15 +29,19 @@ source_population::source_population(const network& net, population_index pop, d
         for (std::uint32_t i = 0; i < n_; ++i) {
             rng_.emplace_back(seed, stream_purpose::poisson, pop.value, i);
             const std::size_t k = c.at(i);
-            next_ms_[i] = c.rate_per_ms[k] > 0 ? c.start_ms[k] + rng_[i].exponential(c.rate_per_ms[k])
+            next_ms_[i] = c.rate_per_ms[k] > 0 ? c.start_ms[k] + poisson_interval(c, k, rng_[i])
                                                : std::numeric_limits<double>::infinity();
         }
         return;
     }
-    const auto& times = std::get<spike_source>(p.model).spike_times_ms;
-    steps_.resize(n_);
+    steps_ = spike_steps(p, dt_ms);
     cursor_.assign(n_, 0);
-    for (std::uint32_t i = 0; i < n_; ++i) {
+}
+
+std::vector<std::vector<std::int64_t>> source_population::spike_steps(const population& p, double dt_ms) {
+    const auto& times = std::get<spike_source>(p.model).spike_times_ms;
+    std::vector<std::vector<std::int64_t>> steps(p.size);
+    for (std::uint32_t i = 0; i < p.size; ++i) {
         for (double t : times[i]) {
             const double x = t / dt_ms;
             const double r = std::nearbyint(x);
@@ -46,10 +51,16 @@ source_population::source_population(const network& net, population_index pop, d
                 throw invalid_parameter("population '" + p.name + "' neuron " + std::to_string(i), "spike_times_ms",
                                         buf, "not on the dt grid (dt = " + std::to_string(dt_ms) + " ms)");
             }
-            steps_[i].push_back(static_cast<std::int64_t>(r));
+            steps[i].push_back(static_cast<std::int64_t>(r));
         }
-        std::sort(steps_[i].begin(), steps_[i].end());
+        std::sort(steps[i].begin(), steps[i].end());
     }
+    return steps;
+}
+
+void source_population::refresh_spike_times(const network& net, population_index pop) {
+    steps_ = spike_steps(net.at(pop), dt_ms_);
+    cursor_.assign(n_, 0);  // update() skips what is past; simulation::set_spike_times refused it
 }
 
 void source_population::update(std::int64_t s, std::uint32_t begin, std::uint32_t end,
@@ -65,7 +76,7 @@ void source_population::update(std::int64_t s, std::uint32_t begin, std::uint32_
                     break;
                 }
                 spikes.push_back(first_global + i);
-                next_ms_[i] += rng_[i].exponential(c.rate_per_ms[k]);
+                next_ms_[i] += poisson_interval(c, k, rng_[i]);
             }
         }
         return;

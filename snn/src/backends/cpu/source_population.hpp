@@ -40,6 +40,11 @@ public:
 
     std::uint32_t size() const noexcept { return n_; }
 
+    /// A spike array's trains changed in `net` (simulation::set_spike_times, which refused the
+    /// times already past): the new ones are sent from the next step on. Throws
+    /// invalid_parameter, changing nothing, for a time off the dt grid.
+    void refresh_spike_times(const network& net, population_index pop);
+
 private:
     bool poisson_ = false;
     std::uint32_t n_ = 0;
@@ -53,6 +58,8 @@ private:
     // Spike arrays: spike steps per neuron (ascending) and a cursor.
     std::vector<std::vector<std::int64_t>> steps_;
     std::vector<std::size_t> cursor_;
+    /// The spike steps of a spike_source population, by neuron, sorted; throws off the grid.
+    static std::vector<std::vector<std::int64_t>> spike_steps(const population& p, double dt_ms);
 };
 
 }  // namespace volley::snn::detail

@@ -37,6 +37,10 @@ public:
     virtual void restart() = 0;
     /// Sets a discrete population's i_bias (one value per neuron, already checked).
     virtual void set_bias(std::uint32_t pop, const std::vector<double>& bias) = 0;
+    /// A LIF population's current stimuli (null when it has none) and, after set_currents, the
+    /// new ones from step `s` on (the initial currents of restart() too).
+    virtual std::shared_ptr<const device_currents> currents(std::uint32_t pop) const = 0;
+    virtual void set_currents(std::uint32_t pop, std::shared_ptr<const device_currents> c, std::int64_t s) = 0;
     /// Replaces an analog source's table: values[step * n + neuron] (already checked).
     virtual void set_analog_values(std::uint32_t pop, const std::vector<double>& values) = 0;
 };

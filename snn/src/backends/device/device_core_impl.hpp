@@ -205,6 +205,17 @@ public:
         thrust::copy(bias.begin(), bias.end(), pops_[pop].i_ext.begin());
     }
 
+    std::shared_ptr<const device_currents> currents(std::uint32_t pop) const override { return pops_[pop].currents; }
+
+    void set_currents(std::uint32_t pop, std::shared_ptr<const device_currents> c, std::int64_t s) override {
+        auto& p = pops_[pop];
+        p.currents = std::move(c);
+        currents_fill(*p.currents, 0, p.i_ext_host);
+        thrust::copy(p.i_ext_host.begin(), p.i_ext_host.end(), p.i_ext0.begin());
+        currents_fill(*p.currents, s, p.i_ext_host);
+        thrust::copy(p.i_ext_host.begin(), p.i_ext_host.end(), p.i_ext.begin());
+    }
+
     void set_analog_values(std::uint32_t pop, const std::vector<double>& values) override {
         set_analog_values_of(pops_[pop], values);
     }

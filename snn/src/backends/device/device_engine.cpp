@@ -169,6 +169,16 @@ void device_engine::set_input(population_index pop, const population_input& inpu
     core_->set_analog_values(pop.value, flat);
 }
 
+void device_engine::refresh_inputs(const network& net, population_index pop) {
+    const auto& p = net.at(pop);
+    if (std::holds_alternative<spike_source>(p.model))
+        throw unsupported_model("spike_source", "population '" + p.name + "': new spike times between runs on the " +
+                                                    backend_ + " backend (the cpu backend takes them)");
+    const auto old = core_->currents(pop.value);
+    if (!old) return;  // no stimuli: simulation::set_current names only existing ones
+    core_->set_currents(pop.value, currents_now(*old, net, pop.value, options_), step_);
+}
+
 simulation_stats device_engine::stats() const {
     simulation_stats st;
     st.neurons = first_.back();

@@ -26,6 +26,7 @@ public:
     std::int64_t current_step() const override { return step_; }
     void reset(const network& net) override;
     void set_input(population_index pop, const population_input& input) override;
+    void refresh_inputs(const network& net, population_index pop) override;
     simulation_stats stats() const override;
     projection_weights weights(std::size_t projection) const override;
     void visit_state(state_archive& a) override;

@@ -37,6 +37,12 @@ void currents_fill(const device_currents& c, std::int64_t s, std::vector<double>
     c.schedule.add_amplitudes(s, 0, static_cast<std::uint32_t>(i_ext.size()), i_ext);
 }
 
+std::shared_ptr<const device_currents> currents_now(const device_currents& c, const network& net, std::uint32_t p,
+                                                    const simulation_options& options) {
+    return std::make_shared<device_currents>(
+        device_currents{current_schedule(net, population_index{p}, options.dt_ms, options.seed), c.bias});
+}
+
 namespace {
 
 [[noreturn]] void unsupported(const std::string& backend, const std::string& model, const std::string& what) {
@@ -78,7 +84,7 @@ device_population describe_lif(const network& net, std::uint32_t p, const simula
     d.i_ext = column(b.i_bias);
     d.ref_steps.assign(d.n, b.ref_steps[0]);
     if (b.ref_steps.size() == d.n) d.ref_steps = b.ref_steps;
-    current_schedule schedule(net, population_index{p}, options.dt_ms);
+    current_schedule schedule(net, population_index{p}, options.dt_ms, options.seed);
     if (!schedule.empty()) {
         auto c = std::make_shared<device_currents>(device_currents{std::move(schedule), d.i_ext});
         currents_fill(*c, 0, d.i_ext);
@@ -177,6 +183,10 @@ device_network describe_for_device(const network& net, const simulation_options&
             dp.model = device_model::poisson;
             dp.n = pop.size;
             auto c = poisson_parameters(net, population_index{p}, options.seed);
+            if (c.renewal)
+                throw unsupported_model("poisson_source", "population '" + pop.name + "': a dead time or a gamma shape "
+                                                          "other than 1 on the " + backend +
+                                                          " backend (the cpu backend runs it)");
             dp.rate_per_ms = std::move(c.rate_per_ms);
             dp.start_ms = std::move(c.start_ms);
             dp.stop_ms = std::move(c.stop_ms);

@@ -16,6 +16,10 @@ namespace volley::snn::detail {
 /// discrete_neuron, poisson_source, spike_source and analog_source (the ODE models), and plastic
 /// projections. Zero-delay projections, convolutions and gated max-pools run.
 device_network describe_for_device(const network& net, const simulation_options& options, const std::string& backend);
+/// The same bias with the stimuli of population `p` of `net` as they are now (simulation::
+/// set_current).
+std::shared_ptr<const device_currents> currents_now(const device_currents& c, const network& net, std::uint32_t p,
+                                                    const simulation_options& options);
 
 /// Switches projection `q` (onto `targets` neurons) to the postsynaptic strategy, adding its
 /// synapses by target (what describe_for_device does where that strategy is cheaper; tests

@@ -26,6 +26,7 @@ class ode_population::kernel {
                         const step_input& in, std::vector<std::uint32_t>& spikes) = 0;
     virtual void apply_currents(std::int64_t s, std::uint32_t begin, std::uint32_t end) = 0;
     virtual bool currents_change_at(std::int64_t s) const = 0;
+    virtual void refresh_currents(const network& net, population_index pop, std::uint64_t seed, std::int64_t s) = 0;
     virtual const std::vector<double>& state(const std::string& variable) const = 0;
     virtual double last_spike_time_ms(std::uint32_t i) const = 0;
     virtual std::uint32_t size() const = 0;
@@ -51,7 +52,7 @@ class ode_columns : public ode_population::kernel {
     static constexpr std::size_t dim = Dyn::dim;
 
     ode_columns(const network& net, population_index pop, double dt_ms, std::uint64_t seed)
-        : currents_(net, pop, dt_ms) {
+        : currents_(net, pop, dt_ms, seed) {
         const auto& p = net.at(pop);
         n_ = p.size;
         name_ = p.name;
@@ -87,6 +88,10 @@ class ode_columns : public ode_population::kernel {
         currents_.amplitudes_at(s, begin, end, i_ext_);
     }
     bool currents_change_at(std::int64_t s) const override { return currents_.changes_at(s); }
+    void refresh_currents(const network& net, population_index pop, std::uint64_t seed, std::int64_t s) override {
+        currents_ = current_schedule(net, pop, h_, seed);
+        currents_.amplitudes_at(s, 0, n_, i_ext_);
+    }
 
     const std::vector<double>& state(const std::string& variable) const override {
         for (std::size_t k = 0; k < names_.size(); ++k)
