@@ -6,6 +6,7 @@
 #include <volley/snn/nir_file.hpp>
 #include <volley/snn/nir_network.hpp>
 #include <volley/snn/npz_file.hpp>
+#include <volley/snn/run_length.hpp>
 #include <volley/snn/sonata_spikes.hpp>
 
 #include <filesystem>
@@ -153,7 +154,7 @@ void run_nir_file(const nir_run_options& o) {
     const auto& in = model.population(model.inputs[0]);
     const auto rows = read_input(o.input, model.net.at(in.pop).size, in.node);
     const std::int64_t steps = o.steps ? *o.steps : static_cast<std::int64_t>(rows.size());
-    if (steps < 0) throw invalid_parameter("--steps", "steps", std::to_string(steps), "must be >= 0");
+    snn::check_run_steps(steps, "--steps", "steps");
     const auto r = snn::run_nir(model, {rows}, steps, o.threads);
     if (!o.out.empty()) write_spikes(o.out, r, opt.dt_s * 1000);
 

@@ -7,6 +7,8 @@
 #include "cmd_run_converted.hpp"
 #include "run_driver.hpp"
 
+#include <volley/snn/run_length.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -141,8 +143,11 @@ void register_run(CLI::App& app, command_context& ctx) {
         if (o->duration_ms) req.settings.duration_ms = *o->duration_ms;
         if (o->dt_ms) req.settings.dt_ms = *o->dt_ms;
         if (o->seed) req.settings.seed = *o->seed;
-        if (!(req.settings.duration_ms >= 0))
-            throw invalid_parameter("--duration", "duration_ms", std::to_string(req.settings.duration_ms), "must be >= 0");
+        // Its length in steps fits (the simulation checks dt itself).
+        if (req.settings.dt_ms > 0 && std::isfinite(req.settings.dt_ms))
+            snn::duration_steps(req.settings.duration_ms, req.settings.dt_ms,
+                                o->duration_ms ? std::string("--duration") : o->network + " run",
+                                o->duration_ms ? "duration" : "duration_ms");
         if (!o->out.empty()) req.out = o->out;
         if (!o->plot.empty()) req.plot = o->plot;
         for (const auto& s : o->states) req.states.push_back(parse_state_request(s));

@@ -8,6 +8,7 @@
 
 #include <volley/error.hpp>
 #include <volley/snn/raster_plot.hpp>
+#include <volley/snn/run_length.hpp>
 #include <volley/snn/simulation.hpp>
 #include <volley/snn/sonata_report.hpp>
 #include <volley/snn/sonata_spikes.hpp>
@@ -236,6 +237,8 @@ run_outcome execute_run(const run_request& req) {
     // output is opened (a bad checkpoint costs nothing).
     if (req.resume) sim.restore(*req.resume);
     const std::int64_t start_step = sim.current_step().value;
+    // A restored engine counts from t = 0; the summary covers this run's span only.
+    const auto at_start = sim.stats();
     if (req.count_only && (req.out || req.plot || !req.states.empty()))
         throw invalid_parameter("--count-only", "outputs", req.out ? req.out->string() : req.plot ? req.plot->string() : "--state",
                                 "spikes that are only counted cannot be written or plotted");
@@ -262,7 +265,7 @@ run_outcome execute_run(const run_request& req) {
     std::unique_ptr<hdf5_stream> stream;
     if (req.out && !is_csv(*req.out) && !distributed) stream = std::make_unique<hdf5_stream>(*req.out, recs, states);
 
-    const auto steps = static_cast<std::int64_t>(std::llround(req.settings.duration_ms / req.settings.dt_ms));
+    const auto steps = snn::duration_steps(req.settings.duration_ms, req.settings.dt_ms, "run", "duration_ms");
     progress_bar bar(!req.quiet && stderr_is_terminal() && dist.id() == 0, req.settings.duration_ms);  // one bar, rank 0's
     auto last_flush = std::chrono::steady_clock::now();
     sim.on_progress(
@@ -305,6 +308,10 @@ run_outcome execute_run(const run_request& req) {
     if (writes && req.plot) write_plot(*req.plot, recs, req, sim.time_ms());
 
     auto st = sim.stats();
+    st.spikes -= at_start.spikes;
+    st.synaptic_events -= at_start.synaptic_events;
+    for (std::size_t p = 0; p < st.population_spikes.size() && p < at_start.population_spikes.size(); ++p)
+        st.population_spikes[p] -= at_start.population_spikes[p];
     if (distributed) {  // every rank's counts; the slowest rank's times
         auto sum = [&](std::uint64_t x) { return static_cast<std::uint64_t>(dist.sum(static_cast<std::int64_t>(x))); };
         st.synapses = sum(st.synapses);
@@ -379,7 +386,7 @@ run_outcome execute_run(const run_request& req) {
     f["populations"] = pops;
     f["dt_ms"] = req.settings.dt_ms;
     f["duration_ms"] = sim.time_ms() - start_ms;
-    if (req.resume) {
+    if (req.resume) {  // spikes, events, rates and the checksum cover [start_ms, start_ms + duration_ms]
         f["resumed_from"] = req.resume->string();
         f["start_ms"] = start_ms;
     }
@@ -426,6 +433,10 @@ void print_run_summary(const nlohmann::json& f) {
     if (f.contains("output")) std::printf("spikes written to %s\n", f["output"].get<std::string>().c_str());
     if (f.contains("plot")) std::printf("raster plot written to %s\n", f["plot"].get<std::string>().c_str());
     if (f.contains("checkpoint")) std::printf("checkpoint written to %s\n", f["checkpoint"].get<std::string>().c_str());
+    if (f.contains("resumed_from"))
+        std::printf("resumed from %s at %.1f ms: spikes, events, rates and the checksum cover %.1f to %.1f ms\n",
+                    f["resumed_from"].get<std::string>().c_str(), f["start_ms"].get<double>(), f["start_ms"].get<double>(),
+                    f["start_ms"].get<double>() + f["duration_ms"].get<double>());
 }
 
 }  // namespace volley::cli

@@ -433,6 +433,15 @@ raises KeyboardInterrupt, and the simulation can be run on.)doc")
             "Between runs: new spike trains (one per neuron) for a spike_source population, sent from the "
             "next step on; a time not after the time already simulated is refused.")
         .def(
+            "set_parameter",
+            [](py_simulation& s, const population_ref& pop, const std::string& name, const py::object& value) {
+                busy_guard busy(s);
+                s.sim->set_parameter(resolve(s.sim->model(), pop), name, to_value_spec(value));
+            },
+            py::arg("population"), py::arg("name"), py::arg("value"),
+            "Between runs: a poisson_source population's parameter (rate_hz, start_ms, stop_ms, dead_time_ms, "
+            "gamma_shape; a number, one value per neuron or a distribution) from now on.")
+        .def(
             "current_trace",
             [](const py_simulation& s, std::size_t stimulus, std::uint32_t neuron, std::int64_t steps) {
                 busy_guard busy(s);

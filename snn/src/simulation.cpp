@@ -1,6 +1,7 @@
 // The simulation facade: a pimpl over the backend chosen by the factory.
 
 #include <volley/error.hpp>
+#include <volley/snn/run_length.hpp>
 #include <volley/snn/simulation.hpp>
 
 #include <algorithm>
@@ -82,10 +83,26 @@ void simulation::on_progress(progress_callback callback, std::int64_t interval_s
     impl_->progress_interval = interval_steps;
 }
 
-bool simulation::run(double duration_ms) {
+std::int64_t duration_steps(double duration_ms, double dt_ms, const std::string& object, const std::string& parameter) {
     if (!std::isfinite(duration_ms) || duration_ms < 0)
-        throw invalid_parameter("simulation", "duration_ms", std::to_string(duration_ms), "must be finite and >= 0");
-    const auto steps = static_cast<std::int64_t>(std::llround(duration_ms / impl_->options.dt_ms));
+        throw invalid_parameter(object, parameter, detail::format_number(duration_ms), "must be finite and >= 0 ms");
+    const double steps = std::nearbyint(duration_ms / dt_ms);
+    if (!(steps <= static_cast<double>(max_run_steps)))
+        throw invalid_parameter(object, parameter, detail::format_number(duration_ms),
+                                "is more than 2^62 steps of dt = " + detail::format_number(dt_ms) + " ms");
+    return static_cast<std::int64_t>(steps);
+}
+
+void check_run_steps(std::int64_t steps, const std::string& object, const std::string& parameter, std::int64_t extra) {
+    if (steps < 0) throw invalid_parameter(object, parameter, std::to_string(steps), "must be >= 0");
+    if (steps > max_run_steps - extra)
+        throw invalid_parameter(object, parameter, std::to_string(steps),
+                                "is more than 2^62" + (extra ? " - " + std::to_string(extra) : std::string()) +
+                                    " steps, the longest run");
+}
+
+bool simulation::run(double duration_ms) {
+    const auto steps = duration_steps(duration_ms, impl_->options.dt_ms, "simulation");
     auto& eng = *impl_->engine;
     if (impl_->weight_sinks.empty()) return eng.run(steps, impl_->progress, impl_->progress_interval) == steps;
     // Weight samples are taken between runs of the engine, which stop at each sample step. The
@@ -199,6 +216,18 @@ void simulation::set_spike_times(population_index pop, std::vector<std::vector<d
         net.set_spike_times(pop, std::move(old));
         throw;
     }
+}
+
+void simulation::set_parameter(population_index pop, const std::string& name, value_spec value) {
+    const auto& p = impl_->net.at(pop);
+    if (!std::holds_alternative<poisson_source>(p.model))
+        throw unsupported_model(model_name(p.model), "population '" + p.name + "': " + name +
+                                                         " changed between runs (only a poisson_source's parameters "
+                                                         "can change once built; build a new simulation for others)");
+    network changed = impl_->net;  // the engine takes it whole or not at all
+    changed.set_parameter(pop, name, std::move(value));
+    impl_->engine->refresh_inputs(changed, pop);
+    impl_->net = std::move(changed);
 }
 
 void simulation::set_input(population_index pop, population_input input) {

@@ -7,6 +7,8 @@
 #include <volley/snn/sha256.hpp>
 #include <volley/snn/simulation.hpp>
 
+#include <filesystem>
+
 #include "backends/engine.hpp"
 #include "checkpoint/checkpoint_file.hpp"
 #include "simulation_impl.hpp"
@@ -66,6 +68,10 @@ void simulation::restore(const std::filesystem::path& path) {
         throw;
     }
     impl_->after_restore();
+    // A checkpoint killed while it was written leaves its temporary file (checkpoint_file.cpp);
+    // the checkpoint it would have replaced is the one just read, so the leftover goes.
+    std::error_code ec;
+    std::filesystem::remove(std::filesystem::path(file + ".tmp"), ec);
 }
 
 }  // namespace volley::snn

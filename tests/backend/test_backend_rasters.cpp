@@ -102,7 +102,7 @@ bool refuses_naming(F&& f, std::initializer_list<const char*> words) {
 }
 
 // A current changed between runs (simulation::set_current) holds from the next step on every
-// backend alike; new spike trains between runs are the cpu backend's only.
+// backend alike; new spike trains and Poisson parameters between runs are the cpu backend's only.
 TEST(device_backends, take_a_current_changed_between_runs_as_the_cpu_does) {
     if (!features().portable) GTEST_SKIP() << "this build has no portable backend";
     const network net = sine_and_noise_scenario();
@@ -123,6 +123,10 @@ TEST(device_backends, take_a_current_changed_between_runs_as_the_cpu_does) {
     simulation sim(arrays, context{.threads = 1, .backend = backend_kind::portable}, {.dt_ms = 0.1});
     sim.run(1);
     EXPECT_TRUE(refuses_naming([&] { sim.set_spike_times(src, {{7.0}}); }, {"spike_source", "'input'", "portable"}));
+    network poisson;
+    const auto noise = poisson.add_population("noise", 3, poisson_source{});
+    simulation psim(poisson, context{.threads = 1, .backend = backend_kind::portable}, {.dt_ms = 0.1});
+    EXPECT_TRUE(refuses_naming([&] { psim.set_parameter(noise, "rate_hz", 50.0); }, {"poisson_source", "'noise'", "portable"}));
 }
 
 TEST(device_backends, refuse_a_model_they_do_not_run_naming_the_population_and_the_model) {

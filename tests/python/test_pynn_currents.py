@@ -5,7 +5,9 @@ membrane of a passive IF_curr_exp cell under it is the exact one-step solution o
 tau_m·dv/dt = v_rest - v + R·I(t) for a current constant over each step, integrated here in
 NumPy (1e-9 mV); the noise is held for its dt, has its mean and standard deviation within four
 standard errors over 12,000 draws, and two cells receive different draws; a SpikeSourceArray set
-after run() sends exactly its new times, and a time already past is refused, changing nothing.
+after run() sends exactly its new times, and a time already past is refused, changing nothing;
+a SpikeSourcePoisson whose rate is set after run() fires at the new rate from then on (counts
+within 3.3 Poisson standard deviations), and a cell parameter set after run() is refused.
 Skips without PyNN."""
 
 import math
@@ -101,5 +103,32 @@ trains = sources.get_data().segments[0].spiketrains
 check(np.allclose(trains[0].magnitude, [12, 15, 18, 22, 25]), f"{trains[0].magnitude}")
 check(np.allclose(trains[1].magnitude, [17, 19, 23, 27, 29]), f"{trains[1].magnitude}")
 print("SpikeSourceArray: new times after run() sent as set")
+sim.end()
+
+# ---- SpikeSourcePoisson: a rate set between runs ------------------------------------------------
+sim.setup(timestep=dt)
+noise = sim.Population(400, sim.SpikeSourcePoisson(rate=10.0))
+noise.record("spikes")
+sim.run(2000.0)
+noise[:200].set(rate=80.0)
+sim.run(2000.0)
+trains = noise.get_data().segments[0].spiketrains
+before = sum(int(np.sum(st.magnitude <= 2000.0)) for st in trains)
+fast = sum(int(np.sum(st.magnitude > 2000.0)) for st in trains[:200])
+slow = sum(int(np.sum(st.magnitude > 2000.0)) for st in trains[200:])
+for got, mean, what in ((before, 400 * 10 * 2.0, "before"), (fast, 200 * 80 * 2.0, "set to 80 Hz"),
+                        (slow, 200 * 10 * 2.0, "left at 10 Hz")):
+    check(abs(got - mean) < 3.3 * math.sqrt(mean), f"{what}: {got} spikes, expected {mean:.0f} +- {3.3 * math.sqrt(mean):.0f}")
+print(f"SpikeSourcePoisson: {before} spikes before, {fast} at 80 Hz and {slow} at 10 Hz after the change")
+sim.end()
+sim.setup(timestep=dt)
+cell = sim.Population(1, sim.IF_curr_exp())
+sim.run(1.0)
+try:
+    cell.set(tau_m=5.0)
+except sim.VolleyNotSupported as e:
+    print(f"refused (a cell parameter after run()): {e}")
+else:
+    check(False, "a cell parameter set after run() was accepted")
 sim.end()
 print("test_pynn_currents: ok")

@@ -333,5 +333,42 @@ TEST(poisson_source, a_dead_time_as_long_as_the_mean_interval_is_refused_naming_
     EXPECT_THROW(net.add_population("bad2", 1, poisson_source{{.dead_time_ms = -1}}), invalid_parameter);
 }
 
+// Rates changed between runs (simulation::set_parameter, PyNN's SpikeSourcePoisson.set(rate=...)
+// after run()): each neuron fires at the new rate from then on, and only the Poisson sources'
+// parameters may change.
+TEST(poisson_source, a_rate_changed_between_runs_holds_from_then_on) {
+    const std::uint32_t n = 500;
+    const double dt = 0.1;
+    network net;
+    const auto pop = net.add_population("noise", n, poisson_source{{.rate_hz = 10}});
+    const auto cells = net.add_population("cells", 2, lif_exp{});
+    std::vector<std::int64_t> first;
+    for (int threads : {1, 2}) {
+        simulation sim(net, context{.threads = threads}, {.dt_ms = dt, .seed = 3});
+        auto rec = sim.record_spikes(pop);
+        sim.run(2000);
+        std::vector<double> rates(n);
+        for (std::uint32_t i = 0; i < n; ++i) rates[i] = i < n / 2 ? 100.0 : 0.0;
+        sim.set_parameter(pop, "rate_hz", rates);
+        sim.run(2000);
+        std::size_t before = 0, after_low = 0, after_high = 0;
+        const auto& d = rec.data();
+        for (std::size_t k = 0; k < d.steps.size(); ++k) {
+            if (d.steps[k] <= 20000) ++before;
+            else if (d.node_ids[k] < n / 2) ++after_high;
+            else ++after_low;
+        }
+        const double mean_before = n * 10 * 2.0, mean_after = n / 2 * 100 * 2.0;
+        EXPECT_NEAR(static_cast<double>(before), mean_before, z999 * std::sqrt(mean_before));
+        EXPECT_NEAR(static_cast<double>(after_high), mean_after, z999 * std::sqrt(mean_after));
+        EXPECT_EQ(after_low, 0u) << "a rate of 0 fired";
+        EXPECT_TRUE(sim.model().at(pop).parameters.size() == 1) << "the simulation's network keeps the change";
+        if (first.empty()) first = rec.steps();
+        else EXPECT_EQ(rec.steps(), first) << "the trains depend on the thread count";
+        EXPECT_THROW(sim.set_parameter(pop, "rate_hz", -5.0), invalid_parameter);
+        EXPECT_THROW(sim.set_parameter(cells, "tau_m_ms", 5.0), unsupported_model);
+    }
+}
+
 }  // namespace
 }  // namespace volley::snn

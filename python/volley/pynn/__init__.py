@@ -12,9 +12,9 @@ NoisyCurrentSource. Synapses: StaticSynapse, STDPMechanism (SpikePairRule with A
 Multiplicative or AdditivePotentiationMultiplicativeDepression weight dependence),
 TsodyksMarkramSynapse, SimpleStochasticSynapse. Every PyNN connector. Spikes and state
 variables are recorded into Neo blocks, an injected current through its source's record().
-The network is built at the first run(); afterwards a current source's parameters and a
-SpikeSourceArray's spike times can change (from the next step on), and any other change raises
-VolleyNotSupported naming what was changed.
+The network is built at the first run(); afterwards a current source's parameters, a
+SpikeSourceArray's spike times and a Poisson source's parameters can change (from the next step
+on), and any other change raises VolleyNotSupported naming what was changed.
 """
 
 import os

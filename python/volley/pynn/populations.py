@@ -31,7 +31,7 @@ class PopulationView(common.PopulationView):
         previous = {name: self.parent._parameters[name].copy() for name in parameter_space.keys()}
         for name, value in parameter_space.items():
             self.parent._parameters[name][self.mask] = value
-        _send_spike_times(self.parent, previous)
+        _send_changes(self.parent, previous)
 
     def _set_initial_value_array(self, variable, initial_values):
         simulator.state.require_unbuilt("initialize()")
@@ -90,28 +90,42 @@ class Population(common.Population):
         previous = {name: self._parameters[name] for name in parameter_space.keys()}
         for name, value in parameter_space.items():
             self._parameters[name] = value
-        _send_spike_times(self, previous)
+        _send_changes(self, previous)
+
+
+_POISSON_TYPES = ("SpikeSourcePoisson", "SpikeSourcePoissonRefractory", "SpikeSourceGamma")
 
 
 def _require_settable(population, parameter_space):
-    """After run() only a SpikeSourceArray's spike_times can change (the engine takes new trains
-    between runs); anything else is refused as before the network is built."""
+    """After run() a SpikeSourceArray's spike_times and a Poisson source's parameters can change
+    (the engine takes them between runs); anything else is refused as before the network is
+    built."""
     if simulator.state.simulation is None:
         return
-    if type(population.celltype).__name__ == "SpikeSourceArray" and set(parameter_space.keys()) == {"spike_times"}:
+    kind = type(population.celltype).__name__
+    if kind == "SpikeSourceArray" and set(parameter_space.keys()) == {"spike_times"}:
+        return
+    if kind in _POISSON_TYPES:
         return
     simulator.state.require_unbuilt("set()")
 
 
-def _send_spike_times(population, previous):
-    """Hands a SpikeSourceArray's new trains to the running simulation; on refusal (a spike at or
-    before the time already simulated) the parameters go back to `previous` and the error rises."""
+def _send_changes(population, previous):
+    """Hands a SpikeSourceArray's new trains, or a Poisson source's new parameters, to the running
+    simulation; on refusal (a spike already past, a value out of range) the parameters go back to
+    `previous` and the error rises."""
     sim = simulator.state.simulation
-    if sim is None or type(population.celltype).__name__ != "SpikeSourceArray":
+    kind = type(population.celltype).__name__
+    if sim is None or (kind != "SpikeSourceArray" and kind not in _POISSON_TYPES):
         return
     try:
-        trains = cells.translate(population.celltype, population._native_values()).fixed["spike_times_ms"]
-        sim.set_spike_times(population._volley_index, trains)
+        t = cells.translate(population.celltype, population._native_values())
+        if kind == "SpikeSourceArray":
+            sim.set_spike_times(population._volley_index, t.fixed["spike_times_ms"])
+        else:
+            for name, value in t.params.items():
+                sim.set_parameter(population._volley_index, name,
+                                  np.broadcast_to(np.asarray(value, dtype=float), (population.size,)).copy())
     except Exception:
         population._parameters.update(previous)
         raise

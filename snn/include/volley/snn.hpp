@@ -11,6 +11,7 @@
 #include <volley/snn/plasticity.hpp>
 #include <volley/snn/raster_plot.hpp>
 #include <volley/snn/recorders.hpp>
+#include <volley/snn/run_length.hpp>
 #include <volley/snn/simulation.hpp>
 #include <volley/snn/sonata_report.hpp>
 #include <volley/snn/sonata_spikes.hpp>

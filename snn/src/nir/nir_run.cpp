@@ -5,6 +5,7 @@
 
 #include <volley/error.hpp>
 #include <volley/snn/nir_network.hpp>
+#include <volley/snn/run_length.hpp>
 #include <volley/snn/simulation.hpp>
 
 #include <algorithm>
@@ -14,7 +15,7 @@ namespace volley::snn {
 
 nir_run_result run_nir(const nir_network& model, const std::vector<std::vector<std::vector<double>>>& inputs,
                        std::int64_t steps, int threads, const std::vector<std::string>& record_v) {
-    if (steps < 0) throw invalid_parameter("NIR run", "steps", std::to_string(steps), "must be >= 0");
+    check_run_steps(steps, "NIR run", "steps", model.max_depth());
     if (inputs.size() != model.inputs.size())
         throw invalid_parameter("NIR run", "inputs", std::to_string(inputs.size()) + " tables",
                                 "the graph has " + std::to_string(model.inputs.size()) + " Input nodes");

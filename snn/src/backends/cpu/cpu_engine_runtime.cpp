@@ -106,7 +106,7 @@ void cpu_engine::refresh_inputs(const network& net, population_index pop) {
     std::visit(
         [&](auto& k) {
             if constexpr (requires { k.refresh_currents(net, pop, seed_, step_); }) k.refresh_currents(net, pop, seed_, step_);
-            if constexpr (requires { k.refresh_spike_times(net, pop); }) k.refresh_spike_times(net, pop);
+            if constexpr (requires { k.refresh(net, pop, step_); }) k.refresh(net, pop, step_);
         },
         pops_[pop.value]);
 }

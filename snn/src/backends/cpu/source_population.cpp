@@ -18,7 +18,7 @@
 namespace volley::snn::detail {
 
 source_population::source_population(const network& net, population_index pop, double dt_ms, std::uint64_t seed)
-    : n_(net.at(pop).size), name_(net.at(pop).name), dt_ms_(dt_ms) {
+    : n_(net.at(pop).size), name_(net.at(pop).name), dt_ms_(dt_ms), seed_(seed) {
     const auto& p = net.at(pop);
     if (std::holds_alternative<poisson_source>(p.model)) {
         poisson_ = true;
@@ -58,9 +58,20 @@ std::vector<std::vector<std::int64_t>> source_population::spike_steps(const popu
     return steps;
 }
 
-void source_population::refresh_spike_times(const network& net, population_index pop) {
-    steps_ = spike_steps(net.at(pop), dt_ms_);
-    cursor_.assign(n_, 0);  // update() skips what is past; simulation::set_spike_times refused it
+void source_population::refresh(const network& net, population_index pop, std::int64_t done) {
+    if (!poisson_) {
+        steps_ = spike_steps(net.at(pop), dt_ms_);
+        cursor_.assign(n_, 0);  // update() skips what is past; simulation::set_spike_times refused it
+        return;
+    }
+    auto c = poisson_parameters(net, pop, seed_);
+    const double now = static_cast<double>(done) * dt_ms_;
+    for (std::uint32_t i = 0; i < n_; ++i) {
+        const std::size_t k = c.at(i);
+        next_ms_[i] = c.rate_per_ms[k] > 0 ? std::max(now, c.start_ms[k]) + poisson_interval(c, k, rng_[i])
+                                           : std::numeric_limits<double>::infinity();
+    }
+    poisson_params_ = std::move(c);
 }
 
 void source_population::update(std::int64_t s, std::uint32_t begin, std::uint32_t end,

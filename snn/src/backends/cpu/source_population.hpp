@@ -40,16 +40,20 @@ public:
 
     std::uint32_t size() const noexcept { return n_; }
 
-    /// A spike array's trains changed in `net` (simulation::set_spike_times, which refused the
-    /// times already past): the new ones are sent from the next step on. Throws
-    /// invalid_parameter, changing nothing, for a time off the dt grid.
-    void refresh_spike_times(const network& net, population_index pop);
+    /// The population changed in `net` between runs, `done` steps into the run: a spike array's
+    /// new trains (simulation::set_spike_times, which refused the times already past) are sent
+    /// from the next step on; a Poisson source's new parameters (simulation::set_parameter) hold
+    /// from now, each neuron's next interval drawn anew from its own stream (exact for a Poisson
+    /// process, which has no memory; a renewal process starts afresh). Throws invalid_parameter,
+    /// changing nothing, for a spike time off the dt grid or a parameter out of range.
+    void refresh(const network& net, population_index pop, std::int64_t done);
 
 private:
     bool poisson_ = false;
     std::uint32_t n_ = 0;
     std::string name_;
     double dt_ms_ = 0;
+    std::uint64_t seed_ = 0;
     // Poisson sources: rate, start and stop (one value, or one per neuron), the next spike
     // time per neuron and its own stream.
     poisson_columns poisson_params_;

@@ -174,6 +174,9 @@ void device_engine::refresh_inputs(const network& net, population_index pop) {
     if (std::holds_alternative<spike_source>(p.model))
         throw unsupported_model("spike_source", "population '" + p.name + "': new spike times between runs on the " +
                                                     backend_ + " backend (the cpu backend takes them)");
+    if (std::holds_alternative<poisson_source>(p.model))
+        throw unsupported_model("poisson_source", "population '" + p.name + "': new parameters between runs on the " +
+                                                      backend_ + " backend (the cpu backend takes them)");
     const auto old = core_->currents(pop.value);
     if (!old) return;  // no stimuli: simulation::set_current names only existing ones
     core_->set_currents(pop.value, currents_now(*old, net, pop.value, options_), step_);
