@@ -10,7 +10,8 @@ EIF_cond_exp_isfa_ista, HH_cond_exp, SpikeSourcePoisson, SpikeSourcePoissonRefra
 SpikeSourceGamma, SpikeSourceArray. Current sources: DCSource, StepCurrentSource, ACSource,
 NoisyCurrentSource. Synapses: StaticSynapse, STDPMechanism (SpikePairRule with Additive,
 Multiplicative or AdditivePotentiationMultiplicativeDepression weight dependence),
-TsodyksMarkramSynapse, SimpleStochasticSynapse. Every PyNN connector. Spikes and state
+TsodyksMarkramSynapse, SimpleStochasticSynapse. Every PyNN connector; NativeRNG (a NumpyRNG
+seeded from setup() unless given a seed). Spikes and state
 variables are recorded into Neo blocks, an injected current through its source's record().
 The network is built at the first run(); afterwards a current source's parameters, a
 SpikeSourceArray's spike times and a Poisson source's parameters can change (from the next step
@@ -43,6 +44,16 @@ from . import simulator
 create = common.build_create(Population)
 connect = common.build_connect(Projection, FixedProbabilityConnector, StaticSynapse)
 record = common.build_record(simulator)
+
+
+class NativeRNG(NumpyRNG, random.NativeRNG):
+    """PyNN's request for "the simulator's own random numbers" (pyNN.nest has NEST's). pyNN.volley
+    draws connections and parameter values in Python in any case, so its NativeRNG is a NumpyRNG
+    (it is also a pyNN.random.NativeRNG): seeded with `seed`, or, without one, with the seed
+    setup() was given (rng_seed or seed, default 42), so that a script is reproducible."""
+
+    def __init__(self, seed=None, parallel_safe=True):
+        super().__init__(simulator.state.seed if seed is None else seed, parallel_safe)
 
 
 def list_standard_models():
