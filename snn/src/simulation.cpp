@@ -220,10 +220,12 @@ void simulation::set_spike_times(population_index pop, std::vector<std::vector<d
 
 void simulation::set_parameter(population_index pop, const std::string& name, value_spec value) {
     const auto& p = impl_->net.at(pop);
-    if (!std::holds_alternative<poisson_source>(p.model))
+    if (!std::holds_alternative<poisson_source>(p.model) && !is_ode_model(p.model))
         throw unsupported_model(model_name(p.model), "population '" + p.name + "': " + name +
-                                                         " changed between runs (only a poisson_source's parameters "
-                                                         "can change once built; build a new simulation for others)");
+                                                         " changed between runs (the parameters of poisson_source and "
+                                                         "of the ODE models lif_cond_exp, lif_cond_alpha, izhikevich, "
+                                                         "adex and hh can change once built; build a new simulation "
+                                                         "for the others)");
     network changed = impl_->net;  // the engine takes it whole or not at all
     changed.set_parameter(pop, name, std::move(value));
     impl_->engine->refresh_inputs(changed, pop);

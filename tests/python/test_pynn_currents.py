@@ -7,7 +7,8 @@ NumPy (1e-9 mV); the noise is held for its dt, has its mean and standard deviati
 standard errors over 12,000 draws, and two cells receive different draws; a SpikeSourceArray set
 after run() sends exactly its new times, and a time already past is refused, changing nothing;
 a SpikeSourcePoisson whose rate is set after run() fires at the new rate from then on (counts
-within 3.3 Poisson standard deviations), and a cell parameter set after run() is refused.
+within 3.3 Poisson standard deviations); an IF_cond_exp whose v_rest is set after run() relaxes
+to it as the analytic passive membrane (1e-6 mV), and an IF_curr_exp parameter is refused.
 Skips without PyNN."""
 
 import math
@@ -121,14 +122,29 @@ for got, mean, what in ((before, 400 * 10 * 2.0, "before"), (fast, 200 * 80 * 2.
     check(abs(got - mean) < 3.3 * math.sqrt(mean), f"{what}: {got} spikes, expected {mean:.0f} +- {3.3 * math.sqrt(mean):.0f}")
 print(f"SpikeSourcePoisson: {before} spikes before, {fast} at 80 Hz and {slow} at 10 Hz after the change")
 sim.end()
+# ---- cell parameters between runs: an ODE model takes them, a LIF model refuses --------------
+sim.setup(timestep=0.01)
+cond = sim.Population(1, sim.IF_cond_exp(v_rest=-70.0, tau_m=20.0, cm=1.0, v_thresh=0.0))
+cond.initialize(v=-70.0)
+cond.record("v")
+sim.run(10.0)
+cond.set(v_rest=-60.0)
+sim.run(20.0)
+v = cond.get_data().segments[0].filter(name="v")[0]
+t = np.asarray(v.times)
+want = np.where(t <= 10.0, -70.0, -60.0 - 10.0 * np.exp(-(t - 10.0) / 20.0))
+err = float(np.max(np.abs(v.magnitude[:, 0] - want)))
+check(err < 1e-6, f"IF_cond_exp after v_rest went to -60 mV at 10 ms: off the analytic membrane by {err:.3g} mV")
+print(f"IF_cond_exp: v_rest set after run() holds from then on (within {err:.2g} mV of the analytic membrane)")
+sim.end()
 sim.setup(timestep=dt)
 cell = sim.Population(1, sim.IF_curr_exp())
 sim.run(1.0)
 try:
     cell.set(tau_m=5.0)
 except sim.VolleyNotSupported as e:
-    print(f"refused (a cell parameter after run()): {e}")
+    print(f"refused (a LIF cell parameter after run()): {e}")
 else:
-    check(False, "a cell parameter set after run() was accepted")
+    check(False, "a LIF cell parameter set after run() was accepted")
 sim.end()
 print("test_pynn_currents: ok")

@@ -44,11 +44,11 @@ TEST(lowering, direct_input_needs_one_weight_per_target_receptor) {
 }
 
 TEST(lowering, direct_input_needs_constant_weights_one_step_delays_and_input_into_a_synaptic_variable) {
-    auto one_projection = [](const vs::synapse_spec& syn, vs::neuron_model target) {
+    auto one_projection = [](vs::synapse_spec syn, vs::neuron_model target) {
         vs::network net;
         const auto in = net.add_population("in", 4, vs::poisson_source{{.rate_hz = 10}});
         const auto out = net.add_population("out", 4, target);
-        net.connect(in, out, vs::one_to_one{}, syn);
+        net.connect(in, out, vs::one_to_one{}, std::move(syn));
         return vs::detail::direct_pairs(net, 0.1)[1];
     };
     EXPECT_EQ(one_projection({.weight = 1.0, .delay_ms = 0.1}, vs::lif_exp{}), 1);

@@ -202,6 +202,31 @@ TEST(ode_model_determinism, rasters_are_identical_for_1_2_and_3_threads) {
     EXPECT_EQ(mixed_raster(3), one);
 }
 
+// A parameter changed between runs (simulation::set_parameter): the state is kept and the new
+// value holds from then on. A passive lif_cond_exp cell at rest under e_l = -70 mV, whose e_l
+// goes to -60 mV after 10 ms, relaxes as -60 + (-70 + 60)·exp(-t·g_l/c_m) (rk4 at 0.01 ms).
+TEST(ode_model_interface, a_parameter_changed_between_runs_holds_from_then_on_with_the_state_kept) {
+    network net;
+    lif_cond_exp model;
+    model.p.v_thresh_mv = 0;
+    const auto pop = net.add_population("cell", 2, model);
+    simulation sim(net, context{.threads = 1}, {.dt_ms = 0.01});
+    auto v = sim.record_state(pop, "v_mv", 0.5);
+    sim.run(10);
+    sim.set_parameter(pop, "e_l_mv", std::vector<double>{-60.0, -70.0});
+    sim.run(20);
+    const double tau = model.p.c_m_pf / model.p.g_l_ns;
+    ASSERT_EQ(v.samples(), 61u);
+    for (std::size_t k = 0; k < v.samples(); ++k) {
+        const double t = 0.5 * static_cast<double>(k);
+        const double want = t <= 10 ? -70.0 : -60.0 - 10.0 * std::exp(-(t - 10) / tau);
+        EXPECT_NEAR(v.at(k, 0), want, 1e-7) << "t = " << t;
+        EXPECT_NEAR(v.at(k, 1), -70.0, 1e-12) << "t = " << t;
+    }
+    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { sim.set_parameter(pop, "c_m_pf", -1.0); }, {"c_m_pf"}));
+    EXPECT_TRUE(throws_naming<unknown_name>([&] { sim.set_parameter(pop, "tau_q", 1.0); }, {"tau_q"}));
+}
+
 }  // namespace
 }  // namespace volley::snn
 

@@ -94,18 +94,21 @@ class Population(common.Population):
 
 
 _POISSON_TYPES = ("SpikeSourcePoisson", "SpikeSourcePoissonRefractory", "SpikeSourceGamma")
+# Cell types on Volley's ODE models, whose parameters the engine takes between runs.
+_ODE_TYPES = ("IF_cond_exp", "IF_cond_alpha", "Izhikevich", "EIF_cond_exp_isfa_ista", "HH_cond_exp")
+_SETTABLE_AFTER_RUN = _POISSON_TYPES + _ODE_TYPES
 
 
 def _require_settable(population, parameter_space):
-    """After run() a SpikeSourceArray's spike_times and a Poisson source's parameters can change
-    (the engine takes them between runs); anything else is refused as before the network is
-    built."""
+    """After run() a SpikeSourceArray's spike_times and the parameters of a Poisson source or of a
+    cell on an ODE model can change (the engine takes them between runs); anything else is
+    refused as before the network is built."""
     if simulator.state.simulation is None:
         return
     kind = type(population.celltype).__name__
     if kind == "SpikeSourceArray" and set(parameter_space.keys()) == {"spike_times"}:
         return
-    if kind in _POISSON_TYPES:
+    if kind in _SETTABLE_AFTER_RUN:
         return
     simulator.state.require_unbuilt("set()")
 
@@ -116,7 +119,7 @@ def _send_changes(population, previous):
     `previous` and the error rises."""
     sim = simulator.state.simulation
     kind = type(population.celltype).__name__
-    if sim is None or (kind != "SpikeSourceArray" and kind not in _POISSON_TYPES):
+    if sim is None or (kind != "SpikeSourceArray" and kind not in _SETTABLE_AFTER_RUN):
         return
     try:
         t = cells.translate(population.celltype, population._native_values())

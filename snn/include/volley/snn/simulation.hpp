@@ -154,10 +154,12 @@ public:
     /// invalid_parameter as those do.
     void set_current(std::size_t stimulus, current_waveform waveform);
     void set_spike_times(population_index pop, std::vector<std::vector<double>> spike_times_ms);
-    /// Between runs, a poisson_source population's parameter (as network::set_parameter takes
-    /// it) from now on: each neuron's next interval is drawn anew from its own stream (exact for
-    /// a Poisson process). Other models' parameters are fixed once built: unsupported_model
-    /// naming the population and the parameter; the device backends refuse it likewise.
+    /// Between runs, a parameter (as network::set_parameter takes it) from now on, of a
+    /// poisson_source population (each neuron's next interval drawn anew from its own stream:
+    /// exact for a Poisson process) or of an ODE model (lif_cond_exp, lif_cond_alpha, izhikevich,
+    /// adex, hh: the state is kept). The LIF and discrete models build parameters into their
+    /// propagators and kernels: unsupported_model naming the population and the parameter; the
+    /// device backends refuse it likewise.
     void set_parameter(population_index pop, const std::string& name, value_spec value);
 
     /// Writes the whole dynamic state to the HDF5 file `path` (docs/engine.md, "Checkpoints"):

@@ -105,6 +105,7 @@ void cpu_engine::set_input(population_index pop, const population_input& input) 
 void cpu_engine::refresh_inputs(const network& net, population_index pop) {
     std::visit(
         [&](auto& k) {
+            if constexpr (requires { k.refresh_parameters(net, pop, seed_); }) k.refresh_parameters(net, pop, seed_);
             if constexpr (requires { k.refresh_currents(net, pop, seed_, step_); }) k.refresh_currents(net, pop, seed_, step_);
             if constexpr (requires { k.refresh(net, pop, step_); }) k.refresh(net, pop, step_);
         },

@@ -105,6 +105,10 @@ void ode_population::refresh_currents(const network& net, population_index pop, 
     k_->refresh_currents(net, pop, seed, s);
 }
 
+void ode_population::refresh_parameters(const network& net, population_index pop, std::uint64_t seed) {
+    k_->refresh_parameters(net, pop, seed);
+}
+
 bool ode_population::currents_change_at(std::int64_t s) const {
     return k_->currents_change_at(s);
 }

@@ -78,6 +78,9 @@ class ode_population {
 
     /// The current stimuli into the population changed in `net`: they hold from step `s` on.
     void refresh_currents(const network& net, population_index pop, std::uint64_t seed, std::int64_t s);
+    /// The population's parameters changed in `net` (simulation::set_parameter): from the next
+    /// step on, the state kept.
+    void refresh_parameters(const network& net, population_index pop, std::uint64_t seed);
 
     /// True when a current stimulus of this population changes at `step_index`.
     bool currents_change_at(std::int64_t step_index) const;

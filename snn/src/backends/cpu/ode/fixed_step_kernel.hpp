@@ -97,12 +97,13 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
     fixed_step_kernel(const network& net, population_index pop, double dt_ms, std::uint64_t seed)
         : base(net, pop, dt_ms, seed) {
         ref_left_.assign(n_, 0);
-        ref_steps_.reserve(params_.size());
-        for (std::size_t k = 0; k < params_.size(); ++k) {
-            const double t_ref = Dyn::refractory_ms(params_[k]);
-            ref_steps_.push_back(refractory_steps(std::ceil(t_ref / h_ - 1e-9), t_ref, h_, this->object(k)));
-            constants_.push_back({params_[k], Dyn::make_flow(params_[k], h_)});
-        }
+        derive();
+    }
+
+    /// New parameters (simulation::set_parameter): the step's constants follow them.
+    void refresh_parameters(const network& net, population_index pop, std::uint64_t seed) override {
+        base::refresh_parameters(net, pop, seed);
+        derive();
     }
 
     void set_isa(cpu_isa isa) override { isa_ = isa; }
@@ -127,6 +128,18 @@ class fixed_step_kernel final : public ode_columns<Dyn> {
     }
 
   private:
+    /// The refractory steps and the flow constants of each parameter set.
+    void derive() {
+        ref_steps_.clear();
+        constants_.clear();
+        ref_steps_.reserve(params_.size());
+        for (std::size_t k = 0; k < params_.size(); ++k) {
+            const double t_ref = Dyn::refractory_ms(params_[k]);
+            ref_steps_.push_back(refractory_steps(std::ceil(t_ref / h_ - 1e-9), t_ref, h_, this->object(k)));
+            constants_.push_back({params_[k], Dyn::make_flow(params_[k], h_)});
+        }
+    }
+
     /// Whether the pass adds the step's input (see the top of this file).
     static constexpr bool in_pass = !Dyn::input_moves_v;
 

@@ -27,6 +27,9 @@ class ode_population::kernel {
     virtual void apply_currents(std::int64_t s, std::uint32_t begin, std::uint32_t end) = 0;
     virtual bool currents_change_at(std::int64_t s) const = 0;
     virtual void refresh_currents(const network& net, population_index pop, std::uint64_t seed, std::int64_t s) = 0;
+    /// The population's parameters changed in `net` (simulation::set_parameter): they hold from
+    /// the next step on; the state is kept.
+    virtual void refresh_parameters(const network& net, population_index pop, std::uint64_t seed) = 0;
     virtual const std::vector<double>& state(const std::string& variable) const = 0;
     virtual double last_spike_time_ms(std::uint32_t i) const = 0;
     virtual std::uint32_t size() const = 0;
@@ -59,14 +62,7 @@ class ode_columns : public ode_population::kernel {
         h_ = dt_ms;
         integrator_ = std::get<typename Dyn::model>(p.model).integrator;
         if constexpr (Dyn::conductance_input) check_conductance_weights(net, pop);
-        const std::string object = "population '" + p.name + "'";
-        if (p.parameters.empty()) {
-            params_.push_back(std::get<typename Dyn::model>(p.model).p);
-        } else {
-            params_.reserve(n_);
-            for (std::uint32_t i = 0; i < n_; ++i)
-                params_.push_back(std::get<typename Dyn::model>(neuron_model_of(p, pop, seed, i, object)).p);
-        }
+        params_ = load_params(net, pop, seed);
         names_ = model_state_variables(p.model);
         x_.assign(dim, std::vector<double>(n_));
         for (std::uint32_t i = 0; i < n_; ++i) store(i, Dyn::initial(param(i)));
@@ -88,6 +84,9 @@ class ode_columns : public ode_population::kernel {
         currents_.amplitudes_at(s, begin, end, i_ext_);
     }
     bool currents_change_at(std::int64_t s) const override { return currents_.changes_at(s); }
+    void refresh_parameters(const network& net, population_index pop, std::uint64_t seed) override {
+        params_ = load_params(net, pop, seed);
+    }
     void refresh_currents(const network& net, population_index pop, std::uint64_t seed, std::int64_t s) override {
         currents_ = current_schedule(net, pop, h_, seed);
         currents_.amplitudes_at(s, 0, n_, i_ext_);
@@ -178,6 +177,22 @@ class ode_columns : public ode_population::kernel {
             store(i, x);
         }
         if (unsorted) std::sort(spikes.begin() + static_cast<std::ptrdiff_t>(first), spikes.end());
+    }
+
+    /// The model's parameters: one set, or one per neuron (the population's values, drawn from
+    /// the neuron-value streams as every model draws them).
+    static std::vector<params> load_params(const network& net, population_index pop, std::uint64_t seed) {
+        const auto& p = net.at(pop);
+        std::vector<params> out;
+        if (p.parameters.empty()) {
+            out.push_back(std::get<typename Dyn::model>(p.model).p);
+            return out;
+        }
+        const std::string object = "population '" + p.name + "'";
+        out.reserve(p.size);
+        for (std::uint32_t i = 0; i < p.size; ++i)
+            out.push_back(std::get<typename Dyn::model>(neuron_model_of(p, pop, seed, i, object)).p);
+        return out;
     }
 
     std::uint32_t n_ = 0;
