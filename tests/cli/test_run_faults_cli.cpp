@@ -114,6 +114,33 @@ TEST(RunFaultsCli, AFullDiskStopsTheRunNamingTheFileAndKeepsWhatWasFlushed) {
     }
 }
 
+// A checkpoint that does not fit (a full disk, a file-size limit) is an error naming it, exit 2:
+// HDF5 never writes past the room reserved for it, so nothing crashes (it once died with SIGSEGV
+// in HDF5's close at exit), the temporary file goes, and the checkpoint there before stays.
+TEST(RunFaultsCli, ACheckpointThatDoesNotFitKeepsThePreviousOneAndExitsCleanly) {
+    if (!have_program("prlimit")) GTEST_SKIP() << "prlimit (util-linux) is not installed";
+    const auto dir = work_dir("full_checkpoint");
+    write_network(dir / "net.json");
+    const auto first = run_volley_in(dir, "run net.json --duration 100 --threads 1 --quiet --checkpoint ck.h5");
+    ASSERT_EQ(first.code, 0) << first.err;
+    const auto before = volley::testing::read_text_file(dir / "ck.h5");
+    const auto size = std::filesystem::file_size(dir / "ck.h5");
+    for (const std::uintmax_t limit : {std::uintmax_t{4096}, size / 2}) {
+        const std::string cmd = "cd '" + dir.string() + "' && prlimit --fsize=" + std::to_string(limit) + " '" VOLLEY_CLI
+                                "' run net.json --duration 200 --threads 1 --quiet --checkpoint ck.h5 --checkpoint-every 50"
+                                " >stdout.txt 2>stderr.txt </dev/null";
+        const int status = std::system(cmd.c_str());
+        ASSERT_TRUE(WIFEXITED(status)) << "limit " << limit << ": the run died instead of failing";
+        EXPECT_EQ(WEXITSTATUS(status), 2) << "limit " << limit;
+        const auto err = volley::testing::read_text_file(dir / "stderr.txt");
+        EXPECT_NE(err.find("ck.h5: no room to write the checkpoint"), std::string::npos) << err;
+        EXPECT_FALSE(std::filesystem::exists(dir / "ck.h5.tmp")) << "limit " << limit;
+        EXPECT_EQ(volley::testing::read_text_file(dir / "ck.h5"), before) << "limit " << limit;
+    }
+    const auto resumed = run_volley_in(dir, "run net.json --resume ck.h5 --duration 10 --threads 1 --quiet");
+    EXPECT_EQ(resumed.code, 0) << resumed.err;
+}
+
 // The state reports are added to the closed spike file at the end of the run: a disk that fills
 // then stops the reports, and leaves every spike and the rows written so far.
 TEST(RunFaultsCli, AFullDiskWhileAddingStateReportsKeepsEverySpike) {

@@ -165,3 +165,23 @@ TEST_F(convert_cli, an_unknown_backend_is_an_error_naming_it) {
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("tpu"), std::string::npos) << r.err;
 }
+
+// A converted network that does not fit on the disk (a file-size limit here) is an error naming
+// the file and its size, exit 2: the file is built in memory and written whole (hdf5_image.hpp),
+// so HDF5 never meets the full disk (it once printed 40 lines of diagnostics, crashed with
+// SIGSEGV and left an unreadable file under the final name), and a file there before is kept.
+TEST_F(convert_cli, an_output_that_does_not_fit_is_an_error_and_leaves_no_damaged_file) {
+    if (!have_dataset()) GTEST_SKIP() << "Fashion-MNIST is absent (run scripts/setup)";
+    if (std::system("command -v prlimit >/dev/null 2>&1") != 0) GTEST_SKIP() << "prlimit (util-linux) is not installed";
+    std::ofstream(dir / "cut.h5") << "a file that was there before";
+    const std::string cmd = "cd '" + dir.string() + "' && prlimit --fsize=100000 '" VOLLEY_CLI "' convert " + torch_file +
+                            " --limit 4 --norm-images 20 --timesteps 8 --threads 1 --out cut.h5 >stdout.txt 2>stderr.txt </dev/null";
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status)) << "the conversion died instead of failing";
+    EXPECT_EQ(WEXITSTATUS(status), 2);
+    const auto err = volley::testing::read_text_file(dir / "stderr.txt");
+    EXPECT_NE(err.find("cut.h5: cannot write its"), std::string::npos) << err;
+    EXPECT_LT(err.size(), 400u) << "more than the one error line:\n" << err;
+    EXPECT_EQ(volley::testing::read_text_file(dir / "cut.h5"), "a file that was there before");
+    EXPECT_FALSE(std::filesystem::exists(dir / "cut.h5.tmp"));
+}

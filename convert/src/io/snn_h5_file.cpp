@@ -5,6 +5,7 @@
 #include <volley/error.hpp>
 #include <volley/json_text.hpp>
 #include <volley/snn/hdf5_dataset.hpp>
+#include <volley/snn/hdf5_image.hpp>
 
 #include "io/h5_read.hpp"
 #include "io/h5_write.hpp"
@@ -213,7 +214,8 @@ void write_snn_h5(const snn_h5_contents& c, const std::string& path) {
     const auto& net = c.snn;
     if (!net.network.stimuli().empty())
         throw unsupported_model(net.source_file, "current stimuli are not part of the SNN HDF5 layout");
-    auto f = snn::detail::create_hdf5_file(path);
+    // Built in memory and written whole (hdf5_image.hpp): a full disk cannot leave a damaged file.
+    auto f = snn::detail::create_hdf5_image(path);
     const hid_t root = f.get();
     text(root, "format", format_name, path);
     detail::write_int_attribute(root, "version", format_version, path);
@@ -279,6 +281,7 @@ void write_snn_h5(const snn_h5_contents& c, const std::string& path) {
         }
         doubles(g.get(), "bias", net.first_bias, path);
     }
+    snn::detail::write_hdf5_image(root, path);
 }
 
 snn_h5_contents read_snn_h5(const std::string& path) {

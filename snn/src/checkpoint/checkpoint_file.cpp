@@ -100,9 +100,22 @@ void write_checkpoint(const std::filesystem::path& file, const checkpoint_header
     auto tmp = file;
     tmp += ".tmp";
     const std::string name = tmp.string();
-    {
+    try {
         hdf5_quiet quiet;
         auto h5 = create_hdf5_file(tmp);
+        // Room for everything before HDF5 writes anything: a full disk or a file-size limit is
+        // then this io_error, not a failure inside HDF5's close (which crashed at exit).
+        std::uint64_t bytes = 32768;
+        for (const auto& [key, data] : records) bytes += data.size() + 1024;
+        try {
+            reserve_file_space(h5.get(), bytes, name);
+        } catch (const io_error& e) {
+            std::string why = e.what();  // "<tmp>: cannot reserve N bytes ... (strerror); the file holds ..."
+            why = why.substr(why.find("cannot reserve"));
+            why = why.substr(0, why.find("; "));
+            throw io_error(file.string(), "no room to write the checkpoint: " + why +
+                                              "; nothing was written, and a checkpoint there before is kept");
+        }
         write_fixed_string_attribute(h5.get(), "format", format_name, name);
         write_fixed_string_attribute(h5.get(), "version", format_version, name);
         write_fixed_string_attribute(h5.get(), "network_sha256", header.network_sha256, name);
@@ -115,7 +128,13 @@ void write_checkpoint(const std::filesystem::path& file, const checkpoint_header
             write_fixed_dataset(state.get(), dataset_name(key), H5T_STD_U8LE, H5T_NATIVE_UINT8,
                                 bytes.data(), bytes.size(), name);
         state.reset();
+        check_hdf5(H5Fflush(h5.get(), H5F_SCOPE_GLOBAL), name, "flush the checkpoint");
+        release_reserved_space(h5.get(), name);
         if (!h5.reset()) throw io_error(name, "HDF5 failed to close the checkpoint");
+    } catch (...) {
+        std::error_code ignored;
+        std::filesystem::remove(tmp, ignored);  // the checkpoint it would have replaced stays
+        throw;
     }
     std::error_code ec;
     std::filesystem::rename(tmp, file, ec);
