@@ -8,6 +8,7 @@
 #include <volley/convert/model_writers.hpp>
 #include <volley/convert/pooling.hpp>
 #include <volley/error.hpp>
+#include <volley/snn/hdf5_image.hpp>
 
 #include "io/writer_common.hpp"
 
@@ -151,7 +152,7 @@ void write_keras_h5(const sequential_model<float>& model, const std::filesystem:
                                {"config", {{"name", "sequential"}, {"layers", config_layers}}}};
 
     snn::detail::hdf5_quiet quiet;
-    auto h5 = snn::detail::create_hdf5_file(path);
+    auto h5 = snn::detail::create_hdf5_image(file);  // written whole at the end (hdf5_image.hpp)
     snn::detail::write_string_attribute(h5.get(), "keras_version", "2.11.0", file);
     snn::detail::write_string_attribute(h5.get(), "backend", "tensorflow", file);
     snn::detail::write_string_attribute(h5.get(), "model_config", model_config.dump(), file);
@@ -173,6 +174,7 @@ void write_keras_h5(const sequential_model<float>& model, const std::filesystem:
         for (const auto& w : k.weights) detail::write_float_dataset(inner.get(), w.name, w.shape, w.values, file);
     }
     detail::write_reference_group(h5.get(), reference, true, file);
+    snn::detail::write_hdf5_image(h5.get(), path);
 }
 
 }  // namespace volley::convert

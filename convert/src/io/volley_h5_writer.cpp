@@ -8,6 +8,7 @@
 #include <volley/convert/model_writers.hpp>
 #include <volley/convert/pooling.hpp>
 #include <volley/error.hpp>
+#include <volley/snn/hdf5_image.hpp>
 
 #include "io/writer_common.hpp"
 
@@ -72,7 +73,7 @@ void write_volley_h5(const sequential_model<float>& model, const std::filesystem
                      const reference_batch& reference, const model_provenance& provenance) {
     const std::string file = path.string();
     snn::detail::hdf5_quiet quiet;
-    auto h5 = snn::detail::create_hdf5_file(path);
+    auto h5 = snn::detail::create_hdf5_image(file);  // written whole at the end (hdf5_image.hpp)
     write_string_attribute(h5.get(), "format", "volley-cnn-v1", file);
     write_string_attribute(h5.get(), "source", "volley train", file);
     write_string_attribute(h5.get(), "tensor_layout",
@@ -93,6 +94,7 @@ void write_volley_h5(const sequential_model<float>& model, const std::filesystem
     }
     detail::write_string_array_attribute(h5.get(), "layer_order", order, file);
     detail::write_reference_group(h5.get(), reference, false, file);
+    snn::detail::write_hdf5_image(h5.get(), path);
 }
 
 }  // namespace volley::convert

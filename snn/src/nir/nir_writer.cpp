@@ -2,6 +2,7 @@
 
 #include <volley/error.hpp>
 #include <volley/snn/hdf5_file.hpp>
+#include <volley/snn/hdf5_image.hpp>
 #include <volley/snn/nir_file.hpp>
 
 namespace volley::snn {
@@ -61,10 +62,12 @@ void write_nir(const nir_graph& graph, const std::filesystem::path& path) {
     const std::string file = path.string();
     nir_graph checked = graph;
     analyse_nir_graph(checked, file);
-    hdf5_id handle = detail::create_hdf5_file(path);
+    hdf5_id handle = detail::create_hdf5_image(file);  // written whole at the end (hdf5_image.hpp)
     detail::write_nir_text(handle.get(), "version", std::string(nir_write_version), file);
     hdf5_id top = make_group(handle.get(), "node", file);
     write_graph(top.get(), checked, file);
+    top.reset();
+    detail::write_hdf5_image(handle.get(), path);
 }
 
 }  // namespace volley::snn
