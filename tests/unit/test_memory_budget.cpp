@@ -59,5 +59,41 @@ TEST(memory_budget, volley_run_refuses_a_population_of_2_to_the_31_neurons_at_on
     EXPECT_NE(r.err.find("2147483648"), std::string::npos) << r.err;
 }
 
+// Connectors whose synapses cannot fit are refused from their expected counts, before the
+// lowering expands them: a fixed_probability of 10^17 synapses once ran (and `volley info` hung)
+// until the memory ran out.
+TEST(memory_budget, connectors_that_cannot_fit_are_refused_from_their_expected_synapses_at_once) {
+    network net;
+    const auto a = net.add_population("a", 2'000'000, lif_exp{});
+    const auto b = net.add_population("b", 1'000, lif_exp{});
+    net.connect(a, b, fixed_in_degree{.k = 100}, {.weight = 0.1});
+    net.connect(a, a, fixed_probability{.p = 0.1}, {.weight = 0.1});  // 4e11 synapses expected
+    net.connect(b, b, all_to_all{}, {.weight = 0.1});
+    EXPECT_DOUBLE_EQ(detail::expected_synapses(net, 0), 100.0 * 1000);
+    EXPECT_DOUBLE_EQ(detail::expected_synapses(net, 1), 0.1 * 2e6 * 2e6);
+    EXPECT_DOUBLE_EQ(detail::expected_synapses(net, 2), 1e6);
+    EXPECT_TRUE(throws_naming<invalid_parameter>(
+        [&] { simulation sim(net, context{.threads = 1}, {.dt_ms = 0.1, .max_memory_bytes = 1ull << 30}); },
+        {"projection 1 ('a' -> 'a')", "about 4e+11", "1.0 GiB"}));
+    // Without the big projection the network fits and runs.
+    network small;
+    const auto c = small.add_population("c", 100, lif_exp{});
+    small.connect(c, c, fixed_probability{.p = 0.1}, {.weight = 0.1});
+    EXPECT_NO_THROW(detail::check_expected_size(small, 1ull << 30, 1));
+    const auto dir = std::filesystem::temp_directory_path() / "volley_memory_budget";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "dense.json") << R"({"format": "volley-network", "version": 1,
+        "run": {"dt_ms": 0.1, "duration_ms": 10},
+        "populations": [{"name": "p", "size": 2147483647, "model": "lif_exp"}],
+        "projections": [{"source": "p", "target": "p", "connector": {"type": "fixed_probability", "p": 0.1},
+                         "weight": 1.0, "delay_ms": 1.0}]})";
+    const auto r = volley::testing::run_volley_in(dir, "run dense.json --quiet");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("projection 0 ('p' -> 'p'): synapses = about 4.61e+17"), std::string::npos) << r.err;
+    const auto info = volley::testing::run_volley_in(dir, "info dense.json");
+    EXPECT_EQ(info.code, 0) << info.err;
+    EXPECT_NE(info.out.find("synapses not counted"), std::string::npos) << info.out;
+}
+
 }  // namespace
 }  // namespace volley::snn

@@ -2,7 +2,10 @@
 
 #include <volley/error.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <type_traits>
+#include <variant>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -56,6 +59,47 @@ std::uint64_t available_memory_bytes() {
     const std::uint64_t cap = cgroup_number("memory.max"), used = cgroup_number("memory.current");
     if (cap > 0 && cap > used && (available == 0 || cap - used < available)) available = cap - used;
     return available;
+}
+
+double expected_synapses(const network& net, std::size_t projection) {
+    const auto& q = net.projections()[projection];
+    const double ns = net.at(q.source).size, nt = net.at(q.target).size;
+    return std::visit(
+        [&](const auto& c) -> double {
+            using C = std::decay_t<decltype(c)>;
+            if constexpr (std::is_same_v<C, all_to_all>) return ns * nt;
+            else if constexpr (std::is_same_v<C, one_to_one>) return nt;
+            else if constexpr (std::is_same_v<C, fixed_probability>) return c.p * ns * nt;
+            else if constexpr (std::is_same_v<C, fixed_in_degree>) return static_cast<double>(c.k) * nt;
+            else if constexpr (std::is_same_v<C, fixed_total_number>) return static_cast<double>(c.n);
+            else if constexpr (std::is_same_v<C, from_list>) return static_cast<double>(c.sources.size());
+            else return 0.0;
+        },
+        q.rule);
+}
+
+void check_expected_size(const network& net, std::uint64_t limit_bytes, int ranks) {
+    const std::uint64_t limit = limit_bytes ? limit_bytes : available_memory_bytes();
+    if (limit == 0 || net.projections().empty()) return;
+    double synapses = 0, most = -1;
+    std::size_t largest = 0;
+    for (std::size_t q = 0; q < net.projections().size(); ++q) {
+        const double s = expected_synapses(net, q);
+        synapses += s;
+        if (s > most) most = s, largest = q;
+    }
+    const double need = static_cast<double>(net.neuron_count()) * 16 + synapses * 4 / std::max(1, ranks);
+    if (need <= static_cast<double>(limit)) return;
+    const auto& q = net.projections()[largest];
+    char count[32];
+    std::snprintf(count, sizeof count, "%.3g", most);
+    throw invalid_parameter("projection " + std::to_string(largest) + " ('" + net.at(q.source).name + "' -> '" +
+                                net.at(q.target).name + "')",
+                            "synapses", std::string("about ") + count,
+                            "the network needs at least " + gib(static_cast<std::uint64_t>(std::min(need, 1.8e19))) +
+                                " (4 bytes per synapse" + (ranks > 1 ? " of this rank" : "") +
+                                ", 16 per neuron) and " + (limit_bytes ? "the limit is " : "this machine has ") +
+                                gib(limit) + (limit_bytes ? "" : " available"));
 }
 
 void check_memory_budget(const network& net, const lowered_network& low, std::uint64_t limit_bytes) {

@@ -44,6 +44,7 @@ cpu_engine::cpu_engine(const network& net, int threads, const simulation_options
         throw invalid_parameter("simulation", "dt_ms", std::to_string(options.dt_ms), "must be finite and > 0");
     dt_ms_ = options.dt_ms;
     seed_ = options.seed;
+    check_expected_size(net, options.max_memory_bytes, dist_.size());
     auto low = lower(net, options, dist_, threads_,
                      [](int parts, const std::function<void(int)>& body) { parallel_for_threads(parts, body); });
     check_memory_budget(net, low, options.max_memory_bytes);

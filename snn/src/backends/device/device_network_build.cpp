@@ -21,6 +21,7 @@
 #include "build/poisson_parameters.hpp"
 #include "lowering/fixed_point.hpp"
 #include "lowering/lowered_network.hpp"
+#include "lowering/memory_budget.hpp"
 #include "lowering/model_family.hpp"
 
 namespace volley::snn::detail {
@@ -153,6 +154,7 @@ void use_postsynaptic(device_projection& q, std::uint32_t targets) {
 }
 
 device_network describe_for_device(const network& net, const simulation_options& options, const std::string& backend) {
+    check_expected_size(net, options.max_memory_bytes, 1);  // before the connectors are expanded
     if (!(options.dt_ms > 0) || !std::isfinite(options.dt_ms))
         throw invalid_parameter("simulation", "dt_ms", std::to_string(options.dt_ms), "must be finite and > 0");
     const auto& pops = net.populations();
