@@ -7,7 +7,8 @@ refused with VolleyNotSupported (or PyNN's ConnectionError) naming them. Then: a
 weight after the set delay), run_until of the current and of an earlier time, and a DCSource's
 amplitude set before run() (v at 20 ms the analytic R·I·(1 - exp(-1)) to 1e-9 mV) and after it
 (v at 40 ms analytic again), a bad value after it refused, leaving the source as it was; StepCurrentSource times on the grid, and out-of-order times refused as PyNN's
-InvalidParameterValueError. Skips without PyNN."""
+InvalidParameterValueError; TsodyksMarkramSynapse U set per connection, and U or a
+SimpleStochasticSynapse's p out of range refused. Skips without PyNN."""
 
 import math
 
@@ -138,4 +139,19 @@ refused("a negative DCSource start after run", lambda: setattr(dc, "start", -5.0
 check(dc.start == 0.0 and dc.amplitude == 0.5, f"a refused start changed the source ({dc.get_parameters()})")
 sim.end()
 print("current sources: parameters read, set before and after run() as set")
+# Short-term plasticity and release parameters: per connection through get/set, out of range refused
+# naming projection, connection, parameter and value (as InvalidParameterValue), a refused set()
+# changing nothing.
+sim.setup(timestep=0.1)
+pre, post = sim.Population(3, sim.IF_cond_exp()), sim.Population(2, sim.IF_cond_exp())
+refused("U above 1", lambda: sim.Projection(pre, post, sim.AllToAllConnector(), sim.TsodyksMarkramSynapse(U=1.5)),
+        "U", error=PyNNInvalidParameterValueError)
+tm = sim.Projection(pre, post, sim.AllToAllConnector(), sim.TsodyksMarkramSynapse(U=0.3, tau_rec=400.0))
+tm.set(U=np.array([[0.1, 0.2], [0.3, 0.4], [0.5, 0.6]]))
+check(np.allclose(tm.get("U", format="array"), [[0.1, 0.2], [0.3, 0.4], [0.5, 0.6]]), f"{tm.get('U', format='array')}")
+release = sim.Projection(pre, post, sim.AllToAllConnector(), sim.SimpleStochasticSynapse(p=0.5))
+refused("p above 1", lambda: release.set(p=2.0), "p", error=PyNNInvalidParameterValueError)
+check(np.allclose(release.get("p", format="array"), 0.5), "a refused p changed the projection")
+sim.end()
+print("short-term plasticity and release parameters: set per connection, refused out of range")
 print("test_pynn_set: ok")

@@ -17,6 +17,11 @@ from .standardmodels import SimpleStochasticSynapse, STDPMechanism, StaticSynaps
 
 # The synapse types whose parameters are kept per connection and given to the engine as lists.
 _PER_CONNECTION = {TsodyksMarkramSynapse: ("U", "tau_rec", "tau_facil"), SimpleStochasticSynapse: ("p",)}
+# Their ranges (the engine's, plasticity.hpp), checked when they are made or set.
+_RANGES = {"U": (lambda x: (x > 0) & (x <= 1), "U must lie in (0, 1]"),
+           "tau_rec": (lambda x: x > 0, "must be > 0 ms"),
+           "tau_facil": (lambda x: x >= 0, "must be >= 0 ms (0: no facilitation)"),
+           "p": (lambda x: (x >= 0) & (x <= 1), "a probability must lie in [0, 1]")}
 
 
 class Connection(common.Connection):
@@ -90,7 +95,20 @@ class Projection(common.Projection):
         names = _PER_CONNECTION.get(type(self.synapse_type), ())
         self._extra = {name: [] for name in names}  # per connection, as _weights
         connector.connect(self)
+        self._check_extra()
         simulator.state.projections.append(self)
+
+    def _check_extra(self):
+        """Refuses a short-term plasticity or release parameter out of its range, naming the
+        projection, the connection, the parameter and the value (InvalidParameterValue)."""
+        for name, chunks in self._extra.items():
+            if not chunks:
+                continue
+            values = np.concatenate(chunks)
+            ok, why = _RANGES[name]
+            bad = np.flatnonzero(~(np.isfinite(values) & ok(values)))
+            if bad.size:
+                raise invalid(f"projection {self.label} connection {int(bad[0])}", name, f"{values[bad[0]]:g}", why)
 
     def __len__(self):
         return sum(len(p) for p in self._pre)
@@ -197,7 +215,13 @@ class Projection(common.Projection):
                 from pyNN.standardmodels.base import check_weights
                 check_weights(chosen, self)
             target = self._weights if name == "weight" else self._delays if name == "delay" else self._extra[name]
+            previous = list(target)
             target[:] = np.split(chosen, sizes)
+            try:
+                self._check_extra()
+            except Exception:
+                target[:] = previous
+                raise
 
     def _columns(self):
         """The connections as columns, in PyNN's units and local indices of pre and post."""
