@@ -79,6 +79,7 @@ current_schedule::current_schedule(const network& net, population_index pop, dou
                                         "must be a whole number of steps (dt = " + format_number(dt_ms) + " ms)");
         }
         change_steps_.insert(change_steps_.end(), cs.steps.begin(), cs.steps.end());
+        dynamic_ = dynamic_ || cs.kind != shape::steps;
         stimuli_.push_back(std::move(cs));
     }
     std::sort(change_steps_.begin(), change_steps_.end());
@@ -86,11 +87,13 @@ current_schedule::current_schedule(const network& net, population_index pop, dou
 }
 
 bool current_schedule::changes_at(std::int64_t s) const {
-    for (const auto& cs : stimuli_) {
-        if (cs.kind == shape::sine && s >= cs.first && s <= cs.last) return true;
-        if (cs.kind == shape::noise && s >= cs.first && s <= cs.last && (s == cs.last || (s - cs.first) % cs.interval == 0))
-            return true;
-    }
+    if (dynamic_)
+        for (const auto& cs : stimuli_) {
+            if (cs.kind == shape::sine && s >= cs.first && s <= cs.last) return true;
+            if (cs.kind == shape::noise && s >= cs.first && s <= cs.last &&
+                (s == cs.last || (s - cs.first) % cs.interval == 0))
+                return true;
+        }
     return std::binary_search(change_steps_.begin(), change_steps_.end(), s);
 }
 

@@ -56,6 +56,7 @@ class current_schedule {
     };
     std::vector<stimulus> stimuli_;
     std::vector<std::int64_t> change_steps_;  ///< union of the step stimuli's steps, ascending
+    bool dynamic_ = false;                    ///< some stimulus is a sine or noise
     double dt_ms_ = 0;
     std::uint64_t seed_ = 0;
 };
