@@ -162,7 +162,7 @@ void bind_models(py::module_& m) {
 
     py::class_<model_handle>(m, "NeuronModel", R"doc(
 A neuron model and its default parameters, by the model's file name:
-lif_delta, lif_exp, lif_alpha, lif_cond_exp, lif_cond_alpha, izhikevich, adex, hh,
+lif_delta, lif_exp, lif_alpha, lif_cond_exp, lif_cond_alpha, izhikevich, adex, adex_alpha, hh,
 poisson_source, spike_source, discrete_neuron, analog_source.
 
 Keywords are the C++ parameter names with their units (tau_m_ms, v_thresh_mv, i_e_pa, ...);
@@ -208,7 +208,7 @@ An unknown name raises UnknownName, a bad value InvalidParameter.)doc")
         [] {
             return std::vector<std::string>{
                 "lif_delta",       "lif_exp",      "lif_alpha", "lif_cond_exp",   "lif_cond_alpha",
-                "izhikevich",      "adex",         "hh",        "poisson_source", "spike_source",
+                "izhikevich",      "adex",         "adex_alpha", "hh",      "poisson_source", "spike_source",
                 "discrete_neuron", "analog_source"};
         },
         "Every neuron model's name.");

@@ -22,8 +22,6 @@ _OFF_GRID = ("SpikeSourceArray spike times off the dt grid: Volley's spike sourc
              "times are the event-driven work still to come)")
 
 KNOWN_FAILURES = {
-    "test_cell_types.py::test_EIF_cond_alpha_isfa_ista": "EIF_cond_alpha_isfa_ista: Volley's adex has exponential "
-                                                         "synapses only (an alpha-synapse AdEx needs engine work)",
     "test_cell_types.py::test_composed_neuron_model_homogeneous_receptors": "PointNeuron (composed cell types): "
                                                                             "not in volley.pynn (needs engine work)",
     "test_recording.py::test_issue259": _OFF_GRID,

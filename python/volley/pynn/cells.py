@@ -96,13 +96,14 @@ def translate(celltype, p):
         # NEST's izhikevich (consistent_integration) takes forward Euler steps of dt.
         return Translation("izhikevich", params, np.ones(n), np.full(n, 1e3), {"v": ("v_mv", 1.0), "u": ("u", 1.0)},
                            fixed={"integrator": "euler"})
-    if name == "EIF_cond_exp_isfa_ista":
+    if name in ("EIF_cond_exp_isfa_ista", "EIF_cond_alpha_isfa_ista"):  # adex / adex_alpha (aeif_cond_alpha)
         params = {"c_m_pf": p["cm"] * 1e3, "g_l_ns": p["cm"] / p["tau_m"] * 1e3, "e_l_mv": p["v_rest"],
                   "v_t_mv": p["v_thresh"], "delta_t_mv": p["delta_T"], "a_ns": p["a"], "tau_w_ms": p["tau_w"],
                   "b_pa": p["b"] * 1e3, "v_reset_mv": p["v_reset"], "v_peak_mv": p["v_spike"],
                   "t_ref_ms": p["tau_refrac"], "e_ex_mv": p["e_rev_E"], "e_in_mv": p["e_rev_I"],
                   "tau_syn_e_ms": p["tau_syn_E"], "tau_syn_i_ms": p["tau_syn_I"], "i_e_pa": p["i_offset"] * 1e3}
-        return Translation("adex", params, np.full(n, 1e3), np.full(n, 1e3),
+        return Translation("adex" if name == "EIF_cond_exp_isfa_ista" else "adex_alpha", params, np.full(n, 1e3),
+                           np.full(n, 1e3),
                            {"v": ("v_mv", 1.0), "w": ("w_pa", 1e3), "gsyn_exc": ("g_e_ns", 1e3),
                             "gsyn_inh": ("g_i_ns", 1e3)})
     if name == "HH_cond_exp":
@@ -133,5 +134,5 @@ def translate(celltype, p):
         return Translation("spike_source", {}, None, None, {}, fixed={"spike_times_ms": times})
     raise unsupported(f"cell type {name}", "celltype", name,
                       "pyNN.volley runs IF_curr_exp, IF_curr_alpha, IF_curr_delta, IF_cond_exp, IF_cond_alpha, "
-                      "Izhikevich, EIF_cond_exp_isfa_ista, HH_cond_exp, SpikeSourcePoisson, "
+                      "Izhikevich, EIF_cond_exp_isfa_ista, EIF_cond_alpha_isfa_ista, HH_cond_exp, SpikeSourcePoisson, "
                       "SpikeSourcePoissonRefractory, SpikeSourceGamma and SpikeSourceArray")

@@ -95,7 +95,8 @@ class Population(common.Population):
 
 _POISSON_TYPES = ("SpikeSourcePoisson", "SpikeSourcePoissonRefractory", "SpikeSourceGamma")
 # Cell types on Volley's ODE models, whose parameters the engine takes between runs.
-_ODE_TYPES = ("IF_cond_exp", "IF_cond_alpha", "Izhikevich", "EIF_cond_exp_isfa_ista", "HH_cond_exp")
+_ODE_TYPES = ("IF_cond_exp", "IF_cond_alpha", "Izhikevich", "EIF_cond_exp_isfa_ista", "EIF_cond_alpha_isfa_ista",
+              "HH_cond_exp")
 _SETTABLE_AFTER_RUN = _POISSON_TYPES + _ODE_TYPES
 
 

@@ -19,7 +19,7 @@ model_family family_of(const neuron_model& m) {
         [](const auto& model) {
             using M = std::decay_t<decltype(model)>;
             if constexpr (one_of<M, lif_delta, lif_exp, lif_alpha>) return model_family::exact_linear;
-            else if constexpr (one_of<M, lif_cond_exp, lif_cond_alpha, izhikevich, adex, hh>) return model_family::ode;
+            else if constexpr (one_of<M, lif_cond_exp, lif_cond_alpha, izhikevich, adex, adex_alpha, hh>) return model_family::ode;
             else if constexpr (one_of<M, discrete_neuron>) return model_family::discrete;
             else if constexpr (one_of<M, poisson_source, spike_source>) return model_family::spike_source;
             else if constexpr (one_of<M, analog_source>) return model_family::analog_source;

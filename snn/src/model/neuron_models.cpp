@@ -129,6 +129,14 @@ struct model_traits<adex> {
 };
 
 template <>
+struct model_traits<adex_alpha> {
+    static constexpr const char* name = "adex_alpha";
+    static constexpr auto fields = model_traits<adex>::fields;
+    static constexpr std::array<const char*, 6> state{"v_mv", "w_pa", "g_e_ns", "g_i_ns", "dg_e_ns_per_ms",
+                                                      "dg_i_ns_per_ms"};
+};
+
+template <>
 struct model_traits<hh> {
     using P = hh::params;
     static constexpr const char* name = "hh";
@@ -241,9 +249,10 @@ neuron_model model_from_name(const std::string& name) {
     if (name == "lif_cond_alpha") return lif_cond_alpha{};
     if (name == "izhikevich") return izhikevich{};
     if (name == "adex") return adex{};
+    if (name == "adex_alpha") return adex_alpha{};
     if (name == "hh") return hh{};
     throw unsupported_model(name, "unknown neuron model (known: lif_delta, lif_exp, lif_alpha, lif_cond_exp, "
-                                  "lif_cond_alpha, izhikevich, adex, hh, poisson_source, spike_source, "
+                                  "lif_cond_alpha, izhikevich, adex, adex_alpha, hh, poisson_source, spike_source, "
                                   "discrete_neuron, analog_source)");
 }
 

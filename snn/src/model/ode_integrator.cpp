@@ -67,7 +67,7 @@ std::span<const ode_scheme> model_schemes(const neuron_model& m) {
     if (std::holds_alternative<lif_cond_exp>(m) || std::holds_alternative<lif_cond_alpha>(m))
         return conductance_lif_schemes;
     if (std::holds_alternative<izhikevich>(m)) return izhikevich_schemes;
-    if (std::holds_alternative<adex>(m)) return adex_schemes;
+    if (std::holds_alternative<adex>(m) || std::holds_alternative<adex_alpha>(m)) return adex_schemes;
     if (std::holds_alternative<hh>(m)) return hh_schemes;
     return {};
 }

@@ -163,6 +163,16 @@ struct adex {
     friend bool operator==(const adex&, const adex&) = default;
 };
 
+/// AdEx with alpha-shaped conductances (NEST `aeif_cond_alpha`, PyNN's EIF_cond_alpha_isfa_ista):
+/// adex's membrane and adaptation, and a spike of weight w [nS] gives g(t) = w (t/tau)
+/// exp(1 - t/tau), as lif_cond_alpha. The parameters are adex's.
+struct adex_alpha {
+    using params = adex::params;
+    params p;
+    ode_integrator integrator{.abs_tol = 1e-9, .rel_tol = 1e-9};  ///< adaptive, rk4, rk2, euler
+    friend bool operator==(const adex_alpha&, const adex_alpha&) = default;
+};
+
 /// Hodgkin-Huxley neuron with Traub-Miles kinetics and exponential conductance synapses, as in
 /// Brian2's COBAHH example (Brette et al. 2007, benchmark 3); defaults are that example's
 /// (membrane area 20000 um^2). A spike is an upward crossing of v_spike_mv; a new spike is not
@@ -275,7 +285,7 @@ struct analog_source {
 
 /// Every neuron model the engine knows.
 using neuron_model = std::variant<lif_delta, lif_exp, lif_alpha, poisson_source, spike_source, discrete_neuron,
-                                  analog_source, lif_cond_exp, lif_cond_alpha, izhikevich, adex, hh>;
+                                  analog_source, lif_cond_exp, lif_cond_alpha, izhikevich, adex, hh, adex_alpha>;
 
 /// File names of the discrete_neuron enums: "to_v_reset", "subtract", "subtract_delayed",
 /// "subtract_no_delay", "to_v_reset_delayed", "none"; "euler"/"exact".

@@ -80,6 +80,7 @@ std::unique_ptr<ode_population::kernel> make_kernel(const network& net, populati
     if (std::holds_alternative<lif_cond_alpha>(m)) return make_kernel<lif_cond_alpha_dynamics>(net, pop, dt_ms, seed);
     if (std::holds_alternative<izhikevich>(m)) return make_kernel<izhikevich_dynamics>(net, pop, dt_ms, seed);
     if (std::holds_alternative<adex>(m)) return make_kernel<adex_dynamics>(net, pop, dt_ms, seed);
+    if (std::holds_alternative<adex_alpha>(m)) return make_kernel<adex_alpha_dynamics>(net, pop, dt_ms, seed);
     if (std::holds_alternative<hh>(m)) return make_kernel<hh_dynamics>(net, pop, dt_ms, seed);
     throw unsupported_model(model_name(m),
                             "population '" + net.at(pop).name + "': not an ODE model");

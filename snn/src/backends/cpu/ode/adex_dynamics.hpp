@@ -16,6 +16,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <numbers>
 
 namespace volley::snn::detail {
 
@@ -49,6 +50,42 @@ struct adex_dynamics : decaying_conductances<4, 2, 3> {
         dxdt[1] = (p.a_ns * (v - p.e_l_mv) - x[1]) * (1 / p.tau_w_ms);
         dxdt[2] = -x[2] * (1 / p.tau_syn_e_ms);
         dxdt[3] = -x[3] * (1 / p.tau_syn_i_ms);
+    }
+};
+
+/// adex_alpha (NEST aeif_cond_alpha): state (v, w, g_e, g_i, dg_e, dg_i); a spike of weight w
+/// adds w·e/tau to dg, so that g peaks at w, tau after the spike (lif_cond_alpha's synapses).
+struct adex_alpha_dynamics : alpha_conductances<6, 2, 4> {
+    using model = adex_alpha;
+    using params = adex_alpha::params;
+    static constexpr std::size_t dim = 6;
+    using state = std::array<double, dim>;
+    static constexpr bool conductance_input = true;
+    static constexpr bool input_moves_v = false;
+    static constexpr bool clamp_when_refractory = true;
+
+    static state initial(const params& p) { return {p.e_l_mv, 0, 0, 0, 0, 0}; }
+    VOLLEY_HD static double spike_level(const params& p) { return p.v_peak_mv; }
+    VOLLEY_HD static double refractory_ms(const params& p) { return p.t_ref_ms; }
+    VOLLEY_HD static void reset(const params& p, state& x) {
+        x[0] = p.v_reset_mv;
+        x[1] += p.b_pa;
+    }
+    VOLLEY_HD static void add_input(const params& p, state& x, double w_e, double w_i) {
+        x[4] += w_e * std::numbers::e / p.tau_syn_e_ms;
+        x[5] += w_i * std::numbers::e / p.tau_syn_i_ms;
+    }
+    VOLLEY_HD static void derivative(const params& p, double i_ext, bool clamped, const state& x, state& dxdt) {
+        const double v = clamped ? p.v_reset_mv : std::min(x[0], p.v_peak_mv);
+        const double spike = p.g_l_ns * p.delta_t_mv * vexp((v - p.v_t_mv) * (1 / p.delta_t_mv));
+        const double i = -p.g_l_ns * (v - p.e_l_mv) + spike - x[1] - x[2] * (v - p.e_ex_mv) -
+                         x[3] * (v - p.e_in_mv) + p.i_e_pa + i_ext;
+        dxdt[0] = clamped ? 0.0 : i * (1 / p.c_m_pf);
+        dxdt[1] = (p.a_ns * (v - p.e_l_mv) - x[1]) * (1 / p.tau_w_ms);
+        dxdt[2] = x[4] - x[2] * (1 / p.tau_syn_e_ms);
+        dxdt[3] = x[5] - x[3] * (1 / p.tau_syn_i_ms);
+        dxdt[4] = -x[4] * (1 / p.tau_syn_e_ms);
+        dxdt[5] = -x[5] * (1 / p.tau_syn_i_ms);
     }
 };
 
