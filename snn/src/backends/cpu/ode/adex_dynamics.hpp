@@ -40,14 +40,19 @@ struct adex_dynamics : decaying_conductances<4, 2, 3> {
         x[2] += w_e;
         x[3] += w_i;
     }
+    /// dv/dt and dw/dt of the AdEx membrane with conductances g_e, g_i (adex and adex_alpha).
+    VOLLEY_HD static void membrane(const params& p, double i_ext, bool clamped, double v_raw, double w, double g_e,
+                                   double g_i, double& dv, double& dw) {
+        const double v = clamped ? p.v_reset_mv : std::min(v_raw, p.v_peak_mv);
+        const double spike = p.g_l_ns * p.delta_t_mv * vexp((v - p.v_t_mv) * (1 / p.delta_t_mv));
+        const double i = -p.g_l_ns * (v - p.e_l_mv) + spike - w - g_e * (v - p.e_ex_mv) - g_i * (v - p.e_in_mv) +
+                         p.i_e_pa + i_ext;
+        dv = clamped ? 0.0 : i * (1 / p.c_m_pf);
+        dw = (p.a_ns * (v - p.e_l_mv) - w) * (1 / p.tau_w_ms);
+    }
     VOLLEY_HD static void derivative(const params& p, double i_ext, bool clamped, const state& x,
                            state& dxdt) {
-        const double v = clamped ? p.v_reset_mv : std::min(x[0], p.v_peak_mv);
-        const double spike = p.g_l_ns * p.delta_t_mv * vexp((v - p.v_t_mv) * (1 / p.delta_t_mv));
-        const double i = -p.g_l_ns * (v - p.e_l_mv) + spike - x[1] - x[2] * (v - p.e_ex_mv) -
-                         x[3] * (v - p.e_in_mv) + p.i_e_pa + i_ext;
-        dxdt[0] = clamped ? 0.0 : i * (1 / p.c_m_pf);
-        dxdt[1] = (p.a_ns * (v - p.e_l_mv) - x[1]) * (1 / p.tau_w_ms);
+        membrane(p, i_ext, clamped, x[0], x[1], x[2], x[3], dxdt[0], dxdt[1]);
         dxdt[2] = -x[2] * (1 / p.tau_syn_e_ms);
         dxdt[3] = -x[3] * (1 / p.tau_syn_i_ms);
     }
@@ -76,12 +81,7 @@ struct adex_alpha_dynamics : alpha_conductances<6, 2, 4> {
         x[5] += w_i * std::numbers::e / p.tau_syn_i_ms;
     }
     VOLLEY_HD static void derivative(const params& p, double i_ext, bool clamped, const state& x, state& dxdt) {
-        const double v = clamped ? p.v_reset_mv : std::min(x[0], p.v_peak_mv);
-        const double spike = p.g_l_ns * p.delta_t_mv * vexp((v - p.v_t_mv) * (1 / p.delta_t_mv));
-        const double i = -p.g_l_ns * (v - p.e_l_mv) + spike - x[1] - x[2] * (v - p.e_ex_mv) -
-                         x[3] * (v - p.e_in_mv) + p.i_e_pa + i_ext;
-        dxdt[0] = clamped ? 0.0 : i * (1 / p.c_m_pf);
-        dxdt[1] = (p.a_ns * (v - p.e_l_mv) - x[1]) * (1 / p.tau_w_ms);
+        adex_dynamics::membrane(p, i_ext, clamped, x[0], x[1], x[2], x[3], dxdt[0], dxdt[1]);
         dxdt[2] = x[4] - x[2] * (1 / p.tau_syn_e_ms);
         dxdt[3] = x[5] - x[3] * (1 / p.tau_syn_i_ms);
         dxdt[4] = -x[4] * (1 / p.tau_syn_e_ms);
