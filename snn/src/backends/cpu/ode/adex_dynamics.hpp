@@ -16,7 +16,6 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
-#include <numbers>
 
 namespace volley::snn::detail {
 
@@ -76,16 +75,9 @@ struct adex_alpha_dynamics : alpha_conductances<6, 2, 4> {
         x[0] = p.v_reset_mv;
         x[1] += p.b_pa;
     }
-    VOLLEY_HD static void add_input(const params& p, state& x, double w_e, double w_i) {
-        x[4] += w_e * std::numbers::e / p.tau_syn_e_ms;
-        x[5] += w_i * std::numbers::e / p.tau_syn_i_ms;
-    }
     VOLLEY_HD static void derivative(const params& p, double i_ext, bool clamped, const state& x, state& dxdt) {
         adex_dynamics::membrane(p, i_ext, clamped, x[0], x[1], x[2], x[3], dxdt[0], dxdt[1]);
-        dxdt[2] = x[4] - x[2] * (1 / p.tau_syn_e_ms);
-        dxdt[3] = x[5] - x[3] * (1 / p.tau_syn_i_ms);
-        dxdt[4] = -x[4] * (1 / p.tau_syn_e_ms);
-        dxdt[5] = -x[5] * (1 / p.tau_syn_i_ms);
+        conductance_derivative(p, x, dxdt);
     }
 };
 

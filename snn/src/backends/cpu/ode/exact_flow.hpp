@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cmath>
+#include <numbers>
 #include <cstddef>
 
 #include "backends/host_device.hpp"
@@ -82,6 +83,20 @@ struct alpha_conductances {
         y[G + 1] = (x0[G + 1] + t * x0[D + 1]) * di;
         y[D] = x0[D] * de;
         y[D + 1] = x0[D + 1] * di;
+    }
+    /// A spike of weight w adds w·e/tau to dg, so that g peaks at w, tau after the spike.
+    template <class Params, class State>
+    VOLLEY_HD static void add_input(const Params& p, State& x, double w_e, double w_i) {
+        x[D] += w_e * std::numbers::e / p.tau_syn_e_ms;
+        x[D + 1] += w_i * std::numbers::e / p.tau_syn_i_ms;
+    }
+    /// The conductances' part of the right-hand side.
+    template <class Params, class State>
+    VOLLEY_HD static void conductance_derivative(const Params& p, const State& x, State& dxdt) {
+        dxdt[G] = x[D] - x[G] * (1 / p.tau_syn_e_ms);
+        dxdt[G + 1] = x[D + 1] - x[G + 1] * (1 / p.tau_syn_i_ms);
+        dxdt[D] = -x[D] * (1 / p.tau_syn_e_ms);
+        dxdt[D + 1] = -x[D + 1] * (1 / p.tau_syn_i_ms);
     }
 };
 

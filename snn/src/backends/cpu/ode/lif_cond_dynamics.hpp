@@ -92,17 +92,10 @@ struct lif_cond_alpha_dynamics : alpha_conductances<5, 1, 3> {
     VOLLEY_HD static double spike_level(const params& p) { return p.v_thresh_mv; }
     VOLLEY_HD static double refractory_ms(const params& p) { return p.t_ref_ms; }
     VOLLEY_HD static void reset(const params& p, state& x) { x[0] = p.v_reset_mv; }
-    VOLLEY_HD static void add_input(const params& p, state& x, double w_e, double w_i) {
-        x[3] += w_e * std::numbers::e / p.tau_syn_e_ms;
-        x[4] += w_i * std::numbers::e / p.tau_syn_i_ms;
-    }
     VOLLEY_HD static void derivative(const params& p, double i_ext, bool clamped, const state& x,
                            state& dxdt) {
         dxdt[0] = lif_cond_dv(p, i_ext, clamped, x[0], x[1], x[2]);
-        dxdt[1] = x[3] - x[1] * (1 / p.tau_syn_e_ms);
-        dxdt[2] = x[4] - x[2] * (1 / p.tau_syn_i_ms);
-        dxdt[3] = -x[3] * (1 / p.tau_syn_e_ms);
-        dxdt[4] = -x[4] * (1 / p.tau_syn_i_ms);
+        conductance_derivative(p, x, dxdt);
     }
     /// dv/dt = a_0 + b_0 v (exponential Euler; the conductances are the exact part).
     VOLLEY_HD static void linear(const params& p, double i_ext, bool clamped, const state& x,
