@@ -61,9 +61,7 @@ public:
             const std::size_t b = written_[k], e = d.steps.size();
             if (b == e) continue;
             std::vector<std::uint64_t> ids(d.node_ids.begin() + static_cast<std::ptrdiff_t>(b), d.node_ids.end());
-            std::vector<double> t(e - b);
-            for (std::size_t i = b; i < e; ++i) t[i - b] = static_cast<double>(d.steps[i]) * d.dt_ms;
-            writer_.append(k, ids, t);
+            writer_.append(k, ids, snn::spike_times_ms(d, b, e));
             written_[k] = e;
         }
         writer_.flush();

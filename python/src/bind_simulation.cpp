@@ -12,6 +12,7 @@
 #include <volley/error.hpp>
 #include <volley/snn/simulation.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <memory>
@@ -214,13 +215,12 @@ Views taken before a later run() stay valid and keep the values they had.)doc")
         .def_property_readonly(
             "times_ms",
             [](const py_spike_recorder& r) {
-                auto t = new_array<double>({static_cast<py::ssize_t>(r.data->steps.size())});
-                auto* out = t.mutable_data();
-                for (std::size_t i = 0; i < r.data->steps.size(); ++i)
-                    out[i] = static_cast<double>(r.data->steps[i]) * r.data->dt_ms;
+                const auto times = snn::spike_times_ms(*r.data, 0, r.data->steps.size());
+                auto t = new_array<double>({static_cast<py::ssize_t>(times.size())});
+                std::copy(times.begin(), times.end(), t.mutable_data());
                 return t;
             },
-            "Spike times [ms] (float64).")
+            "Spike times [ms] (float64): step * dt_ms, or a spike source's exact times.")
         .def(
             "spikes",
             [](py::object self) {

@@ -10,6 +10,7 @@
 #include "backends/engine.hpp"
 #include "build/connectivity.hpp"
 #include "model/format_number.hpp"
+#include "model/spike_time_step.hpp"
 #include "simulation_impl.hpp"
 
 namespace volley::snn {
@@ -54,6 +55,10 @@ spike_recorder simulation::record_spikes(population_index pop, std::vector<std::
         d->recorded_neurons = static_cast<std::uint32_t>(std::count(mask.begin(), mask.end(), 1));
     } else {
         d->recorded_neurons = p.size;
+    }
+    if (const auto* src = std::get_if<spike_source>(&p.model)) {
+        d->source_times_ms = src->spike_times_ms;
+        impl_->source_sinks.push_back(d);
     }
     impl_->engine->add_spike_recorder(d, std::move(mask));
     return spike_recorder(d);
@@ -160,6 +165,8 @@ weight_recorder simulation::record_weights(std::size_t projection, double interv
 void simulation::reset() {
     impl_->engine->reset(impl_->net);  // plastic weights return to their built values
     for (const auto& [pop, values] : impl_->table_inputs) impl_->engine->set_input({pop}, step_table_input{values});
+    for (const auto& d : impl_->source_sinks)  // the trains replay as last set
+        d->source_times_ms = std::get<spike_source>(impl_->net.at(d->pop).model).spike_times_ms;
     for (const auto& d : impl_->weight_sinks) {
         d->sample_steps.clear();
         d->values.clear();
@@ -191,24 +198,36 @@ void simulation::set_spike_times(population_index pop, std::vector<std::vector<d
     const auto& p = net.at(pop);
     const auto* src = std::get_if<spike_source>(&p.model);
     auto old = src ? src->spike_times_ms : std::vector<std::vector<double>>{};
-    // A spike array sends the spike of step k (t = k·dt) during the step before it, so after
-    // `done` steps the first that can still be sent is step done + 1. A new train may repeat
-    // spikes already sent (a train given whole again) but not add one in the past.
+    // A spike array sends a spike at the end of the step that holds its time, step k for
+    // (k - 1)·dt < t <= k·dt, during step k - 1; so after `done` steps the first that can still
+    // be sent is step done + 1. A new train may repeat spikes already sent (a train given whole
+    // again) but not add one in the past.
     const std::int64_t done = impl_->engine->current_step();
-    const double now_ms = static_cast<double>(done) * impl_->options.dt_ms;
-    auto step_of = [&](double t) { return std::llround(t / impl_->options.dt_ms); };
+    const double dt = impl_->options.dt_ms, now_ms = static_cast<double>(done) * dt;
+    auto step_of = [dt](double t) { return detail::spike_time_step(t, dt); };
     for (std::size_t i = 0; i < spike_times_ms.size(); ++i) {
-        std::vector<std::int64_t> sent;
+        std::vector<double> sent;
         if (i < old.size())
-            for (double t : old[i]) sent.push_back(step_of(t));
+            for (double t : old[i])
+                if (step_of(t) <= done) sent.push_back(t);
         std::sort(sent.begin(), sent.end());
         for (double t : spike_times_ms[i])
-            if (std::isfinite(t) && step_of(t) <= done && !std::binary_search(sent.begin(), sent.end(), step_of(t)))
+            if (std::isfinite(t) && step_of(t) <= done && !std::binary_search(sent.begin(), sent.end(), t))
                 throw invalid_parameter("population '" + p.name + "' neuron " + std::to_string(i), "spike_times_ms",
                                         detail::format_number(t),
                                         "is not after the time already simulated (" + detail::format_number(now_ms) +
                                             " ms) and was not sent: that spike can no longer be sent");
     }
+    // The recorders keep the times already sent and take the new ones after them.
+    std::vector<std::vector<double>> history;
+    if (spike_times_ms.size() == old.size())
+        for (std::size_t i = 0; i < old.size(); ++i) {
+            auto& h = history.emplace_back();
+            for (double t : old[i])
+                if (step_of(t) <= done) h.push_back(t);
+            for (double t : spike_times_ms[i])
+                if (step_of(t) > done) h.push_back(t);
+        }
     net.set_spike_times(pop, std::move(spike_times_ms));
     try {
         impl_->engine->refresh_inputs(net, pop);
@@ -216,6 +235,8 @@ void simulation::set_spike_times(population_index pop, std::vector<std::vector<d
         net.set_spike_times(pop, std::move(old));
         throw;
     }
+    for (const auto& d : impl_->source_sinks)
+        if (d->pop == pop) d->source_times_ms = history;
 }
 
 void simulation::set_parameter(population_index pop, const std::string& name, value_spec value) {

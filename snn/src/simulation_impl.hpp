@@ -19,6 +19,8 @@ struct simulation::impl {
     progress_callback progress;
     std::int64_t progress_interval = 0;
     std::vector<std::shared_ptr<weight_data>> weight_sinks;
+    /// Spike recorders of spike_source populations, whose exact times follow set_spike_times.
+    std::vector<std::shared_ptr<spike_data>> source_sinks;
     /// Tables given to set_input, by population, which reset() puts back.
     std::map<std::uint32_t, std::vector<std::vector<double>>> table_inputs;
 

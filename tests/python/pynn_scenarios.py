@@ -18,14 +18,9 @@ from volley_test_support import SKIP, require, volley_module
 
 PYNN_VERSION = "0.13.0"
 
-_OFF_GRID = ("SpikeSourceArray spike times off the dt grid: Volley's spike sources emit on the grid (exact spike "
-             "times are the event-driven work still to come)")
-
 KNOWN_FAILURES = {
     "test_cell_types.py::test_composed_neuron_model_homogeneous_receptors": "PointNeuron (composed cell types): "
                                                                             "not in volley.pynn (needs engine work)",
-    "test_recording.py::test_issue259": _OFF_GRID,
-    "test_ticket166.py::test_ticket166": _OFF_GRID,
 }
 
 

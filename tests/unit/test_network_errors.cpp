@@ -244,11 +244,11 @@ TEST(network_errors, recorder_subset_out_of_range) {
     EXPECT_TRUE(throws_naming<invalid_parameter>([&] { sim.record_spikes(n.inh, {0, 4}); }, {"inh", "neuron", "4"}));
 }
 
-TEST(network_errors, spike_time_off_the_dt_grid) {
+TEST(network_errors, spike_times_out_of_order) {
     network net;
-    net.add_population("input", 2, spike_source{{{1.0}, {0.25}}});
-    EXPECT_TRUE(throws_naming<invalid_parameter>([&] { simulation sim(net, context{.threads = 1}, {.dt_ms = 0.1}); },
-                                                 {"input", "neuron 1", "spike_times_ms", "0.25"}));
+    EXPECT_TRUE(throws_naming<invalid_parameter>(
+        [&] { net.add_population("input", 2, spike_source{{{1.0}, {0.5, 0.25}}}); },
+        {"input", "spike_times_ms[1]", "0.25", "0.5", "ascending"}));
 }
 
 TEST(network_errors, spike_time_not_positive) {

@@ -13,7 +13,7 @@ constexpr double dt = 0.1;
 TEST(spike_source, emits_each_time_at_step_time_over_dt) {
     network net;
     const auto src = net.add_population(
-        "input", 3, spike_source{{{0.1, 2.5, 2.6, 100.0}, {}, {7.3, 0.4}}});  // neuron 2 unsorted
+        "input", 3, spike_source{{{0.1, 2.5, 2.6, 100.0}, {}, {0.4, 7.3}}});
     simulation sim(net, context{.threads = 1}, {.dt_ms = dt});
     auto rec = sim.record_spikes(src);
     sim.run(200);
@@ -23,6 +23,61 @@ TEST(spike_source, emits_each_time_at_step_time_over_dt) {
     EXPECT_EQ(by[2], (std::vector<std::int64_t>{4, 73}));
     const auto t = rec.times_ms();
     for (std::size_t i = 0; i < t.size(); ++i) EXPECT_DOUBLE_EQ(t[i], static_cast<double>(rec.steps()[i]) * dt);
+}
+
+TEST(spike_source, unsorted_or_non_positive_times_are_refused_naming_the_neuron_and_time) {
+    network net;
+    try {
+        net.add_population("input", 3, spike_source{{{0.1}, {}, {7.3, 0.4}}});
+        ADD_FAILURE() << "an unsorted train was accepted";
+    } catch (const invalid_parameter& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("population 'input'"), std::string::npos) << what;
+        EXPECT_NE(what.find("spike_times_ms[2]"), std::string::npos) << what;
+        EXPECT_NE(what.find("0.4"), std::string::npos) << what;
+        EXPECT_NE(what.find("ascending"), std::string::npos) << what;
+    }
+    EXPECT_THROW(net.add_population("zero", 1, spike_source{{{0.0}}}), invalid_parameter);
+    EXPECT_THROW(net.add_population("nan", 1, spike_source{{{std::nan("")}}}), invalid_parameter);
+    EXPECT_THROW(net.add_population("inf", 1, spike_source{{{1.0, HUGE_VAL}}}), invalid_parameter);
+}
+
+// Times off the dt grid (PyNN's spike_precision "off_grid"): a grid-timed kernel receives the
+// spike at the end of the step that holds it, (k - 1)·dt < t <= k·dt, as NEST's grid-based
+// neurons receive a precise spike; the recording keeps the exact time.
+TEST(spike_source, off_grid_times_are_recorded_exactly_and_received_at_the_end_of_their_step) {
+    const double h = 0.05;
+    const std::vector<double> times{0.075, 10.025, 12.34, 12.345, 1000.025};
+    network net;
+    const auto src = net.add_population("input", 1, spike_source{{times}});
+    simulation sim(net, context{.threads = 1}, {.dt_ms = h});
+    auto rec = sim.record_spikes(src);
+    sim.run(10);
+    EXPECT_EQ(rec.steps(), (std::vector<std::int64_t>{2}));
+    EXPECT_EQ(rec.times_ms(), (std::vector<double>{0.075}));
+    sim.run(10);  // 12.34 and 12.345 share step 247
+    EXPECT_EQ(rec.steps(), (std::vector<std::int64_t>{2, 201, 247, 247}));
+    EXPECT_EQ(rec.times_ms(), (std::vector<double>{0.075, 10.025, 12.34, 12.345}));
+
+    // Into a cell: the same membrane, step for step, as the train put at the ends of its steps.
+    auto trace = [&](std::vector<double> train) {
+        network n;
+        const auto s = n.add_population("input", 1, spike_source{{std::move(train)}});
+        lif_exp cell;
+        cell.p.v_thresh_mv = 1e9;
+        const auto c = n.add_population("cell", 1, cell);
+        n.connect(s, c, all_to_all{}, {.weight = 2.0, .delay_ms = 0.2});
+        simulation run(n, context{.threads = 1}, {.dt_ms = h});
+        auto v = run.record_state(c, "v_mv", h);
+        run.run(15);
+        std::vector<double> out;
+        for (std::size_t k = 0; k < v.samples(); ++k) out.push_back(v.at(k, 0));
+        return out;
+    };
+    const auto off = trace({0.075, 10.025, 12.34, 12.345});
+    const auto on = trace({0.1, 10.05, 12.35, 12.35});
+    EXPECT_EQ(off, on);
+    EXPECT_NE(off, trace({0.05, 10.0, 12.3, 12.3}));  // not the start of the step
 }
 
 TEST(spike_source, spikes_after_the_end_of_the_run_come_in_the_next_run) {
@@ -327,7 +382,7 @@ TEST(set_spike_times, sends_the_new_trains_from_the_next_step_and_refuses_the_pa
         EXPECT_NE(what.find("population 'input' neuron 1"), std::string::npos) << what;
         EXPECT_NE(what.find("= 20"), std::string::npos) << what;
     }
-    EXPECT_THROW(sim.set_spike_times(src, {{22.05}, {}}), invalid_parameter);  // off the grid
+    EXPECT_THROW(sim.set_spike_times(src, {{25, 22}, {}}), invalid_parameter);  // not in order
     EXPECT_THROW(sim.set_spike_times(src, {{22}}), invalid_parameter);        // one train for two neurons
     // A train given whole again (neuron 0) sends only its new spikes; one without its past
     // (neuron 1) sends its new ones too.

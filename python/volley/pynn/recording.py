@@ -15,6 +15,7 @@ class Recorder(recording.Recorder):
         super().__init__(population, file)
         self._volley = {}  # variable name -> (volley recorder, local indices recorded)
         self._time_offset = 0.0
+        self._spikes_cleared = 0  # spikes that get_data(clear=True) has handed out
 
     def _record(self, variable, new_ids, sampling_interval=None):
         if sampling_interval is not None:
@@ -54,6 +55,7 @@ class Recorder(recording.Recorder):
                                   "ms); record them before the first run(), or after reset()")
             if name == "spikes":
                 self._volley[name] = (sim.record_spikes(pop._volley_index, indices), indices)
+                self._spikes_cleared = 0
                 continue
             state = pop._translation.state
             if name not in state:
@@ -70,6 +72,7 @@ class Recorder(recording.Recorder):
             return np.array([], dtype=int), np.array([])
         rec, _ = self._volley["spikes"]
         times, local = rec.spikes()
+        times, local = times[self._spikes_cleared:], local[self._spikes_cleared:]
         gids = np.asarray(self.population.all_cells, dtype=int)[local.astype(int)]
         wanted = np.isin(gids, np.asarray(ids, dtype=int))
         return gids[wanted], times[wanted].astype(float)
@@ -91,7 +94,8 @@ class Recorder(recording.Recorder):
         return counts
 
     def _clear_simulator(self):
-        pass
+        if "spikes" in self._volley:  # the recorder keeps growing; what was handed out is skipped
+            self._spikes_cleared = len(self._volley["spikes"][0].spikes()[0])
 
     def _reset(self):
-        pass
+        self._spikes_cleared = 0  # reset() empties the recorders

@@ -400,11 +400,19 @@ void validate_model(const neuron_model& m, const std::string& object) {
         throw invalid_parameter(object, "stop_ms", format_number(p->p.stop_ms),
                                 "must not be before start_ms (" + format_number(p->p.start_ms) + ")");
     if (const auto* s = std::get_if<spike_source>(&m)) {
-        for (std::size_t i = 0; i < s->spike_times_ms.size(); ++i)
-            for (double t : s->spike_times_ms[i])
+        for (std::size_t i = 0; i < s->spike_times_ms.size(); ++i) {
+            const auto& train = s->spike_times_ms[i];
+            for (std::size_t k = 0; k < train.size(); ++k) {
+                const double t = train[k];
                 if (!std::isfinite(t) || t <= 0)
                     throw invalid_parameter(object, "spike_times_ms[" + std::to_string(i) + "]",
                                             format_number(t), "spike times must be finite and > 0 ms");
+                if (k > 0 && t < train[k - 1])
+                    throw invalid_parameter(object, "spike_times_ms[" + std::to_string(i) + "]", format_number(t),
+                                            "comes after " + format_number(train[k - 1]) +
+                                                ": spike times must be in ascending order");
+            }
+        }
     }
 }
 

@@ -221,7 +221,9 @@ struct poisson_source {
 };
 
 /// A population of sources that fire at given times: spike_times_ms[i] are neuron i's spike
-/// times [ms], each > 0 and on the dt grid.
+/// times [ms], each finite and > 0, in ascending order, on the dt grid or off it. A time off
+/// the grid is recorded as given; grid-timed neurons receive it at the end of the step that
+/// holds it, (k - 1)·dt < t <= k·dt (NEST's convention for precise spikes into grid neurons).
 struct spike_source {
     std::vector<std::vector<double>> spike_times_ms;
     friend bool operator==(const spike_source&, const spike_source&) = default;

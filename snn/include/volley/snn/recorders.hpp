@@ -22,7 +22,15 @@ struct spike_data {
     std::int64_t steps_recorded = 0;  ///< simulated steps since recording began
     std::vector<std::uint32_t> node_ids;  ///< local ids (SONATA node_ids)
     std::vector<std::int64_t> steps;      ///< spike steps: time = step * dt
+    /// A spike_source population's trains as sent [ms], by local id (empty for other models):
+    /// the exact times of its spikes, which may lie off the dt grid (a kernel receives such a
+    /// spike at the end of the step that holds it, `steps`). spike_times_ms() reads them.
+    std::vector<std::vector<double>> source_times_ms;
 };
+
+/// The times [ms] of recorded spikes [begin, end) of `d`: step * dt, or a spike source's exact
+/// times (the k-th spike of a neuron in a step is the k-th of its times in that step).
+std::vector<double> spike_times_ms(const spike_data& d, std::size_t begin, std::size_t end);
 
 /// A handle to recorded spikes.
 class spike_recorder {
@@ -33,7 +41,7 @@ public:
     double mean_rate_hz() const noexcept;
     const std::vector<std::uint32_t>& node_ids() const noexcept { return data_->node_ids; }
     const std::vector<std::int64_t>& steps() const noexcept { return data_->steps; }
-    /// Spike times [ms].
+    /// Spike times [ms] (spike_times_ms).
     std::vector<double> times_ms() const;
     const spike_data& data() const noexcept { return *data_; }
 

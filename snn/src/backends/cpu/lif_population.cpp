@@ -412,12 +412,13 @@ void lif_population::step_chunk(int thread, std::int64_t s, std::uint32_t begin,
         alignas(64) std::uint8_t flag[block];
         for (std::uint32_t b0 = c0; b0 < c1; b0 += block) {
             const std::uint32_t b1 = std::min(c1, b0 + block);
-            (isa == cpu_isa::avx512 ? dense_avx512::dense_block<Kernel, Hetero>
-             : isa == cpu_isa::avx2 ? dense_avx2::dense_block<Kernel, Hetero>
-                        : dense_baseline::dense_block<Kernel, Hetero>)(
-                b0, b1, v_.data(), ie_.data(), ii_.data(), xe_.data(), xi_.data(), refractory_.data(),
-                in_e_.data(), in_i_.data(), flag, prm);
-            collect_spikes(flag, b1 - b0, b0, spikes);
+            const std::uint64_t fired =
+                (isa == cpu_isa::avx512 ? dense_avx512::dense_block<Kernel, Hetero>
+                 : isa == cpu_isa::avx2 ? dense_avx2::dense_block<Kernel, Hetero>
+                                        : dense_baseline::dense_block<Kernel, Hetero>)(
+                    b0, b1, v_.data(), ie_.data(), ii_.data(), xe_.data(), xi_.data(), refractory_.data(),
+                    in_e_.data(), in_i_.data(), flag, prm);
+            if (fired) collect_spikes(flag, b1 - b0, b0, spikes);
         }
     }
     add_routes(chunk, routes);

@@ -12,8 +12,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
+
+#include "model/spike_time_step.hpp"
 
 namespace volley::snn::detail {
 
@@ -42,17 +43,7 @@ std::vector<std::vector<std::int64_t>> source_population::spike_steps(const popu
     const auto& times = std::get<spike_source>(p.model).spike_times_ms;
     std::vector<std::vector<std::int64_t>> steps(p.size);
     for (std::uint32_t i = 0; i < p.size; ++i) {
-        for (double t : times[i]) {
-            const double x = t / dt_ms;
-            const double r = std::nearbyint(x);
-            if (std::abs(x - r) > 1e-6 * std::max(1.0, std::abs(x))) {
-                char buf[64];
-                std::snprintf(buf, sizeof buf, "%.17g", t);
-                throw invalid_parameter("population '" + p.name + "' neuron " + std::to_string(i), "spike_times_ms",
-                                        buf, "not on the dt grid (dt = " + std::to_string(dt_ms) + " ms)");
-            }
-            steps[i].push_back(static_cast<std::int64_t>(r));
-        }
+        for (double t : times[i]) steps[i].push_back(spike_time_step(t, dt_ms));
         std::sort(steps[i].begin(), steps[i].end());
     }
     return steps;

@@ -45,7 +45,7 @@ public:
     /// from the next step on; a Poisson source's new parameters (simulation::set_parameter) hold
     /// from now, each neuron's next interval drawn anew from its own stream (exact for a Poisson
     /// process, which has no memory; a renewal process starts afresh). Throws invalid_parameter,
-    /// changing nothing, for a spike time off the dt grid or a parameter out of range.
+    /// changing nothing, for a parameter out of range.
     void refresh(const network& net, population_index pop, std::int64_t done);
 
 private:
@@ -62,7 +62,7 @@ private:
     // Spike arrays: spike steps per neuron (ascending) and a cursor.
     std::vector<std::vector<std::int64_t>> steps_;
     std::vector<std::size_t> cursor_;
-    /// The spike steps of a spike_source population, by neuron, sorted; throws off the grid.
+    /// The spike steps of a spike_source population, by neuron, sorted (spike_time_step).
     static std::vector<std::vector<std::int64_t>> spike_steps(const population& p, double dt_ms);
 };
 

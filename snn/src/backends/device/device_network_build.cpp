@@ -23,6 +23,7 @@
 #include "lowering/lowered_network.hpp"
 #include "lowering/memory_budget.hpp"
 #include "lowering/model_family.hpp"
+#include "model/spike_time_step.hpp"
 
 namespace volley::snn::detail {
 
@@ -197,15 +198,9 @@ device_network describe_for_device(const network& net, const simulation_options&
             dp.model = device_model::spike_array;
             dp.n = pop.size;
             dp.spike_begin.push_back(0);
-            for (std::uint32_t i = 0; i < pop.size; ++i) {  // on the grid, as the CPU's source_population checks
+            for (std::uint32_t i = 0; i < pop.size; ++i) {  // the steps of the CPU's source_population
                 std::vector<std::int64_t> steps;
-                for (const double t : ss->spike_times_ms[i]) {
-                    const double x = t / options.dt_ms, r = std::nearbyint(x);
-                    if (std::abs(x - r) > 1e-6 * std::max(1.0, std::abs(x)))
-                        throw invalid_parameter("population '" + pop.name + "' neuron " + std::to_string(i),
-                                                "spike_times_ms", std::to_string(t), "not on the dt grid");
-                    steps.push_back(static_cast<std::int64_t>(r));
-                }
+                for (const double t : ss->spike_times_ms[i]) steps.push_back(spike_time_step(t, options.dt_ms));
                 std::sort(steps.begin(), steps.end());
                 dp.spike_steps.insert(dp.spike_steps.end(), steps.begin(), steps.end());
                 dp.spike_begin.push_back(static_cast<std::uint32_t>(dp.spike_steps.size()));
