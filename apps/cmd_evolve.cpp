@@ -107,6 +107,7 @@ struct evolution_run {
 struct eons_stage {
     eons::fitness_function fitness;
     std::string what;
+    eons::case_fitness_function cases = {};  ///< the fitness as cases, for lexicase selection (empty: one case)
 };
 
 /// The stages of an evolution: a point (a JSON value, kept in checkpoints as "volley_stage"),
@@ -185,6 +186,7 @@ evolution_run run_eons(const evolve_cli_options& o, const eons::network_template
             point = *next;
             stage = plan.at(point, "stage plan");
             std::fill(state.fitness.begin(), state.fitness.end(), std::numeric_limits<double>::quiet_NaN());
+            state.cases.assign(state.fitness.size(), {});
             state.best_fitness = -1;  // no best at this point yet: the next generation's replaces it
         }
         if (talk)
@@ -220,7 +222,10 @@ evolution_run run_eons(const evolve_cli_options& o, const eons::network_template
                 write_json_file(o.checkpoint, j);
             };
         const int before = state.generation;
-        eons::evolve(state, stage.fitness, eo);
+        if (state.config.selection == eons::eons_config::selection_kind::lexicase)
+            eons::evolve(state, stage.cases ? stage.cases : eons::one_case(stage.fitness), eo);
+        else
+            eons::evolve(state, stage.fitness, eo);
         if (bar) std::fputs("\r\033[K", stderr);
         remaining -= state.generation - before;
         if (run.stopped_by_time || state.best_fitness < 1.0) break;
@@ -299,7 +304,8 @@ void run_evolve_cartpole(const evolve_cli_options& o) {
     plan.first = temporal::curriculum_point{}.to_json();
     plan.at = [&](const nlohmann::json& j, const std::string& object) {
         const auto p = temporal::curriculum_point::from_json(j, object);
-        return eons_stage{temporal::fitness_of(curriculum.task_at(p, object)), what + curriculum.describe(p)};
+        const auto task = curriculum.task_at(p, object);
+        return eons_stage{temporal::fitness_of(task), what + curriculum.describe(p), temporal::case_fitness_of(task)};
     };
     plan.next = [&](const nlohmann::json& j, const hw::tennlab_network& best) -> std::optional<nlohmann::json> {
         const auto p = curriculum.next(temporal::curriculum_point::from_json(j, "stage plan"), best);
@@ -448,7 +454,7 @@ void run_evolve(const evolve_cli_options& o) {
     const std::string what = o.task + " on " + o.processor + ", " + std::to_string(o.train_sequences) +
                              " training sequences of " + std::to_string(o.frames) + " frames (" + o.features +
                              " features, " + o.encoding + " coding)";
-    auto run = run_eons(o, shape, single_stage({fitness, what}),
+    auto run = run_eons(o, shape, single_stage({fitness, what, temporal::make_case_fitness(problem)}),
                         o.seed_hand_built ? std::vector<hw::tennlab_network>{hand} : std::vector<hw::tennlab_network>{});
     const auto& state = run.state;
     const auto evaluations = run.evaluations;

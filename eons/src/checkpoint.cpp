@@ -112,6 +112,9 @@ nlohmann::json evolution_state::to_json() const {
     j["fitness"] = nlohmann::json::array();
     for (double f : fitness)
         j["fitness"].push_back(std::isnan(f) ? nlohmann::json() : nlohmann::json(f));
+    j["cases"] = nlohmann::json::array();
+    for (std::size_t i = 0; i < fitness.size(); ++i)
+        j["cases"].push_back(i < cases.size() && !cases[i].empty() ? nlohmann::json(cases[i]) : nlohmann::json());
     j["history"] = nlohmann::json::array();
     for (const auto& r : history) j["history"].push_back(record_to_json(r));
     j["best"] = generation == 0 ? nlohmann::json() : best.to_json();
@@ -159,6 +162,27 @@ evolution_state evolution_state::from_json(const nlohmann::json& j, const std::s
                                     fit[i].dump() + " is neither a number nor null");
         s.fitness.push_back(fit[i].is_null() ? std::numeric_limits<double>::quiet_NaN()
                                              : fit[i].get<double>());
+    }
+    s.cases.resize(s.population.size());  // an older checkpoint has none: scored again (evolve)
+    if (j.contains("cases")) {
+        const auto& cases = read_array(j, "cases", source, "");
+        if (cases.size() != s.population.size())
+            throw file_format_error(source, "/cases",
+                                    std::to_string(cases.size()) + " entries for " + std::to_string(s.population.size()) +
+                                        " networks");
+        for (std::size_t i = 0; i < cases.size(); ++i) {
+            const std::string where = "/cases/" + std::to_string(i);
+            if (cases[i].is_null()) continue;
+            if (!cases[i].is_array() || cases[i].empty())
+                throw file_format_error(source, where, cases[i].dump() + " is neither a list of scores nor null");
+            for (const auto& x : cases[i]) {
+                if (!x.is_number() || !std::isfinite(x.get<double>()))
+                    throw file_format_error(source, where, x.dump() + " is not a finite number");
+                s.cases[i].push_back(x.get<double>());
+            }
+            if (std::isnan(s.fitness[i]))
+                throw file_format_error(source, where, "has scores for a network whose fitness is null");
+        }
     }
     const auto& hist = read_array(j, "history", source, "");
     for (std::size_t i = 0; i < hist.size(); ++i)

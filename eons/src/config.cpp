@@ -121,6 +121,12 @@ eons_config eons_config::from_json(const nlohmann::json& j, const std::string& s
         for (std::size_t i = 0; i < std::size(double_keys) && !found; ++i)
             if (key == double_keys[i]) *doubles[i] = read_double(v, source, key), found = true;
         if (!found && key == "self_edges") c.self_edges = read_bool(v, source, key), found = true;
+        if (!found && key == "selection") {
+            if (v == "tournament") c.selection = selection_kind::tournament;
+            else if (v == "lexicase") c.selection = selection_kind::lexicase;
+            else throw invalid_parameter(source, key, v.dump(), "expected \"tournament\" or \"lexicase\"");
+            found = true;
+        }
         if (!found) throw invalid_parameter(source, key, v.dump(), "unknown EONS parameter");
     }
     c.validate(source);
@@ -148,7 +154,8 @@ nlohmann::json eons_config::to_json() const {
             {"size_penalty", size_penalty},
             {"perturb_rate", perturb_rate},
             {"perturb_span", perturb_span},
-            {"self_edges", self_edges}};
+            {"self_edges", self_edges},
+            {"selection", selection == selection_kind::lexicase ? "lexicase" : "tournament"}};
 }
 
 }  // namespace volley::eons

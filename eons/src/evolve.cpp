@@ -18,9 +18,10 @@ namespace {
 constexpr double unknown = std::numeric_limits<double>::quiet_NaN();
 
 /// Evaluates every network of unknown fitness, in parallel: this process's block of them
-/// (`share`) on `threads` threads, then gathers every block's values. Fills `state.fitness`
-/// only when all succeeded. Returns the number of fitness calls of all processes.
-std::int64_t evaluate(evolution_state& state, const fitness_function& fitness, int threads,
+/// (`share`) on `threads` threads, then gathers every block's values (each network's case
+/// count, then its cases). Fills `state.fitness` and `state.cases` only when all succeeded.
+/// Returns the number of fitness calls of all processes.
+std::int64_t evaluate(evolution_state& state, const case_fitness_function& fitness, int threads,
                       const evaluation_share& share) {
     std::vector<std::size_t> todo;
     for (std::size_t i = 0; i < state.population.size(); ++i)
@@ -28,7 +29,7 @@ std::int64_t evaluate(evolution_state& state, const fitness_function& fitness, i
     const auto ranks = static_cast<std::size_t>(share.ranks), rank = static_cast<std::size_t>(share.rank);
     const std::size_t first = todo.size() * rank / ranks, last = todo.size() * (rank + 1) / ranks;
     const auto n = static_cast<long>(last - first);
-    std::vector<double> mine(last - first);
+    std::vector<std::vector<double>> mine(last - first);
     std::vector<std::exception_ptr> errors(mine.size());
     // Results go by index, so any schedule gives the same values.
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
@@ -43,41 +44,70 @@ std::int64_t evaluate(evolution_state& state, const fitness_function& fitness, i
     // (apps/mpi_launch.hpp), so nobody waits for its values.
     for (const auto& e : errors)
         if (e) std::rethrow_exception(e);
-    std::vector<double> raw = ranks > 1 ? share.gather(mine) : std::move(mine);
+    std::vector<double> flat;
+    for (const auto& v : mine) {
+        flat.push_back(static_cast<double>(v.size()));
+        flat.insert(flat.end(), v.begin(), v.end());
+    }
+    if (ranks > 1) flat = share.gather(flat);
+    const std::string object = "EONS generation " + std::to_string(state.generation);
+    std::vector<std::vector<double>> raw;
+    for (std::size_t k = 0; k < flat.size();) {
+        const auto count = static_cast<std::size_t>(flat[k]);
+        if (k + 1 + count > flat.size()) break;
+        raw.emplace_back(flat.begin() + static_cast<std::ptrdiff_t>(k + 1),
+                         flat.begin() + static_cast<std::ptrdiff_t>(k + 1 + count));
+        k += 1 + count;
+    }
     if (raw.size() != todo.size())
-        throw error("EONS generation " + std::to_string(state.generation) + ": the processes returned " +
-                    std::to_string(raw.size()) + " fitness values for " + std::to_string(todo.size()) + " networks");
+        throw error(object + ": the processes returned " + std::to_string(raw.size()) + " fitness values for " +
+                    std::to_string(todo.size()) + " networks");
+    state.cases.resize(state.population.size());
     for (std::size_t t = 0; t < todo.size(); ++t) {
         const std::size_t i = todo[t];
-        const double f = penalised(raw[t], state.population[i], state.config);
-        if (!std::isfinite(raw[t]) || !std::isfinite(f))
-            throw invalid_parameter("EONS generation " + std::to_string(state.generation),
-                                    "fitness of network " + std::to_string(i),
-                                    nlohmann::json(raw[t]).dump(), "must be a finite number");
+        const auto& v = raw[t];
+        if (v.empty())
+            throw invalid_parameter(object, "fitness of network " + std::to_string(i), "no cases", "give at least one");
+        if (v.size() != raw.front().size())
+            throw invalid_parameter(object, "fitness of network " + std::to_string(i),
+                                    std::to_string(v.size()) + " cases",
+                                    "expected " + std::to_string(raw.front().size()) + ", as for the others");
+        double sum = 0;
+        for (const double x : v) sum += x;
+        const double mean = sum / static_cast<double>(v.size());
+        const double f = penalised(mean, state.population[i], state.config);
+        if (!std::isfinite(mean) || !std::isfinite(f))
+            throw invalid_parameter(object, "fitness of network " + std::to_string(i), nlohmann::json(mean).dump(),
+                                    "must be a finite number");
         state.fitness[i] = f;
+        state.cases[i] = v;
     }
     return static_cast<std::int64_t>(todo.size());
 }
 
 /// Builds child `s` of the next population from the evaluated one, with the streams of
 /// generation `g`; sets `known` when the child is an unchanged copy of its parent.
-hw::tennlab_network make_child(const evolution_state& state, std::size_t s,
-                               std::size_t first_random, std::uint64_t g, double& known) {
+hw::tennlab_network make_child(const evolution_state& state, std::size_t s, std::size_t first_random, std::uint64_t g,
+                               const std::vector<double>& epsilon, double& known, std::vector<double>& known_cases) {
     const eons_config& c = state.config;
     if (s >= first_random) {
         random_stream rng = random_stream::keyed(state.seed, stream_purpose::random_network, g, s);
         return random_network(c, state.shape, rng);
     }
     random_stream rng = random_stream::keyed(state.seed, stream_purpose::breeding, g, s);
-    const std::size_t p1 = tournament(state.fitness, c.tournament_size, rng);
+    auto parent = [&] {
+        return c.selection == eons_config::selection_kind::lexicase ? lexicase(state.cases, epsilon, rng)
+                                                                    : tournament(state.fitness, c.tournament_size, rng);
+    };
+    const std::size_t p1 = parent();
     const double r = rng.unit();
     hw::tennlab_network child;
     bool changed = true;
     if (r < c.crossover_rate) {
-        const std::size_t p2 = tournament(state.fitness, c.tournament_size, rng);
+        const std::size_t p2 = parent();
         child = crossover(state.population[p1], state.population[p2], state.shape, c, rng);
     } else if (r < c.crossover_rate + c.merge_rate) {
-        const std::size_t p2 = tournament(state.fitness, c.tournament_size, rng);
+        const std::size_t p2 = parent();
         child = merge(state.population[p1], state.population[p2], state.shape, c);
     } else {
         child = state.population[p1];
@@ -88,7 +118,7 @@ hw::tennlab_network make_child(const evolution_state& state, std::size_t s,
         for (std::uint64_t k = 0; k < count; ++k)
             changed = mutate_random(child, state.shape, c, rng) || changed;
     }
-    if (!changed) known = state.fitness[p1];
+    if (!changed) known = state.fitness[p1], known_cases = state.cases[p1];
     return child;
 }
 
@@ -105,17 +135,21 @@ void breed(evolution_state& state, int threads) {
     const std::vector<std::size_t> order = rank_by_fitness(state.fitness);
     std::vector<hw::tennlab_network> next(pop);
     std::vector<double> known(pop, unknown);
+    std::vector<std::vector<double>> known_cases(pop);
     for (std::size_t s = 0; s < elites; ++s) {
         next[s] = state.population[order[s]];
         known[s] = state.fitness[order[s]];
+        known_cases[s] = state.cases[order[s]];
     }
+    const std::vector<double> epsilon =
+        c.selection == eons_config::selection_kind::lexicase ? lexicase_epsilons(state.cases) : std::vector<double>{};
     const auto n = static_cast<long>(pop - elites);
     std::vector<std::exception_ptr> errors(pop);
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
     for (long k = 0; k < n; ++k) {
         const std::size_t s = elites + static_cast<std::size_t>(k);
         try {
-            next[s] = make_child(state, s, pop - randoms, g, known[s]);
+            next[s] = make_child(state, s, pop - randoms, g, epsilon, known[s], known_cases[s]);
         } catch (...) {
             errors[s] = std::current_exception();
         }
@@ -124,6 +158,7 @@ void breed(evolution_state& state, int threads) {
         if (e) std::rethrow_exception(e);
     state.population = std::move(next);
     state.fitness = std::move(known);
+    state.cases = std::move(known_cases);
 }
 
 }  // namespace
@@ -151,8 +186,17 @@ evolution_state start_evolution(const eons_config& config, const network_templat
     return state;
 }
 
-void evolve(evolution_state& state, const fitness_function& fitness,
-            const evolve_options& options) {
+case_fitness_function one_case(fitness_function f) {
+    if (!f) return {};
+    return [f = std::move(f)](const hw::tennlab_network& net) { return std::vector<double>{f(net)}; };
+}
+
+void evolve(evolution_state& state, const fitness_function& fitness, const evolve_options& options) {
+    if (!fitness) throw invalid_parameter("EONS evolve options", "fitness", "empty", "needs a function");
+    evolve(state, one_case(fitness), options);
+}
+
+void evolve(evolution_state& state, const case_fitness_function& fitness, const evolve_options& options) {
     const std::string object = "EONS evolve options";
     if (options.generations < 0)
         throw invalid_parameter(object, "generations", std::to_string(options.generations),
@@ -173,6 +217,11 @@ void evolve(evolution_state& state, const fitness_function& fitness,
             std::to_string(state.population.size()) + " networks, " +
                 std::to_string(state.fitness.size()) + " fitness values",
             "both must equal population (" + std::to_string(state.config.population) + ")");
+    // A known fitness whose cases are not known (a checkpoint of an older format) is scored
+    // again: the same value, as fitness is a pure function of the network.
+    state.cases.resize(state.population.size());
+    for (std::size_t i = 0; i < state.population.size(); ++i)
+        if (state.cases[i].empty()) state.fitness[i] = unknown;
     for (int k = 0; k < options.generations; ++k) {
         const auto t0 = std::chrono::steady_clock::now();
         generation_record rec;

@@ -33,6 +33,14 @@ TEST(EonsConfig, UnknownKeyIsNamedWithItsValue) {
     EXPECT_NE(std::string(e.what()).find("populaton"), std::string::npos) << e.what();
 }
 
+TEST(EonsConfig, AnUnknownSelectionIsNamedWithItsValue) {
+    const auto e = parse_error({{"selection", "roulette"}});
+    EXPECT_EQ(e.parameter(), "selection");
+    EXPECT_EQ(e.value(), "\"roulette\"");
+    EXPECT_NE(std::string(e.what()).find("lexicase"), std::string::npos) << e.what();
+    EXPECT_EQ(eons_config{}.selection, eons_config::selection_kind::tournament);
+}
+
 TEST(EonsConfig, OutOfRangeValuesAreNamedWithTheirValue) {
     struct bad {
         nlohmann::json config;
@@ -87,7 +95,8 @@ TEST(EonsConfig, DefaultsAreTheDocumentedOnes) {
         {"delete_node_rate", 1.0}, {"add_edge_rate", 2.0},   {"delete_edge_rate", 1.0},
         {"node_param_rate", 2.0},  {"edge_param_rate", 3.0}, {"starting_nodes", 0},
         {"starting_edges", 0},     {"max_nodes", 64},        {"size_penalty", 0.0},
-        {"self_edges", true},      {"perturb_rate", 0.0},    {"perturb_span", 0.1}};
+        {"self_edges", true},      {"perturb_rate", 0.0},    {"perturb_span", 0.1},
+        {"selection", "tournament"}};
     EXPECT_EQ(eons_config{}.to_json(), expected);
     EXPECT_EQ(eons_config::from_json(nlohmann::json::object(), "empty").to_json(), expected);
 }
@@ -100,8 +109,10 @@ TEST(EonsConfig, EveryKeyRoundTrips) {
         {"delete_node_rate", 0.5},  {"add_edge_rate", 2.5},   {"delete_edge_rate", 0.25},
         {"node_param_rate", 3.0},   {"edge_param_rate", 0.1}, {"starting_nodes", 3},
         {"starting_edges", 9},      {"max_nodes", 20},        {"size_penalty", 0.01},
-        {"self_edges", false},      {"perturb_rate", 0.25},   {"perturb_span", 0.5}};
+        {"self_edges", false},      {"perturb_rate", 0.25},   {"perturb_span", 0.5},
+        {"selection", "lexicase"}};
     const eons_config c = eons_config::from_json(j, "full.json");
+    EXPECT_EQ(c.selection, eons_config::selection_kind::lexicase);
     EXPECT_EQ(c.population, 17);
     EXPECT_EQ(c.random_fraction, 0.125);
     EXPECT_EQ(c.edge_param_rate, 0.1);

@@ -140,6 +140,99 @@ TEST(EonsEvolution, CheckpointResumesBitForBit) {
     EXPECT_EQ(eons_test::dump_without_seconds(resumed), eons_test::dump_without_seconds(straight));
 }
 
+namespace {
+
+/// The copy task as four cases (one per trial: minus its error), and its config with lexicase.
+std::vector<double> copy_task_cases(const tennlab_network& net) {
+    volley::hw::risp_processor proc(eons_test::real_risp());
+    proc.load_network(net);
+    const std::vector<std::vector<int>> trials = {{1, 0}, {0, 2}, {3, 1}, {2, 3}};
+    std::vector<double> cases;
+    for (const auto& counts : trials) {
+        proc.clear_activity();
+        for (int j = 0; j < 2; ++j)
+            for (int k = 0; k < counts[static_cast<std::size_t>(j)]; ++k)
+                proc.apply_spike({static_cast<volley::hw::node_id>(j), 10.0 * k, 1.0});
+        proc.run(40);
+        double error = 0;
+        for (int j = 0; j < 2; ++j) error += std::abs(proc.output_count(j) - counts[static_cast<std::size_t>(j)]);
+        cases.push_back(-error);
+    }
+    return cases;
+}
+
+eons_config lexicase_config() {
+    eons_config c = risp_config();
+    c.selection = eons_config::selection_kind::lexicase;
+    return c;
+}
+
+}  // namespace
+
+// Lexicase selection keeps every guarantee of the loop: the same population for 1-3 threads and
+// 2-3 ranks, a checkpoint (with its cases) that resumes bit for bit, and the copy task solved;
+// the fitness is the mean of the cases.
+TEST(EonsEvolution, LexicaseIsDeterministicResumesAndSolvesTheCopyTask) {
+    const network_template shape = eons_test::shape_of(eons_test::real_risp(), 2, 2);
+    std::string reference;
+    for (int threads : {1, 2, 3}) {
+        evolution_state s = start_evolution(lexicase_config(), shape, 42);
+        evolve_options o;
+        o.generations = 5;
+        o.threads = threads;
+        evolve(s, copy_task_cases, o);
+        const std::string dump = eons_test::dump_without_seconds(s);
+        if (threads == 1) reference = dump;
+        else EXPECT_EQ(dump, reference) << threads << " threads";
+        for (std::size_t i = 0; i < s.population.size(); ++i) {
+            if (std::isnan(s.fitness[i])) continue;
+            ASSERT_EQ(s.cases[i].size(), 4u);
+            EXPECT_EQ(s.fitness[i], (s.cases[i][0] + s.cases[i][1] + s.cases[i][2] + s.cases[i][3]) / 4) << i;
+        }
+    }
+    for (int ranks : {2, 3}) {
+        std::vector<std::string> dumps(static_cast<std::size_t>(ranks));
+        volley::snn::dry_run(ranks, [&](const volley::snn::distributed_context& ctx) {
+            evolution_state s = start_evolution(lexicase_config(), shape, 42);
+            evolve_options o;
+            o.generations = 5;
+            o.share = {ctx.id(), ctx.size(), [&ctx](std::span<const double> mine) { return ctx.gather_values(mine); }};
+            evolve(s, copy_task_cases, o);
+            dumps[static_cast<std::size_t>(ctx.id())] = eons_test::dump_without_seconds(s);
+        });
+        for (const auto& d : dumps) EXPECT_EQ(d, reference) << ranks << " ranks";
+    }
+    evolve_options o;
+    o.generations = 3;
+    evolution_state first = start_evolution(lexicase_config(), shape, 42);
+    evolve(first, copy_task_cases, o);
+    evolution_state resumed = evolution_state::from_json(nlohmann::json::parse(first.to_json().dump()), "ck.json");
+    EXPECT_EQ(resumed.cases, first.cases);
+    o.generations = 2;
+    evolve(resumed, copy_task_cases, o);
+    EXPECT_EQ(eons_test::dump_without_seconds(resumed), reference);
+    auto damaged = first.to_json();
+    damaged["cases"][0] = nlohmann::json::array({"x"});
+    EXPECT_THROW(evolution_state::from_json(damaged, "bad.json"), volley::file_format_error);
+    damaged["cases"] = nlohmann::json::array();
+    EXPECT_THROW(evolution_state::from_json(damaged, "bad.json"), volley::file_format_error);
+    evolution_state uneven = start_evolution(lexicase_config(), shape, 42);
+    o.generations = 1;
+    std::atomic<int> calls{0};  // every other network gives two cases instead of one
+    EXPECT_THROW(evolve(uneven, [&](const tennlab_network&) { return std::vector<double>(calls++ % 2 + 1, 0.0); }, o),
+                 volley::invalid_parameter);
+
+    eons_config c = lexicase_config();
+    c.population = 40;
+    evolution_state s = start_evolution(c, shape, 5);
+    o.generations = 60;
+    o.threads = 2;
+    o.stop_at = 0;
+    evolve(s, copy_task_cases, o);
+    EXPECT_EQ(s.best_fitness, 0.0);
+    EXPECT_EQ(eons_test::copy_task_fitness(s.best), 0.0);
+}
+
 TEST(EonsEvolution, ReachesTheOptimumOfAnAnalyticFitness) {
     // fitness = -|edges - 7| - |hidden - 3|: the optimum 0 is any network with 7 edges and 3
     // hidden nodes.

@@ -219,6 +219,34 @@ TEST(EonsOperators, SelectionRanksByFitnessAndBreaksTiesByLowerIndex) {
     for (int h : hits) EXPECT_NEAR(h, 1000, 150);  // size 1: uniform (about 5 sigma)
 }
 
+// Three specialists, each best on one case, and a generalist with the best mean: lexicase
+// picks each specialist a third of the time (the first case of the random order decides) and
+// never the generalist, which is within epsilon of the best on no case; a tournament on the
+// means prefers the generalist.
+TEST(EonsOperators, LexicaseKeepsSpecialistsThatTournamentsLose) {
+    const std::vector<std::vector<double>> cases = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0.6, 0.6, 0.6}};
+    const auto eps = lexicase_epsilons(cases);
+    ASSERT_EQ(eps.size(), 3u);
+    for (double e : eps) EXPECT_DOUBLE_EQ(e, 0.3);  // median |x - 0.3| of {0.7, 0.3, 0.3, 0.3}
+    random_stream rng(11);
+    std::vector<int> hits(4, 0);
+    for (int i = 0; i < 3000; ++i) ++hits[lexicase(cases, eps, rng)];
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(hits[static_cast<std::size_t>(k)], 1000, 130) << k;  // ~5 sigma
+    EXPECT_EQ(hits[3], 0);
+    const std::vector<double> means = {1.0 / 3, 1.0 / 3, 1.0 / 3, 0.6};
+    int generalist = 0;
+    for (int i = 0; i < 3000; ++i) generalist += tournament(means, 3, rng) == 3;
+    EXPECT_GT(generalist, 3000 * 0.5);  // 1 - (3/4)^3 = 0.58 of tournaments include it
+
+    // Within epsilon counts as best: 0.95 survives the first case beside 1 (epsilon 0.3), and
+    // the second case then decides between them.
+    const std::vector<std::vector<double>> close = {{1, 0}, {0.95, 1}, {0, 0}, {0, 0}};
+    const auto e2 = lexicase_epsilons(close);
+    EXPECT_DOUBLE_EQ(e2[0], 0.475);  // median 0.475; the median of |x - 0.475| is 0.475
+    EXPECT_DOUBLE_EQ(e2[1], 0.0);
+    for (int i = 0; i < 200; ++i) EXPECT_EQ(lexicase(close, e2, rng), 1u);
+}
+
 TEST(EonsRandomStream, MatchesTheSplitmix64ReferenceAndIsUniform) {
     // Vigna's splitmix64.c seeded with 1234567.
     random_stream ref(1234567);

@@ -293,6 +293,15 @@ TEST(temporal_fitness, is_the_accuracy_on_the_training_sequences) {
     auto none = std::make_shared<training_problem>(*problem);
     none->sequences.clear();
     EXPECT_THROW(make_fitness(none), invalid_parameter);
+    EXPECT_THROW(make_case_fitness(none), invalid_parameter);
+
+    // As cases (lexicase selection): one per sequence; the silent output is right exactly on
+    // the "no" sequences (the odd ones, sequence_generator.hpp), and the mean is the accuracy.
+    const auto cases = make_case_fitness(problem);
+    const auto silent = cases(empty.network());
+    ASSERT_EQ(silent.size(), 100u);
+    for (std::size_t i = 0; i < silent.size(); ++i) EXPECT_EQ(silent[i], i % 2 ? 1.0 : 0.0) << i;
+    EXPECT_EQ(cases(hand), std::vector<double>(100, 1.0));
 }
 
 // Behind an imperfect front end, the hand-built networks with the winner code are exactly the

@@ -45,6 +45,11 @@ struct eons_config {
     int max_nodes = 64;       ///< most nodes a network may have (inputs and outputs included)
     double size_penalty = 0;  ///< fitness -= size_penalty * (nodes + edges) (>= 0)
     bool self_edges = true;   ///< whether an edge may go from a node to itself
+    /// How parents are chosen: tournaments on the fitness, or epsilon-lexicase on the
+    /// fitness's cases (La Cava, Spector & Danai 2016; docs/eons.md, "Selection"), which keeps
+    /// networks that do best on a few hard cases although their mean is lower.
+    enum class selection_kind { tournament, lexicase };
+    selection_kind selection = selection_kind::tournament;
 
     /// Throws invalid_parameter naming the first out-of-range field and its value
     /// (`source` names the file or object in the message).
@@ -75,6 +80,14 @@ struct network_template {
 /// It must return a finite number (evolve throws invalid_parameter otherwise); higher is better.
 using fitness_function = std::function<double(const hw::tennlab_network&)>;
 
+/// A fitness made of cases (e.g. one score per training episode): the same number of finite
+/// scores, in the same order, for every network; the fitness is their mean. Lexicase selection
+/// reads the cases; tournaments read the mean.
+using case_fitness_function = std::function<std::vector<double>(const hw::tennlab_network&)>;
+
+/// A fitness of one case.
+case_fitness_function one_case(fitness_function f);
+
 /// One generation's figures (fitness values include the size penalty).
 struct generation_record {
     int generation = 0;  ///< index of the evaluated population (0 = the first one)
@@ -96,6 +109,9 @@ struct evolution_state {
     int generation = 0;                           ///< generations done
     std::vector<hw::tennlab_network> population;  ///< the current generation
     std::vector<double> fitness;                  ///< its known fitness, by index (NaN: unknown)
+    /// The case scores behind each known fitness (empty where it is unknown): what lexicase
+    /// selection reads.
+    std::vector<std::vector<double>> cases;
     std::vector<generation_record> history;
     hw::tennlab_network best;  ///< best network seen so far (none at generation 0)
     double best_fitness = 0;   ///< its fitness (0 at generation 0)
@@ -145,5 +161,7 @@ evolution_state start_evolution(const eons_config& config, const network_templat
 /// fit its config, or a non-finite fitness; an exception thrown by `fitness` is rethrown (the
 /// one of the lowest network index) and leaves the generation undone.
 void evolve(evolution_state& state, const fitness_function& fitness, const evolve_options& options);
+/// The same with a fitness made of cases (needed by lexicase selection).
+void evolve(evolution_state& state, const case_fitness_function& fitness, const evolve_options& options);
 
 }  // namespace volley::eons

@@ -100,4 +100,14 @@ std::size_t tournament(const std::vector<double>& fitness, int size, random_stre
 /// fitness - config.size_penalty * (nodes + edges).
 double penalised(double fitness, const hw::tennlab_network& net, const eons_config& config);
 
+/// Each case's epsilon for lexicase selection: the median absolute deviation of its scores over
+/// the networks (cases[i] is network i's; all of one length).
+std::vector<double> lexicase_epsilons(const std::vector<std::vector<double>>& cases);
+
+/// Epsilon-lexicase selection: the cases in a random order; of the networks left, keep those
+/// within epsilon[c] of the best score on case c, until one is left or the cases run out; then
+/// a uniform choice among those left.
+std::size_t lexicase(const std::vector<std::vector<double>>& cases, const std::vector<double>& epsilon,
+                     random_stream& rng);
+
 }  // namespace volley::eons

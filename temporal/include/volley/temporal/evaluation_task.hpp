@@ -32,12 +32,17 @@ class evaluation_task {
     /// function of the network, safe to call from several threads at once. A network of the
     /// wrong shape throws invalid_parameter.
     virtual double fitness(const hw::tennlab_network& net) const = 0;
+    /// The fitness as cases whose mean it is (e.g. one per training episode), for lexicase
+    /// selection (eons_config::selection); by default the fitness as one case.
+    virtual std::vector<double> case_scores(const hw::tennlab_network& net) const { return {fitness(net)}; }
     /// The network's figures on the held-out material, as JSON (the task's own keys).
     virtual nlohmann::json evaluate(const hw::tennlab_network& net) const = 0;
 };
 
 /// The EONS fitness function of a task (shares the task).
 eons::fitness_function fitness_of(std::shared_ptr<const evaluation_task> task);
+/// The same as cases (evaluation_task::case_scores).
+eons::case_fitness_function case_fitness_of(std::shared_ptr<const evaluation_task> task);
 
 /// The temporal questions as a task: fitness = accuracy on problem->sequences, evaluate =
 /// accuracy and costs on `test` (evaluate_network's figures).
@@ -48,11 +53,14 @@ class question_task final : public evaluation_task {
     eons::network_template network_template() const override;
     const processor_spec& processor() const override { return problem_->processor; }
     double fitness(const hw::tennlab_network& net) const override;
+    /// One case per training sequence (make_case_fitness).
+    std::vector<double> case_scores(const hw::tennlab_network& net) const override { return cases_(net); }
     nlohmann::json evaluate(const hw::tennlab_network& net) const override;
 
   private:
     std::shared_ptr<const training_problem> problem_;
     eons::fitness_function fitness_;
+    eons::case_fitness_function cases_;
     std::vector<encoded_sequence> test_;
 };
 
@@ -88,6 +96,9 @@ class cartpole_task final : public evaluation_task {
     eons::network_template network_template() const override;
     const processor_spec& processor() const override { return processor_; }
     double fitness(const hw::tennlab_network& net) const override;
+    /// One case per training start: its steps survived over the episode length (halved as
+    /// fitness is).
+    std::vector<double> case_scores(const hw::tennlab_network& net) const override;
     /// {"setting", "processor", "episodes", "steps": [...], "mean_steps", "min_steps",
     ///  "survived", "neurons", "synapses"}.
     nlohmann::json evaluate(const hw::tennlab_network& net) const override;
@@ -99,6 +110,13 @@ class cartpole_task final : public evaluation_task {
     std::vector<cartpole_state> test_starts() const;
 
   private:
+    struct training_result {
+        std::vector<int> steps;  ///< per training start
+        double factor = 1;       ///< 1/2 for a network the grid cannot place (options.placeable_on_grid)
+        int max_steps = 0;       ///< the training episodes' length
+    };
+    training_result training_run(const hw::tennlab_network& net) const;
+
     cartpole_setting setting_;
     processor_spec processor_;
     cartpole_task_options options_;

@@ -34,4 +34,9 @@ eons::network_template make_network_template(const task_spec& task, const proces
 /// invalid_parameter for an empty problem or invalid settings.
 eons::fitness_function make_fitness(std::shared_ptr<const training_problem> problem);
 
+/// The same fitness as cases, one per training sequence: the share of its answers the network
+/// gives right (all 0 for a network the grid cannot place). Their mean is the accuracy, as every
+/// sequence of a question has the same number of answers. For lexicase selection.
+eons::case_fitness_function make_case_fitness(std::shared_ptr<const training_problem> problem);
+
 }  // namespace volley::temporal
