@@ -178,6 +178,28 @@ TEST_F(ControlCli, StagedEvolutionResumesInItsStage) {
     EXPECT_NE(bad.err.find("20,x"), std::string::npos) << bad.err;
 }
 
+// The cart-pole's parents are chosen by lexicase unless the config or --selection says
+// otherwise (bench/macro/eons/README.md, fourth round); the report says which.
+TEST_F(ControlCli, CartPoleSelectsByLexicaseUnlessToldOtherwise) {
+    const std::string small = " --task cartpole --setting easy --preset risp-1 --population 8 --episodes 2"
+                              " --training-steps 20 --validation-starts 0 --no-corner-starts --compare-episodes 0"
+                              " --generations 2 --quiet --json --out c.json";
+    auto r = run_volley_in(dir, "evolve" + small);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.json()["selection"], "lexicase");
+    r = run_volley_in(dir, "evolve --selection tournament" + small);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.json()["selection"], "tournament");
+    std::ofstream(dir / "t.json") << R"({"selection": "tournament"})";
+    r = run_volley_in(dir, "evolve --config t.json" + small);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.json()["selection"], "tournament");
+    r = run_volley_in(dir, "evolve --selection roulette" + small);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--selection"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("roulette"), std::string::npos) << r.err;
+}
+
 TEST_F(ControlCli, ValidationRoundsResumeWhereTheyStood) {
     // Episodes of 20 steps: the best network soon survives both training starts, then fails
     // validation starts, two of which join the training starts each round. The run split at

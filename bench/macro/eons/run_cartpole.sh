@@ -7,7 +7,8 @@
 # starts with at most MAX_NODES neurons.
 #   bench/macro/eons/run_cartpole.sh SETTING PRESET [FIRST_SEED LAST_SEED] [extra volley evolve options]
 # Environment: VOLLEY (the CLI, default build/release/apps/volley), OUT (folder, default
-# out/eons), BUDGET (seconds per seed, default 1800), THREADS (default: all cores), MAX_NODES (16).
+# out/eons), BUDGET (seconds per seed, default 1800), THREADS (default: all cores), MAX_NODES (16),
+# SELECTION (EONS parent selection: lexicase, the default, or tournament).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 setting="${1:?setting}"; preset="${2:?preset}"; first="${3:-1}"; last="${4:-10}"
@@ -17,9 +18,10 @@ out="${OUT:-out/eons}/cartpole_${setting}_${preset}"
 budget="${BUDGET:-1800}"
 threads="${THREADS:-$(nproc)}"
 max_nodes="${MAX_NODES:-16}"
+selection="${SELECTION:-lexicase}"
 mkdir -p "$out"
 config="$out/eons.json"
-printf '{"max_nodes": %d}\n' "$max_nodes" > "$config"
+printf '{"max_nodes": %d, "selection": "%s"}\n' "$max_nodes" "$selection" > "$config"
 for seed in $(seq "$first" "$last"); do
   "$volley" evolve --task cartpole --setting "$setting" --preset "$preset" --seed "$seed" \
     --config "$config" --generations 100000 --time-limit "$budget" --threads "$threads" \
