@@ -84,22 +84,30 @@ inline void expect_valid(const volley::hw::tennlab_network& net,
 }
 
 /// Output j must fire exactly once per spike applied to input j (inputs = outputs = 2), on
-/// four trials; the fitness is minus the total count error (0 is the optimum).
-inline double copy_task_fitness(const volley::hw::tennlab_network& net) {
+/// four trials: one case per trial, minus its count error (0 is the optimum).
+inline std::vector<double> copy_task_cases(const volley::hw::tennlab_network& net) {
     volley::hw::risp_processor proc(real_risp());
     proc.load_network(net);
     const std::vector<std::vector<int>> trials = {{1, 0}, {0, 2}, {3, 1}, {2, 3}};
-    double error = 0;
+    std::vector<double> cases;
     for (const auto& counts : trials) {
         proc.clear_activity();
         for (int j = 0; j < 2; ++j)
             for (int k = 0; k < counts[static_cast<std::size_t>(j)]; ++k)
                 proc.apply_spike({static_cast<volley::hw::node_id>(j), 10.0 * k, 1.0});
         proc.run(40);
-        for (int j = 0; j < 2; ++j)
-            error += std::abs(proc.output_count(j) - counts[static_cast<std::size_t>(j)]);
+        double error = 0;
+        for (int j = 0; j < 2; ++j) error += std::abs(proc.output_count(j) - counts[static_cast<std::size_t>(j)]);
+        cases.push_back(-error);
     }
-    return -error;
+    return cases;
+}
+
+/// The copy task's fitness: minus the total count error of its four trials.
+inline double copy_task_fitness(const volley::hw::tennlab_network& net) {
+    double sum = 0;
+    for (const double c : copy_task_cases(net)) sum += c;
+    return sum;
 }
 
 /// A state's JSON without wall times (the only part that differs from run to run).

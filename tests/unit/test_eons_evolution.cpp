@@ -142,24 +142,7 @@ TEST(EonsEvolution, CheckpointResumesBitForBit) {
 
 namespace {
 
-/// The copy task as four cases (one per trial: minus its error), and its config with lexicase.
-std::vector<double> copy_task_cases(const tennlab_network& net) {
-    volley::hw::risp_processor proc(eons_test::real_risp());
-    proc.load_network(net);
-    const std::vector<std::vector<int>> trials = {{1, 0}, {0, 2}, {3, 1}, {2, 3}};
-    std::vector<double> cases;
-    for (const auto& counts : trials) {
-        proc.clear_activity();
-        for (int j = 0; j < 2; ++j)
-            for (int k = 0; k < counts[static_cast<std::size_t>(j)]; ++k)
-                proc.apply_spike({static_cast<volley::hw::node_id>(j), 10.0 * k, 1.0});
-        proc.run(40);
-        double error = 0;
-        for (int j = 0; j < 2; ++j) error += std::abs(proc.output_count(j) - counts[static_cast<std::size_t>(j)]);
-        cases.push_back(-error);
-    }
-    return cases;
-}
+using eons_test::copy_task_cases;
 
 eons_config lexicase_config() {
     eons_config c = risp_config();
