@@ -27,9 +27,8 @@ network_file_kind detect_hdf5(const std::string& path) {
     std::string format;
     {
         using snn::detail::has_link;
-        snn::detail::preflight_hdf5_file(path);  // a file that crashes libhdf5 is refused here
-        const snn::detail::hdf5_id file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-        if (!file.valid()) throw file_format_error(path, "", "has the HDF5 signature but HDF5 cannot open it (truncated or corrupt?)");
+        // The clean copy read in a child process: a file that crashes libhdf5 is refused here.
+        const snn::detail::hdf5_id file = snn::detail::open_hdf5_file(path, false);
         const snn::detail::hdf5_id root(H5Gopen2(file.get(), "/", H5P_DEFAULT), H5Gclose);
         format = snn::detail::read_string_attribute(root.get(), "format").value_or("");
         if (format == "volley-snn") kind = network_file_kind::converted_snn;

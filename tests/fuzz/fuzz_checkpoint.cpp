@@ -1,4 +1,4 @@
-// libFuzzer harness: checkpoint files (read_checkpoint, as Simulation::restore reads them, through the HDF5 preflight) (tests/fuzz/README.md).
+// libFuzzer harness: checkpoint files (read_checkpoint, as Simulation::restore reads them, through the clean copy a child makes) (tests/fuzz/README.md).
 #include "fuzz_support.hpp"
 
 #include "checkpoint/checkpoint_file.hpp"

@@ -1,4 +1,4 @@
-// libFuzzer harness: Keras model.save HDF5 files (read_keras_h5, through the HDF5 preflight) (tests/fuzz/README.md).
+// libFuzzer harness: Keras model.save HDF5 files (read_keras_h5, through the clean copy a child makes) (tests/fuzz/README.md).
 #include "fuzz_support.hpp"
 
 #include <volley/convert/cnn_readers.hpp>

@@ -1,4 +1,4 @@
-// libFuzzer harness: NIR files (read_nir, through the HDF5 preflight) (tests/fuzz/README.md).
+// libFuzzer harness: NIR files (read_nir, through the clean copy a child makes) (tests/fuzz/README.md).
 #include "fuzz_support.hpp"
 
 #include <volley/snn/nir_file.hpp>

@@ -1,4 +1,4 @@
-// libFuzzer harness: SONATA spike files read back for analysis (read_sonata_spikes, through the HDF5 preflight) (tests/fuzz/README.md).
+// libFuzzer harness: SONATA spike files read back for analysis (read_sonata_spikes, through the clean copy a child makes) (tests/fuzz/README.md).
 #include "fuzz_support.hpp"
 
 #include <volley/snn/sonata_spikes.hpp>

@@ -3,11 +3,11 @@
 //
 // File loaders take a path: the input is written to a file of this process's own directory under
 // $TMPDIR (or /tmp) and the loader reads it. Each input gets a modification time of its own, so
-// that the HDF5 preflight (snn/src/io/hdf5_preflight.cpp), which remembers the files it has
-// walked by device, inode, size and modification time, walks every input afresh.
+// that the clean copy of HDF5 files (snn/src/io/hdf5_child_copy.cpp), which keeps the last copy
+// by device, inode, size and modification time, copies every input afresh.
 //
-// The HDF5 loaders go through that preflight as the CLI does: a forked child walks the file and a
-// child that dies is a refusal (file_format_error), the outcome the harness expects. For that
+// The HDF5 loaders go through that copy as the CLI does: a forked child reads the file into a
+// clean copy that the loader then reads, and a child that dies is a refusal (file_format_error), the outcome the harness expects. For that
 // child not to report as libFuzzer would, the child drops what it inherits from libFuzzer at fork
 // (prepare_fork_child): the death callback that writes a crash-* input (run when a sanitizer
 // reports in the child: the child then exits with status 1, which the parent refuses), and the
@@ -50,7 +50,7 @@ inline const std::filesystem::path& scratch_dir() {
                                   ("volley-fuzz-" + std::to_string(::getpid()));
         std::filesystem::create_directories(d);
         ::pthread_atfork(nullptr, nullptr, drop_fuzzer_state_in_child);
-        // The preflight's time limit for a child that loops (the default is 10 s per file).
+        // The child's time limit, for a child that loops (the default is 10 s per file).
         ::setenv("VOLLEY_HDF5_PREFLIGHT_SECONDS", "3", 0);
         return d;
     }();

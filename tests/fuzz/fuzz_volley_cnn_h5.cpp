@@ -1,4 +1,4 @@
-// libFuzzer harness: the Volley CNN HDF5 layout (read_volley_h5, through the HDF5 preflight) (tests/fuzz/README.md).
+// libFuzzer harness: the Volley CNN HDF5 layout (read_volley_h5, through the clean copy a child makes) (tests/fuzz/README.md).
 #include "fuzz_support.hpp"
 
 #include <volley/convert/cnn_readers.hpp>

@@ -21,6 +21,7 @@ SOURCES = {
     "keras_weights_json": ["convert/src/io/keras_reader.cpp", "convert/src/io/keras_layers.cpp",
                  "convert/src/io/keras_legacy.cpp"],
     "volley_cnn_h5": ["convert/src/io/volley_h5_reader.cpp"],
+    "converted_snn": ["convert/src/io/snn_h5_file.cpp"],
     "idx": [],
     "npz": ["snn/src/io/npz_file.cpp"],
     "npy": ["snn/src/io/npz_file.cpp"],
@@ -51,7 +52,7 @@ EXTRA = {
 }
 JSON_TARGETS = {"network_json", "tennlab_json", "processor_tool", "danna_programme",
                 "keras_weights_json"}
-HDF5_TARGETS = {"nir", "keras_h5", "volley_cnn_h5", "sonata_spikes", "checkpoint"}
+HDF5_TARGETS = {"nir", "keras_h5", "volley_cnn_h5", "converted_snn", "sonata_spikes", "checkpoint"}
 literal = re.compile(r'"([A-Za-z_][A-Za-z0-9_./ -]{0,40})"')
 
 root = pathlib.Path(__file__).resolve().parents[2]

@@ -5,7 +5,10 @@
 //   build/fuzz/tests/fuzz/fuzz_make_seeds tests/fuzz/corpus
 // then shrink the SONATA file's chunks (8192 elements by default, 277 KB) to 16 (18 KB):
 //   h5repack -l CHUNK=16 two_populations.h5 small.h5 && mv small.h5 two_populations.h5
+#include <volley/convert/cnn_readers.hpp>
 #include <volley/convert/model_writers.hpp>
+#include <volley/convert/normalization.hpp>
+#include <volley/convert/snn_h5.hpp>
 #include <volley/convert/sequential_model.hpp>
 #include <volley/danna/grid_benchmark.hpp>
 #include <volley/danna/grid_programme.hpp>
@@ -15,6 +18,7 @@
 #include <volley/snn/spike_csv.hpp>
 #include <volley/snn/standard_networks.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -79,6 +83,12 @@ int main(int argc, char** argv) {
         const auto batch = vc::make_reference_batch(model, images, 2);
         vc::write_volley_h5(model, dir("volley_cnn_h5") / "tiny.h5", batch, {});
         vc::write_keras_h5(model, dir("keras_h5") / "tiny.h5", batch, {});
+        // The same CNN converted (volley convert --out snn.h5), λ from its two images.
+        const auto graph = vc::read_volley_h5(dir("volley_cnn_h5") / "tiny.h5");
+        vc::tensor<float> norm(graph.input_shape.with_batch(2));
+        std::copy_n(images.pixels.begin(), norm.values.size(), norm.values.begin());
+        const auto net = vc::convert_to_snn(graph, vc::compute_layer_scales(graph, norm));
+        vc::write_snn_h5({.snn = net}, (dir("converted_snn") / "tiny.h5").string());
     }
     std::cout << "seeds written under " << out << "\n";
     return 0;

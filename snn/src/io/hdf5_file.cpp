@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <system_error>
 
@@ -114,7 +115,10 @@ hdf5_id open_hdf5_file(const std::filesystem::path& file, bool writable) {
     if (!std::filesystem::exists(file, ec)) throw io_error(file.string(), "no such file");
     if (std::filesystem::is_directory(file, ec))
         throw io_error(file.string(), "is a directory, not a file");
-    if (!writable) preflight_hdf5_file(file);  // before the first HDF5 call that reads the file
+    const char* in_place = std::getenv("VOLLEY_HDF5_PREFLIGHT");
+    if (!writable && !(in_place != nullptr && std::strcmp(in_place, "0") == 0))
+        return open_hdf5_image(*hdf5_copy_in_child(file), file.string());
+    if (writable) preflight_hdf5_file(file);  // before the first HDF5 call that reads the file
     htri_t is_hdf5 = H5Fis_hdf5(file.c_str());
     if (is_hdf5 < 0) throw io_error(file.string(), "cannot read file");
     if (is_hdf5 == 0) throw file_format_error(file.string(), "", "not an HDF5 file");

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -61,19 +62,35 @@ class hdf5_quiet {
 /// Creates (truncates) an HDF5 file; io_error naming the file if that fails.
 hdf5_id create_hdf5_file(const std::filesystem::path& file);
 
-/// Reads all of `file` (every object, link index, attribute and dataset) in a forked child
-/// process, so that a damaged or hostile file that crashes libhdf5 kills the child, not this
-/// process: then file_format_error naming the file. The same when the child is still reading after
-/// 10 s plus 1 s per 8 MiB of file (VOLLEY_HDF5_PREFLIGHT_SECONDS overrides that): then it is
-/// killed, as libhdf5 can loop on a damaged file. A file that passed is not read again in this
-/// process (it is known by device, inode, size and mtime). Does nothing when the environment
-/// variable VOLLEY_HDF5_PREFLIGHT is "0" (to debug a reader in place). open_hdf5_file calls it
-/// for every read-only open (docs/errors.md, "Damaged and hostile HDF5 files").
+/// A clean copy of `file`, made in this process: every group, attribute and dataset reached from
+/// the root, read as plain values (native numbers and enums, C strings) and written into a new
+/// HDF5 file in memory, whose bytes are returned. Creation order, second hard links and soft links
+/// are kept; external links and values of other classes are left out. A dataset that declares more
+/// than its stored bytes could hold keeps its shape and no values (checked_element_count refuses
+/// it). An object that exists and cannot be read is a file_format_error naming it; a file that is
+/// not HDF5 is a file_format_error, one that cannot be opened an io_error.
+/// This is what the child of hdf5_copy_in_child runs: call that, not this, on untrusted files.
+std::vector<char> clean_hdf5_copy(const std::filesystem::path& file);
+/// clean_hdf5_copy(file), run in a forked child process that sends the copy's bytes back, so that
+/// libhdf5 never parses the untrusted file in this process: a damaged or hostile file that
+/// crashes libhdf5 kills the child, and is then a file_format_error naming the file. The same when
+/// the child is still reading after 10 s plus 1 s per 8 MiB of file (VOLLEY_HDF5_PREFLIGHT_SECONDS
+/// overrides that): then it is killed, as libhdf5 can loop on a damaged file. The errors the child
+/// meets (clean_hdf5_copy's) are thrown here. The last copy of at most 256 MiB is kept for the next
+/// call on the same file (known by device, inode, size and mtime). docs/errors.md, "Damaged and
+/// hostile HDF5 files".
+std::shared_ptr<const std::vector<char>> hdf5_copy_in_child(const std::filesystem::path& file);
+/// Opens the bytes of an HDF5 file held in memory (a copy from hdf5_copy_in_child) read-only;
+/// `name` names it in errors. HDF5 copies the bytes: `image` may go once this returns.
+hdf5_id open_hdf5_image(const std::vector<char>& image, const std::string& name);
+/// hdf5_copy_in_child(file), the copy dropped: the check before a writable open. Does nothing when
+/// the environment variable VOLLEY_HDF5_PREFLIGHT is "0".
 void preflight_hdf5_file(const std::filesystem::path& file);
-
-/// Opens an existing HDF5 file, read-only or read-write. io_error if it is missing or cannot be
-/// opened; file_format_error if it exists but is not an HDF5 file, or if reading it crashes
-/// libhdf5 (preflight_hdf5_file, for read-only opens).
+/// Opens an existing HDF5 file, read-only or read-write. A read-only open opens the clean copy of
+/// hdf5_copy_in_child, never the file itself (unless VOLLEY_HDF5_PREFLIGHT is "0", to debug a
+/// reader in place); a writable open checks the file that way first (preflight_hdf5_file) and
+/// then opens it. io_error if it is missing or cannot be opened; file_format_error if it exists
+/// but is not an HDF5 file, if reading it crashes libhdf5 or if part of it cannot be read.
 hdf5_id open_hdf5_file(const std::filesystem::path& file, bool writable);
 
 /// Creates a group that tracks the creation order of its links (so readers list children in
