@@ -100,4 +100,31 @@ TEST_F(RunLength, AResumedRunCountsOnlyWhatItRan) {
     EXPECT_NEAR(b["populations"][1]["mean_rate_hz"].get<double>(), static_cast<double>(spikes(b)) / (0.1 * 40), 1e-9);
 }
 
+// A weight of 1e308 was accepted and its summed input overflowed to an infinite current: every
+// weight is bounded (max 1e288) so that a step's input, summed in the engines' fixed point, stays
+// finite; the error names the projection and the weight as given, in the library and the CLI.
+TEST_F(RunLength, AWeightWhoseSummedInputWouldOverflowIsRefusedNamingIt) {
+    vs::network net;
+    const auto a = net.add_population("a", 2, vs::lif_exp{});
+    EXPECT_NO_THROW(net.connect(a, a, vs::all_to_all{}, {.weight = 1e288}));
+    for (const auto& [w, shown] : {std::pair{vs::value_spec{1e308}, std::string("1e+308")},
+                                   std::pair{vs::value_spec{std::vector<double>{1, -1e303, 3, 4}}, std::string("-1e+303")},
+                                   std::pair{vs::value_spec{vs::uniform{0, 1e303}}, std::string("uniform(0, 1e+303)")}}) {
+        try {
+            net.connect(a, a, vs::all_to_all{}, {.weight = w});
+            ADD_FAILURE() << shown << " accepted";
+        } catch (const volley::invalid_parameter& e) {
+            EXPECT_EQ(e.value(), shown) << e.what();
+            EXPECT_NE(std::string(e.what()).find("must stay finite"), std::string::npos) << e.what();
+        }
+    }
+    auto text = volley::testing::read_text_file(dir / "net.json");
+    text.replace(text.find("\"weight\": 3.0"), 13, "\"weight\": 1e308");
+    std::ofstream(dir / "huge.json") << text;
+    const auto r = run_volley_in(dir, "run huge.json --quiet");
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("huge.json"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("1e+308"), std::string::npos) << r.err;
+}
+
 }  // namespace

@@ -42,6 +42,33 @@ void check_delay(const value_spec& v, const std::string& object) {
         for (std::size_t i = 0; i < l->size(); ++i) positive((*l)[i], "delay_ms[" + std::to_string(i) + "]");
 }
 
+/// The largest |weight| a projection may have: the engines sum a step's input as 64-bit integers
+/// in a fixed point scaled to the largest weight onto the target (up to 2^33 times it), and that
+/// sum must stay a finite double. Far beyond any physical or converted network.
+constexpr double max_abs_weight = 1e288;
+
+/// Throws invalid_parameter naming the projection and the value if any weight `v` can give is
+/// larger in magnitude than max_abs_weight (a constant, a list element, a uniform bound, a
+/// normal's mean, or 40 of its standard deviations).
+void check_weight_magnitude(const value_spec& v, const std::string& object) {
+    const std::string bound = "must be within +-" + format_number(max_abs_weight) +
+                              ": the engines' summed input, in fixed point scaled to the largest weight, "
+                              "must stay finite";
+    if (const auto* c = std::get_if<double>(&v)) {
+        if (std::abs(*c) > max_abs_weight) throw invalid_parameter(object, "weight", format_number(*c), bound);
+    } else if (const auto* l = std::get_if<std::vector<double>>(&v)) {
+        for (std::size_t i = 0; i < l->size(); ++i)
+            if (std::abs((*l)[i]) > max_abs_weight)
+                throw invalid_parameter(object, "weight[" + std::to_string(i) + "]", format_number((*l)[i]), bound);
+    } else if (const auto* u = std::get_if<uniform>(&v)) {
+        if (std::abs(u->low) > max_abs_weight || std::abs(u->high) > max_abs_weight)
+            throw invalid_parameter(object, "weight", describe(v), bound);
+    } else if (const auto* n = std::get_if<normal>(&v)) {
+        if (std::abs(n->mean) > max_abs_weight || n->stddev > max_abs_weight / 40)
+            throw invalid_parameter(object, "weight", describe(v), bound);
+    }
+}
+
 /// Checks a plastic projection's rule and that its initial weights lie within the rule's bounds.
 void check_plastic_weights(const synapse_spec& syn, const std::string& object) {
     if (!is_plastic(syn.plasticity)) return;
@@ -210,6 +237,7 @@ std::size_t network::connect(population_index source, population_index target, c
         detail::check_max_pool_gate(*gate, src, tgt, synapse, object);
     }
     check_finite(synapse.weight, object, "weight");
+    check_weight_magnitude(synapse.weight, object);
     check_plastic_weights(synapse, object);
     if (is_plastic(synapse.plasticity) && std::holds_alternative<analog_source>(src.model))
         throw invalid_parameter(object, "plasticity", plasticity_name(synapse.plasticity),
