@@ -114,6 +114,41 @@ TEST(RunFaultsCli, AFullDiskStopsTheRunNamingTheFileAndKeepsWhatWasFlushed) {
     }
 }
 
+// A CSV recording on a full disk: the file is cut back to its last complete line, so that it reads
+// as a prefix of the whole recording, and the error names it and says what it keeps (it once
+// ended in the middle of a line).
+TEST(RunFaultsCli, AFullDiskWhileWritingCsvLeavesWholeLines) {
+    if (!have_program("prlimit")) GTEST_SKIP() << "prlimit (util-linux) is not installed";
+    const auto dir = work_dir("full_disk_csv");
+    write_network(dir / "net.json");
+    const auto whole = run_volley_in(dir, "run net.json --duration 200 --threads 1 --quiet --out whole.csv");
+    ASSERT_EQ(whole.code, 0) << whole.err;
+    const auto expected = vs::read_spike_csv(dir / "whole.csv");
+    const auto whole_size = std::filesystem::file_size(dir / "whole.csv");
+    for (const std::uintmax_t limit : {std::uintmax_t{300}, whole_size / 3 + 7}) {  // stderr.txt is under the limit too
+        const std::string cmd = "cd '" + dir.string() + "' && prlimit --fsize=" + std::to_string(limit) + " '" VOLLEY_CLI
+                                "' run net.json --duration 200 --threads 1 --quiet --out cut.csv >stdout.txt 2>stderr.txt </dev/null";
+        const int status = std::system(cmd.c_str());
+        ASSERT_TRUE(WIFEXITED(status)) << "limit " << limit << ": the run died instead of failing";
+        EXPECT_EQ(WEXITSTATUS(status), 2) << "limit " << limit;
+        const auto err = volley::testing::read_text_file(dir / "stderr.txt");
+        EXPECT_NE(err.find("cut.csv"), std::string::npos) << err;
+        EXPECT_NE(err.find("complete lines"), std::string::npos) << err;
+        const auto text = volley::testing::read_text_file(dir / "cut.csv");
+        EXPECT_LE(text.size(), limit);
+        if (text.empty()) continue;  // not even the header fitted
+        EXPECT_EQ(text.back(), '\n') << "limit " << limit;
+        std::vector<vs::population_spikes> got;
+        ASSERT_NO_THROW(got = vs::read_spike_csv(dir / "cut.csv")) << "limit " << limit;
+        std::vector<vs::population_spikes> got_in_order;
+        for (const auto& p : expected) {  // populations absent from the cut file are empty prefixes
+            auto it = std::find_if(got.begin(), got.end(), [&](const auto& g) { return g.population == p.population; });
+            got_in_order.push_back(it != got.end() ? *it : vs::population_spikes{p.population, {}, {}});
+        }
+        EXPECT_GT(expect_prefix(got_in_order, expected), 0u) << "limit " << limit;
+    }
+}
+
 // A checkpoint that does not fit (a full disk, a file-size limit) is an error naming it, exit 2:
 // HDF5 never writes past the room reserved for it, so nothing crashes (it once died with SIGSEGV
 // in HDF5's close at exit), the temporary file goes, and the checkpoint there before stays.

@@ -2,10 +2,17 @@
 
 #include <volley/error.hpp>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <fstream>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 namespace volley::snn {
 
@@ -23,6 +30,67 @@ std::string quote_if_needed(const std::string& field) {
     quoted.push_back('"');
     return quoted;
 }
+
+/// Writes whole lines to a file through a buffer of about 1 MiB. When a write fails (a full
+/// disk, a file-size limit), the file is cut back to its last complete line and io_error says how
+/// many lines and bytes it keeps: a reader of the file never meets half a line.
+class line_writer {
+  public:
+    explicit line_writer(const std::filesystem::path& file) : name_(file.string()) {
+        fd_ = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd_ < 0) throw io_error(name_, std::string("cannot create CSV file: ") + std::strerror(errno));
+    }
+    line_writer(const line_writer&) = delete;
+    line_writer& operator=(const line_writer&) = delete;
+    ~line_writer() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    void add(std::string_view line) {
+        buffer_.append(line);
+        ++buffered_lines_;
+        if (buffer_.size() >= (std::size_t{1} << 20)) flush();
+    }
+    void close() {
+        flush();
+        const int fd = std::exchange(fd_, -1);
+        if (::close(fd) != 0) fail(errno, 0);
+    }
+
+  private:
+    void flush() {
+        std::size_t done = 0;
+        while (done < buffer_.size()) {
+            const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) fail(n < 0 ? errno : ENOSPC, done);
+            done += static_cast<std::size_t>(n);
+        }
+        kept_bytes_ += buffer_.size();
+        kept_lines_ += buffered_lines_;
+        buffer_.clear();
+        buffered_lines_ = 0;
+    }
+    [[noreturn]] void fail(int err, std::size_t written) {
+        // Keep the complete lines of what reached the file.
+        const std::string_view part(buffer_.data(), written);
+        const std::size_t last = part.rfind('\n');
+        const std::size_t whole = last == std::string_view::npos ? 0 : last + 1;
+        const auto lines = static_cast<std::size_t>(std::count(part.begin(), part.begin() + static_cast<std::ptrdiff_t>(whole), '\n'));
+        if (fd_ >= 0) {
+            if (::ftruncate(fd_, static_cast<off_t>(kept_bytes_ + whole)) != 0) {}
+            ::close(std::exchange(fd_, -1));
+        }
+        throw io_error(name_, std::string("failed writing CSV file (") + std::strerror(err) + "); it keeps its first " +
+                                  std::to_string(kept_lines_ + lines) + " complete lines (" +
+                                  std::to_string(kept_bytes_ + whole) + " bytes), the header included");
+    }
+
+    std::string name_;
+    int fd_ = -1;
+    std::string buffer_;
+    std::size_t buffered_lines_ = 0, kept_lines_ = 0;
+    std::uint64_t kept_bytes_ = 0;
+};
 
 // Splits one CSV record (which may continue over several physical lines inside quotes) into
 // fields. Returns false at end of input.
@@ -92,9 +160,8 @@ void write_spike_csv(const std::filesystem::path& file, std::span<const populati
                 "spikes of population '" + pop.population + "'", "timestamps_ms.size()",
                 std::to_string(pop.timestamps_ms.size()),
                 "must equal node_ids.size() = " + std::to_string(pop.node_ids.size()));
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    if (!out) throw io_error(file.string(), "cannot create CSV file");
-    out << csv_header << '\n';
+    line_writer out(file);
+    out.add(std::string(csv_header) + '\n');
     std::string line;
     char number[32];
     for (const auto& pop : pops) {
@@ -108,11 +175,10 @@ void write_spike_csv(const std::filesystem::path& file, std::span<const populati
             auto t_end = std::to_chars(number, number + sizeof number, pop.timestamps_ms[i]).ptr;
             line.append(number, t_end);
             line.push_back('\n');
-            out << line;
+            out.add(line);
         }
     }
-    out.flush();
-    if (!out) throw io_error(file.string(), "failed writing CSV file");
+    out.close();
 }
 
 std::vector<population_spikes> read_spike_csv(const std::filesystem::path& file) {

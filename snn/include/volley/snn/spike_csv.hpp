@@ -14,7 +14,8 @@ namespace volley::snn {
 /// Writes the spikes of `pops` to `file` (created or truncated), population by population in
 /// the given order, each population's spikes in their stored order. Population names holding
 /// a comma, a double quote or a line break are quoted as in RFC 4180. io_error naming the file
-/// if it cannot be written.
+/// if it cannot be written; when a write fails part way (a full disk, a file-size limit), the
+/// file is cut back to its last complete line and the error says how many lines it keeps.
 void write_spike_csv(const std::filesystem::path& file, std::span<const population_spikes> pops);
 
 /// Reads a file written by write_spike_csv: one population_spikes per distinct population, in
