@@ -68,6 +68,9 @@ void write_demo_results(const std::filesystem::path& path, const demo_results& r
     }
     snn::detail::hdf5_quiet quiet;
     auto h5 = snn::detail::open_hdf5_file(path, /*writable=*/true);
+    // Room for everything below (a few KiB of groups, attributes and short arrays) before HDF5
+    // writes any of it: a full disk then fails here, naming the file, not inside HDF5's metadata.
+    snn::detail::reserve_file_space(h5.get(), std::uint64_t{1} << 20, file);
     const hid_t root = h5.get();
     snn::detail::write_string_attribute(root, "model_file", r.model_file, file);
     snn::detail::write_string_attribute(root, "model_sha256", r.model_sha256, file);
@@ -116,6 +119,8 @@ void write_demo_results(const std::filesystem::path& path, const demo_results& r
                 write_f64_attribute(pg.get(), "events_per_image_" + kind, v, file);
         }
     }
+    snn::detail::check_hdf5(H5Fflush(h5.get(), H5F_SCOPE_GLOBAL), file, "flush the file");
+    snn::detail::release_reserved_space(h5.get(), file);
     if (!h5.reset()) throw io_error(file, "HDF5 failed to close the file");
 }
 

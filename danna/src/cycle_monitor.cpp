@@ -2,6 +2,7 @@
 
 #include <volley/error.hpp>
 #include <volley/snn/hdf5_file.hpp>
+#include <volley/snn/hdf5_image.hpp>
 
 #include <hdf5.h>
 
@@ -60,7 +61,9 @@ void write_dataset(hid_t group, const char* name, hid_t file_type, hid_t mem_typ
 
 void cycle_monitor::write_hdf5(const std::string& path) const {
     h5::hdf5_quiet quiet;
-    h5::hdf5_id file = h5::create_hdf5_file(path);
+    // Built in memory and written whole (hdf5_image.hpp): a full disk is an io_error naming the
+    // file, and no half-written file takes its name.
+    h5::hdf5_id file = h5::create_hdf5_image(path);
     h5::hdf5_id group = h5::create_group(file.get(), "monitor", path);
     const hsize_t frames = cycles_.size();
     const hsize_t dims[3] = {frames, static_cast<hsize_t>(height_), static_cast<hsize_t>(width_)};
@@ -78,6 +81,8 @@ void cycle_monitor::write_hdf5(const std::string& path) const {
     h5::write_u32_attribute(group.get(), "height", {&h, 1}, path);
     h5::write_u32_attribute(group.get(), "first_cycle", {&f, 1}, path);
     h5::write_u32_attribute(group.get(), "last_cycle", {&l, 1}, path);
+    group.reset();
+    h5::write_hdf5_image(file.get(), path);
 }
 
 }  // namespace volley::danna

@@ -16,6 +16,7 @@ add_dependencies(test_integrator_cli volley)
 # Faults during `volley run`: a full disk, SIGKILL, resuming after a kill, hostile HDF5 input.
 volley_test(test_run_faults_cli cli/test_run_faults_cli.cpp LIBS volley::snn nlohmann_json::nlohmann_json)
 add_dependencies(test_run_faults_cli volley)
+target_compile_definitions(test_run_faults_cli PRIVATE VOLLEY_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 # Damaged and hostile HDF5 input: a typed error, never a dead process (docs/errors.md).
 volley_test(test_hostile_hdf5_cli cli/test_hostile_hdf5_cli.cpp LIBS volley::snn nlohmann_json::nlohmann_json)
 add_dependencies(test_hostile_hdf5_cli volley)

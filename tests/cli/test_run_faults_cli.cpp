@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <system_error>
 #include <thread>
 #include <tuple>
@@ -147,6 +148,30 @@ TEST(RunFaultsCli, AFullDiskWhileWritingCsvLeavesWholeLines) {
         }
         EXPECT_GT(expect_prefix(got_in_order, expected), 0u) << "limit " << limit;
     }
+}
+
+// The DANNA grid's cycle monitor (`volley danna run --monitor`) is built in memory and written
+// whole: a file-size limit is exit 2 naming the file and its bytes, and a monitor file there
+// before is kept as it was (it was written in place by libhdf5, which crashes on a full disk).
+TEST(RunFaultsCli, AMonitorThatDoesNotFitKeepsThePreviousFile) {
+    if (!have_program("prlimit")) GTEST_SKIP() << "prlimit (util-linux) is not installed";
+    const auto dir = work_dir("full_disk_monitor");
+    std::ofstream(dir / "none.csv") << "node_id,cycle,value\n";
+    const std::string programme = std::string(VOLLEY_SOURCE_DIR) + "/tests/fuzz/corpus/danna_programme/benchmark_tiny.json";
+    const std::string run = "danna run '" + programme + "' --inputs none.csv --cycles 200 --monitor m.h5";
+    const auto first = run_volley_in(dir, run);
+    ASSERT_EQ(first.code, 0) << first.err;
+    const auto before = volley::testing::read_text_file(dir / "m.h5");
+    ASSERT_GT(before.size(), 20000u);
+    const int status = std::system(("cd '" + dir.string() + "' && prlimit --fsize=20000 '" VOLLEY_CLI "' " + run +
+                                    " >stdout.txt 2>stderr.txt </dev/null")
+                                       .c_str());
+    ASSERT_TRUE(WIFEXITED(status)) << "the run died instead of failing";
+    EXPECT_EQ(WEXITSTATUS(status), 2);
+    const auto err = volley::testing::read_text_file(dir / "stderr.txt");
+    EXPECT_NE(err.find("m.h5: cannot write its"), std::string::npos) << err;
+    EXPECT_EQ(volley::testing::read_text_file(dir / "m.h5"), before);
+    EXPECT_FALSE(std::filesystem::exists(dir / "m.h5.tmp"));
 }
 
 // A checkpoint that does not fit (a full disk, a file-size limit) is an error naming it, exit 2:
