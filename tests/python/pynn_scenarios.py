@@ -19,8 +19,8 @@ from volley_test_support import SKIP, require, volley_module
 PYNN_VERSION = "0.13.0"
 
 KNOWN_FAILURES = {
-    "test_cell_types.py::test_composed_neuron_model_homogeneous_receptors": "PointNeuron (composed cell types): "
-                                                                            "not in volley.pynn (needs engine work)",
+    "test_cell_types.py::test_composed_neuron_model_homogeneous_receptors": "a PointNeuron of three receptor types, one on an AdExp: Volley's models have "
+                                                                            "two receptors",
 }
 
 

@@ -7,7 +7,8 @@
 
 Cell types: IF_curr_exp, IF_curr_alpha, IF_curr_delta, IF_cond_exp, IF_cond_alpha, Izhikevich,
 EIF_cond_exp_isfa_ista, EIF_cond_alpha_isfa_ista, HH_cond_exp, SpikeSourcePoisson, SpikeSourcePoissonRefractory,
-SpikeSourceGamma, SpikeSourceArray. Current sources: DCSource, StepCurrentSource, ACSource,
+SpikeSourceGamma, SpikeSourceArray, and PointNeuron composing a LIF with one or two
+CurrExpPostSynapticResponse, CondExpPostSynapticResponse or CondAlphaPostSynapticResponse. Current sources: DCSource, StepCurrentSource, ACSource,
 NoisyCurrentSource. Synapses: StaticSynapse, STDPMechanism (SpikePairRule with Additive,
 Multiplicative or AdditivePotentiationMultiplicativeDepression weight dependence),
 TsodyksMarkramSynapse, SimpleStochasticSynapse. Every PyNN connector; NativeRNG (a NumpyRNG

@@ -14,6 +14,11 @@ class Translation:
 
     def __init__(self, model, params, weight_scale, current_scale, state, fixed=None):
         self.model = model
+        # PyNN receptor type -> Volley receptor; a composed cell names its own (PointNeuron), and
+        # takes its weights with the sign given (standard current-based cells make inhibitory
+        # weights negative).
+        self.receptors = {"excitatory": "excitatory", "inhibitory": "inhibitory"}
+        self.signed_weights = False
         self.params = params
         self.weight_scale = weight_scale
         self.current_scale = current_scale
@@ -42,6 +47,40 @@ def _lif_cond(model, p):
     n = len(p["cm"])
     return Translation(model, params, np.full(n, 1e3), np.full(n, 1e3),
                        {"v": ("v_mv", 1.0), "gsyn_exc": ("g_e_ns", 1e3), "gsyn_inh": ("g_i_ns", 1e3)})
+
+
+_RESPONSES = {"CurrExpPostSynapticResponse": "lif_exp", "CondExpPostSynapticResponse": "lif_cond_exp",
+              "CondAlphaPostSynapticResponse": "lif_cond_alpha"}
+
+
+def _point_neuron(celltype, p):
+    """A PointNeuron: a LIF whose one or two responses, all of one kind, become the two receptors
+    of lif_exp, lif_cond_exp or lif_cond_alpha (the first receptor type by name on Volley's
+    excitatory receptor, the second on its inhibitory one: the two differ only in their
+    parameters)."""
+    names = celltype.receptor_types
+    kinds = {type(celltype.post_synaptic_receptors[r]).__name__ for r in names}
+    neuron = type(celltype.neuron).__name__
+    if neuron != "LIF" or not 1 <= len(names) <= 2 or len(kinds) != 1 or next(iter(kinds)) not in _RESPONSES:
+        raise unsupported("cell type PointNeuron", "components",
+                          f"{neuron} with {', '.join(sorted(kinds)) or 'no responses'}",
+                          "pyNN.volley composes a LIF with one or two responses of one kind: "
+                          + ", ".join(_RESPONSES))
+    model = _RESPONSES[next(iter(kinds))]
+    first, second = names[0], names[-1]
+    q = {k: v for k, v in p.items() if "." not in k}
+    q["tau_syn_E"], q["tau_syn_I"] = p[f"{first}.tau_syn"], p[f"{second}.tau_syn"]
+    if model == "lif_exp":
+        t = _lif_current(model, q)
+        renames = {"isyn_exc": f"{first}.isyn", "isyn_inh": f"{second}.isyn"}
+    else:
+        q["e_rev_E"], q["e_rev_I"] = p[f"{first}.e_syn"], p[f"{second}.e_syn"]
+        t = _lif_cond(model, q)
+        renames = {"gsyn_exc": f"{first}.gsyn", "gsyn_inh": f"{second}.gsyn"}
+    t.state = {renames.get(k, k): v for k, v in t.state.items()}
+    t.receptors = {first: "excitatory", second: "inhibitory"} if second != first else {first: "excitatory"}
+    t.signed_weights = True
+    return t
 
 
 def _where(label, cells, i, n):
@@ -77,9 +116,13 @@ def check(celltype, label, p, cells=None):
 def translate(celltype, p):
     """The Translation of a population of `celltype` whose PyNN parameters are the arrays `p`."""
     name = type(celltype).__name__
+    if hasattr(p.get("spike_times"), "value"):  # one cell's Sequence, as PyNN evaluates a population of one
+        p = dict(p, spike_times=[p["spike_times"]])
     n = len(next(iter(p.values()))) if p else 0
     if name == "IF_curr_exp":
         return _lif_current("lif_exp", p)
+    if name == "PointNeuron":
+        return _point_neuron(celltype, p)
     if name == "IF_curr_alpha":
         return _lif_current("lif_alpha", p)
     if name == "IF_curr_delta":
@@ -135,4 +178,4 @@ def translate(celltype, p):
     raise unsupported(f"cell type {name}", "celltype", name,
                       "pyNN.volley runs IF_curr_exp, IF_curr_alpha, IF_curr_delta, IF_cond_exp, IF_cond_alpha, "
                       "Izhikevich, EIF_cond_exp_isfa_ista, EIF_cond_alpha_isfa_ista, HH_cond_exp, SpikeSourcePoisson, "
-                      "SpikeSourcePoissonRefractory, SpikeSourceGamma and SpikeSourceArray")
+                      "SpikeSourcePoissonRefractory, SpikeSourceGamma, SpikeSourceArray and PointNeuron")

@@ -87,9 +87,10 @@ class Projection(common.Projection):
             raise unsupported(f"projection {self.label}", "synapse_type", type(self.synapse_type).__name__,
                               "pyNN.volley has StaticSynapse, STDPMechanism, TsodyksMarkramSynapse and "
                               "SimpleStochasticSynapse")
-        if self.receptor_type not in ("excitatory", "inhibitory"):
+        if self.receptor_type not in ("excitatory", "inhibitory") and \
+                self.receptor_type not in getattr(self.post, "receptor_types", ()):
             raise unsupported(f"projection {self.label}", "receptor_type", self.receptor_type,
-                              "must be excitatory or inhibitory")
+                              "must be excitatory or inhibitory, or a receptor type of a PointNeuron target")
         self._pre, self._post, self._weights, self._delays = [], [], [], []
         self._parts = []  # plastic: (Volley projection, positions of its connections in _columns())
         names = _PER_CONNECTION.get(type(self.synapse_type), ())
@@ -380,7 +381,12 @@ class Projection(common.Projection):
                     raise unsupported(f"projection {self.label}", "target", post_pop.label,
                                       "a spike source cannot be a target")
                 weights = all_weights[mask] * scale[post]
-                if self.receptor_type == "inhibitory" and not post_pop.conductance_based:
+                t = post_pop._translation
+                receptor = t.receptors.get(self.receptor_type)
+                if receptor is None:
+                    raise unsupported(f"projection {self.label}", "receptor_type", self.receptor_type,
+                                      f"population {post_pop.label} has the receptor types {', '.join(t.receptors)}")
+                if receptor == "inhibitory" and not t.signed_weights and not post_pop.conductance_based:
                     if plastic:
                         raise unsupported(f"projection {self.label}", "receptor_type", "inhibitory",
                                           "Volley's STDP keeps weights >= 0; current-based inhibitory weights are "
@@ -397,7 +403,7 @@ class Projection(common.Projection):
                     rule = self._per_connection_rule(mask, post_pop, post)
                 index = net.connect(pre_pop._volley_index, post_pop._volley_index,
                                     volley.FromList(pre.astype(np.uint32).tolist(), post.astype(np.uint32).tolist()),
-                                    weight=weights, delay_ms=all_delays[mask], receptor=self.receptor_type,
+                                    weight=weights, delay_ms=all_delays[mask], receptor=receptor,
                                     plasticity=rule)
                 if plastic:
                     self._parts.append((index, np.nonzero(mask)[0], pre.astype(np.int64), post.astype(np.int64),

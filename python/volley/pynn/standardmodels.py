@@ -4,7 +4,8 @@ network is built (cells.py)."""
 
 import numpy as np
 from pyNN.parameters import Sequence
-from pyNN.standardmodels import build_translations, cells, electrodes, synapses
+from pyNN.parameters import ParameterSpace
+from pyNN.standardmodels import build_translations, cells, electrodes, receptors, synapses
 
 import volley
 
@@ -33,6 +34,40 @@ SpikeSourcePoisson = _cell(cells.SpikeSourcePoisson)
 SpikeSourceArray = _cell(cells.SpikeSourceArray)
 SpikeSourcePoissonRefractory = _cell(cells.SpikeSourcePoissonRefractory)
 SpikeSourceGamma = _cell(cells.SpikeSourceGamma)
+
+
+def _component(base, recordable):
+    return type(base.__name__, (base,), {"__doc__": base.__doc__, "translations": _identity(base),
+                                         "recordable": recordable})
+
+
+# The parts of a composed cell (PointNeuron): a LIF and its post-synaptic responses.
+LIF = _component(cells.LIF, ["spikes", "v"])
+CurrExpPostSynapticResponse = _component(receptors.CurrExpPostSynapticResponse, ["isyn"])
+CondExpPostSynapticResponse = _component(receptors.CondExpPostSynapticResponse, ["gsyn"])
+CondAlphaPostSynapticResponse = _component(receptors.CondAlphaPostSynapticResponse, ["gsyn"])
+
+
+class PointNeuron(cells.PointNeuron):
+    """A composed cell: a LIF with one or two post-synaptic responses of one kind (current
+    exponential, conductance exponential or conductance alpha), run as Volley's lif_exp,
+    lif_cond_exp or lif_cond_alpha with the responses on its two receptors (cells.translate).
+    Its parameters keep PyNN's names, the responses' as "<receptor>.<parameter>"."""
+
+    @property
+    def native_parameters(self):
+        space = self.neuron.native_parameters
+        for name in self.receptor_types:
+            for key, value in self.post_synaptic_receptors[name].native_parameters.items():
+                if key != "locations":
+                    space.update(**{f"{name}.{key}": value})
+        return space
+
+    def reverse_translate(self, native_parameters):
+        own = {k: v for k, v in native_parameters.items() if "." not in k}
+        standard = self.neuron.reverse_translate(ParameterSpace(own, shape=native_parameters.shape))
+        standard.update(**{k: v for k, v in native_parameters.items() if "." in k})
+        return standard
 
 
 class _VolleyCurrentSource:
