@@ -28,6 +28,8 @@ SOURCES = {
     "spike_csv": ["snn/src/io/spike_csv.cpp"],
     "sonata_spikes": ["snn/src/io/sonata_spike_reader.cpp", "snn/src/io/sonata_layout.hpp"],
     "checkpoint": ["snn/src/checkpoint/checkpoint_file.cpp"],
+    "sonata_report": ["snn/src/io/sonata_report_reader.cpp", "snn/src/io/sonata_layout.hpp"],
+    "weights_h5": ["snn/src/io/weights_file.cpp"],
 }
 JSON = ['"{"', '"}"', '"["', '"]"', '":"', '","', '"true"', '"false"', '"null"', '"1e308"',
         '"-1"', '"2147483648"', '"1e-400"', '"\\"\\""']
@@ -52,7 +54,7 @@ EXTRA = {
 }
 JSON_TARGETS = {"network_json", "tennlab_json", "processor_tool", "danna_programme",
                 "keras_weights_json"}
-HDF5_TARGETS = {"nir", "keras_h5", "volley_cnn_h5", "converted_snn", "sonata_spikes", "checkpoint"}
+HDF5_TARGETS = {"nir", "keras_h5", "volley_cnn_h5", "converted_snn", "sonata_spikes", "sonata_report", "weights_h5", "checkpoint"}
 literal = re.compile(r'"([A-Za-z_][A-Za-z0-9_./ -]{0,40})"')
 
 root = pathlib.Path(__file__).resolve().parents[2]

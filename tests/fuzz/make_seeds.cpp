@@ -1,10 +1,14 @@
 // Writes the seed inputs of tests/fuzz/corpus that no fixture of tests/data provides, with the
 // library's own writers (small valid files): a Volley network file, a checkpoint, a SONATA spike
-// file, a spike CSV, a DANNA programme, and the "tiny" CNN in the Volley and Keras HDF5 layouts
+// file, a SONATA state report, a weight file, a spike CSV, a DANNA programme, and the "tiny" CNN in the Volley and Keras HDF5 layouts
 // with a two-image reference batch. Run by hand when a format changes:
 //   build/fuzz/tests/fuzz/fuzz_make_seeds tests/fuzz/corpus
-// then shrink the SONATA file's chunks (8192 elements by default, 277 KB) to 16 (18 KB):
+// then shrink the SONATA file's chunks (8192 elements by default, 277 KB) to 16 (18 KB), and
+// store the report and the weight file contiguously (their chunks made them 2.1 MB and 1.0 MB;
+// 11 KB and 8 KB so):
 //   h5repack -l CHUNK=16 two_populations.h5 small.h5 && mv small.h5 two_populations.h5
+//   h5repack -l CONTI two_reports.h5 small.h5 && mv small.h5 two_reports.h5
+//   h5repack -l CONTI plastic.h5 small.h5 && mv small.h5 plastic.h5
 #include <volley/convert/cnn_readers.hpp>
 #include <volley/convert/model_writers.hpp>
 #include <volley/convert/normalization.hpp>
@@ -14,7 +18,9 @@
 #include <volley/danna/grid_programme.hpp>
 #include <volley/snn/network_json.hpp>
 #include <volley/snn/simulation.hpp>
+#include <volley/snn/sonata_report.hpp>
 #include <volley/snn/sonata_spikes.hpp>
+#include <volley/snn/weights_file.hpp>
 #include <volley/snn/spike_csv.hpp>
 #include <volley/snn/standard_networks.hpp>
 
@@ -90,6 +96,23 @@ int main(int argc, char** argv) {
         const auto net = vc::convert_to_snn(graph, vc::compute_layer_scales(graph, norm));
         vc::write_snn_h5({.snn = net}, (dir("converted_snn") / "tiny.h5").string());
     }
+    // A state report (two variables of a population, three samples) and a weight file (a plastic
+    // projection with its weight history).
+    {
+        vs::sonata_report_writer w(dir("sonata_report") / "two_reports.h5");
+        const std::vector<std::uint64_t> nodes{0, 2, 5};
+        const auto v = w.add_report("exc", "v_mv", "mV", nodes, 0.0, 0.1);
+        const auto g = w.add_report("exc", "g_e_ns", "nS", nodes, 0.0, 0.1);
+        for (int k = 0; k < 3; ++k) {
+            w.append(v, std::vector<double>{-65.0 + k, -60.0 - k, -55.5});
+            w.append(g, std::vector<double>{0.0, 0.5 * k, 1.0});
+        }
+        w.close();
+    }
+    vs::write_weights(dir("weights_h5") / "plastic.h5",
+                      {{.projection = 0, .source = "in", .target = "exc", .rule = "stdp_pair",
+                        .sources = {0, 1, 3}, .targets = {2, 2, 5}, .weights = {0.5, 1.25, 2.0}, .time_ms = 20,
+                        .history_time_ms = {0, 10}, .history = {0.4, 1.0, 2.0, 0.5, 1.25, 2.0}}});
     std::cout << "seeds written under " << out << "\n";
     return 0;
 }
