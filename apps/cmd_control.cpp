@@ -197,7 +197,7 @@ void register_control(CLI::App& app, command_context&) {
     cmd->add_option("--setting", o->setting, "easy, medium, hard, hardest, or a setting JSON file");
     cmd->add_option("--processor", o->processor, "risp, danna2 or danna (the element grid)");
     cmd->add_option("--preset", o->preset,
-                    "RISP parameters: risp-1+, risp-1, risp-7, risp-15+ or risp-127 (default: the network's "
+                    "RISP parameters: risp-1+, risp-1, risp-7, risp-15+, risp-127 or a RISP parameter file FILE.json (default: the network's "
                     "Associated_Data.proc_params)");
     cmd->add_option("--episodes", o->episodes, "Episodes from the seeded starts (default 20)");
     cmd->add_option("--seed", o->seed, "Stream of the starts (default: the held-out test starts, 1000000007)");

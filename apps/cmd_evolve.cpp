@@ -214,7 +214,7 @@ void register_evolve(CLI::App& app, command_context&) {
     auto o = std::make_shared<evolve_cli_options>();
     cmd->add_option("--task", o->task, "order, change, count or cartpole (docs/control.md)");
     cmd->add_option("--setting", o->setting, "cartpole: easy, medium, hard, hardest or a setting JSON file");
-    cmd->add_option("--preset", o->preset, "cartpole: RISP preset risp-1+, risp-1, risp-7, risp-15+ or risp-127");
+    cmd->add_option("--preset", o->preset, "cartpole: RISP preset risp-1+, risp-1, risp-7, risp-15+ or risp-127, or a RISP parameter file FILE.json");
     cmd->add_option("--episodes", o->episodes, "cartpole: training episodes per fitness evaluation");
     cmd->add_option("--training-steps", o->training_steps,
                     "cartpole: steps per training episode at most, one length per stage: once the best network "

@@ -5,24 +5,33 @@
 #include <volley/error.hpp>
 #include <volley/hw/tennlab_error.hpp>
 
+#include <cmath>
+
 namespace volley::danna {
 
 namespace {
 
-/// The RISP parameters that mean the same on a DANNA model.
-void adopt_risp(const nlohmann::json& risp, bool& inclusive, double& svf,
-                std::vector<std::string>& warnings, const std::string& model) {
+/// The RISP parameters that mean the same on a DANNA model: the threshold test, the value of an
+/// input spike, and the floor of the potential (RISP's min_potential clamps the potential after
+/// integration as DANNA's charge_min saturates the charge).
+void adopt_risp(const nlohmann::json& risp, cycle_rules& rules, double& svf, std::vector<std::string>& warnings,
+                const std::string& model) {
     if (risp.is_object()) {
         if (risp.contains("threshold_inclusive") && risp["threshold_inclusive"].is_boolean())
-            inclusive = risp["threshold_inclusive"].get<bool>();
+            rules.threshold_inclusive = risp["threshold_inclusive"].get<bool>();
         if (risp.contains("spike_value_factor") && risp["spike_value_factor"].is_number())
             svf = risp["spike_value_factor"].get<double>();
         else if (risp.contains("max_weight") && risp["max_weight"].is_number())
             svf = risp["max_weight"].get<double>();
+        if (risp.contains("min_potential") && risp["min_potential"].is_number()) {
+            const double floor = risp["min_potential"].get<double>();
+            if (floor <= 0 && floor >= rules.charge_min) rules.charge_min = static_cast<std::int32_t>(std::ceil(floor));
+        }
     }
     warnings.push_back("volley danna: running a risp network on " + model +
-                       ": refractory 0, no leak; RISP's leak_mode, min_potential, noise and "
-                       "fire_like_ravens are not modelled");
+                       ": refractory 0, no leak, RISP's min_potential as the charge floor; RISP's leak_mode, "
+                       "noise and fire_like_ravens are not modelled, and a threshold of 0 fires at every cycle "
+                       "(RISP tests it only when an input arrives)");
 }
 
 void check_names(const std::string& model, const std::string& proc_name) {
@@ -41,7 +50,7 @@ danna2_params danna2_params_for(const std::string& proc_name, const nlohmann::js
     if (proc_name == "danna2") return danna2_params::from_json(proc_params);
     danna2_params p;
     p.default_refractory = 0;
-    adopt_risp(proc_params, p.rules.threshold_inclusive, p.spike_value_factor, warnings, "danna2");
+    adopt_risp(proc_params, p.rules, p.spike_value_factor, warnings, "danna2");
     return p;
 }
 
@@ -55,7 +64,7 @@ grid_params grid_params_for(const std::string& proc_name, const nlohmann::json& 
     }
     grid_params g = grid_preset(grid_preset_name);
     g.default_refractory = 0;
-    adopt_risp(proc_params, g.rules.threshold_inclusive, g.spike_value_factor, warnings, "danna");
+    adopt_risp(proc_params, g.rules, g.spike_value_factor, warnings, "danna");
     return g;
 }
 

@@ -6,6 +6,7 @@
 #include <volley/error.hpp>
 #include <volley/hw/risp_params.hpp>
 #include <volley/hw/risp_processor.hpp>
+#include <volley/json_text.hpp>
 
 namespace volley::temporal {
 
@@ -51,6 +52,18 @@ constexpr preset presets[] = {
 }  // namespace
 
 nlohmann::json risp_preset(const std::string& name) {
+    if (name.size() > 5 && name.ends_with(".json")) {  // a RISP parameter file, as TENNLab's tools take it
+        auto j = read_json_file(name);
+        if (!j.is_object()) throw file_format_error(name, "", "RISP parameters must be a JSON object");
+        try {
+            (void)hw::risp_params::from_json(j);
+        } catch (const file_format_error&) {
+            throw;
+        } catch (const error& e) {  // tennlab_error naming the parameter
+            throw file_format_error(name, "", e.what());
+        }
+        return j;
+    }
     for (const auto& p : presets)
         if (name == p.name)
             return {{"discrete", true},          {"leak_mode", "none"},

@@ -4,6 +4,7 @@
 // an independent implementation (hw_models), checked byte for byte against the reference.
 
 #include <volley/danna/danna2_processor.hpp>
+#include <volley/danna/processor_factory.hpp>
 #include <volley/hw/risp_processor.hpp>
 
 #include <gtest/gtest.h>
@@ -99,4 +100,73 @@ TEST(danna_risp_bridge, shared_parameter_networks_fire_alike_on_danna2_and_risp)
         for (const auto& v : fired[0]) fires += static_cast<std::int64_t>(v.size());
     }
     EXPECT_GT(fires, 1000);  // not vacuous
+}
+
+// RISP-1's parameters with thresholds of 1 (a RISP parameter file: weights -1..1, min_potential
+// -1): charges sit on RISP's floor all the time. The processor factory gives danna2 RISP's floor
+// as its charge floor (charge_min), and then every fire is RISP's; with DANNA's own floor
+// (-32768) the same networks fire otherwise, so the floor is what makes them alike.
+TEST(danna_risp_bridge, risp1_networks_with_thresholds_of_one_fire_alike_on_danna2_with_risps_floor) {
+    std::mt19937 rng(5);
+    hw::risp_params rp;
+    rp.discrete = true;
+    rp.max_delay = 15;
+    rp.min_threshold = 1;
+    rp.max_threshold = 1;
+    rp.min_potential = -1;
+    rp.min_weight = -1;
+    rp.max_weight = 1;
+    rp.spike_value_factor = 1;
+    rp.leak = hw::leak_mode::none;
+    rp.threshold_inclusive = true;
+    std::vector<std::string> warnings;
+    const danna::danna2_params adopted = danna::danna2_params_for("risp", rp.to_json(), warnings);
+    EXPECT_EQ(adopted.rules.charge_min, -1);
+    danna::danna2_params own = adopted;
+    own.rules.charge_min = -32768;
+    std::int64_t fires = 0;
+    int differ_with_own_floor = 0;
+    for (int trial = 0; trial < 150; ++trial) {
+        hw::tennlab_network net;
+        net.properties = rp.network_properties();
+        const int n = std::uniform_int_distribution<int>(3, 12)(rng);
+        for (int i = 0; i < n; ++i) {
+            hw::tennlab_node node;
+            node.id = static_cast<hw::node_id>(i);
+            node.values = {1.0};
+            net.nodes.push_back(node);
+        }
+        for (int a = 0; a < n; ++a)
+            for (int b = 0; b < n; ++b)
+                if (std::uniform_real_distribution<double>(0, 1)(rng) < 0.3)
+                    net.edges.push_back({static_cast<hw::node_id>(a), static_cast<hw::node_id>(b),
+                                         {static_cast<double>(std::uniform_int_distribution<int>(-1, 1)(rng)),
+                                          static_cast<double>(std::uniform_int_distribution<int>(1, 15)(rng))},
+                                         {},
+                                         {}});
+        for (int i = 0; i < 3; ++i) net.inputs.push_back(static_cast<hw::node_id>(i));
+        for (int i = n / 2; i < n; ++i) net.outputs.push_back(static_cast<hw::node_id>(i));
+        net.associated_data = {{"other", {{"proc_name", "risp"}}}, {"proc_params", rp.to_json()}};
+        std::vector<hw::spike> spikes;
+        for (int k = std::uniform_int_distribution<int>(5, 40)(rng); k > 0; --k)
+            spikes.push_back({static_cast<hw::node_id>(std::uniform_int_distribution<int>(0, 2)(rng)),
+                              static_cast<double>(std::uniform_int_distribution<int>(0, 40)(rng)),
+                              1.0});
+        hw::risp_processor risp(rp);
+        danna::danna2_processor with_floor(adopted), without_floor(own);
+        std::vector<hw::neuroprocessor*> procs = {&risp, &with_floor, &without_floor};
+        std::vector<std::vector<std::vector<double>>> fired(3);
+        for (std::size_t k = 0; k < 3; ++k) {
+            procs[k]->load_network(net);
+            for (const auto& node : net.nodes) procs[k]->track_neuron_events(node.id);
+            for (const auto& s : spikes) procs[k]->apply_spike(s, true);
+            procs[k]->run(80);
+            fired[k] = procs[k]->neuron_vectors();
+        }
+        ASSERT_EQ(fired[0], fired[1]) << "trial " << trial;
+        differ_with_own_floor += fired[0] != fired[2];
+        for (const auto& v : fired[0]) fires += static_cast<std::int64_t>(v.size());
+    }
+    EXPECT_GT(fires, 1000);               // not vacuous
+    EXPECT_GT(differ_with_own_floor, 10);  // the floor matters in these networks
 }

@@ -37,7 +37,9 @@ nlohmann::json temporal_risp_params(const encoding_options& encoding, const risp
 /// the cart-pole benchmark paper): "risp-1+" (weight 1, threshold 1), "risp-1" (weights −1..1,
 /// thresholds 0..1), "risp-7", "risp-15+" (weights and thresholds 1..15) and "risp-127"; no leak,
 /// discrete, max_delay 15 (127 for risp-127), min_potential −max_weight (0 for the "+" presets).
-/// unknown_name for another name.
+/// A name ending in ".json" is a file of RISP parameters (TENNLab's processor JSON, e.g. RISP-1
+/// with "min_threshold": 1), checked as the RISP processor checks them: io_error if it cannot be
+/// read, file_format_error naming it and the key otherwise. unknown_name for another name.
 nlohmann::json risp_preset(const std::string& name);
 /// The preset names, as risp_preset takes them.
 std::vector<std::string> risp_preset_names();
