@@ -128,6 +128,24 @@ TEST_F(ControlCli, BadInputIsAnErrorNamingTheFileTheKeyAndTheValue) {
     r = run_volley_in(dir, "control cartpole --network net.json --preset risp-3");
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("risp-3"), std::string::npos) << r.err;
+    // A RISP parameter file: read and checked as the RISP processor checks it.
+    std::ofstream(dir / "risp.json") << R"({"discrete": true, "min_weight": -1, "max_weight": 1, "min_threshold": 1,
+                                            "max_threshold": 1, "min_potential": -1, "max_delay": 15, "max_wieght": 3})";
+    r = run_volley_in(dir, "control cartpole --network net.json --preset risp.json");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("risp.json"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("max_wieght"), std::string::npos) << r.err;
+    r = run_volley_in(dir, "control cartpole --network net.json --preset missing.json");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("missing.json"), std::string::npos) << r.err;
+    // The file holding risp-1+'s parameters acts as the preset of that name.
+    std::ofstream(dir / "risp1p.json") << R"({"discrete": true, "leak_mode": "none", "min_weight": 1, "max_weight": 1,
+                                              "min_threshold": 1, "max_threshold": 1, "min_potential": 0, "max_delay": 15})";
+    const auto named = run_volley_in(dir, "control cartpole --network net.json --preset risp-1+ --episodes 2 --steps 500 --json");
+    const auto file = run_volley_in(dir, "control cartpole --network net.json --preset risp1p.json --episodes 2 --steps 500 --json");
+    ASSERT_EQ(named.code, 0) << named.err;
+    ASSERT_EQ(file.code, 0) << file.err;
+    EXPECT_EQ(named.json()["episodes"], file.json()["episodes"]);
     std::ofstream(dir / "log.txt") << "# Step 0000. Observations: 0.1 0.2 0.3 0.4\nAS 0 0 1\n";
     r = run_volley_in(dir, "control cartpole --network net.json --replay log.txt");
     EXPECT_EQ(r.code, 2);
