@@ -88,6 +88,15 @@ TEST(FuzzRegressions, VolleyCnnH5WithADamagedAttributeIsATypedError) {
                                              {file.string()}));
 }
 
+// fuzz_volley_cnn_h5 (2026-12-07, with the copying child): a damaged layer attribute read as an
+// integer list held 9.22e18; the reader converted it to int64 before checking it was in range
+// (undefined behaviour: UBSan). Now it is a file_format_error naming the attribute and the value.
+TEST(FuzzRegressions, VolleyCnnH5AttributeBeyondInt64IsAFormatError) {
+    const auto file = regressions / "volley_cnn_h5" / "attribute_integer_beyond_int64.h5";
+    EXPECT_TRUE(throws_naming<volley::file_format_error>([&] { volley::convert::read_volley_h5(file); },
+                                                         {file.string(), "expected an integer (64-bit), found"}));
+}
+
 // fuzz_processor_tool: `M <file>` where the file named is a directory ("." here): libstdc++'s
 // filebuf threw std::ios_base::failure from the JSON read, and the tool aborted. Now the tool
 // prints the error, as for a file that cannot be opened, and runs on.

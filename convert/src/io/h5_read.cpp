@@ -5,6 +5,9 @@
 #include <volley/error.hpp>
 #include <volley/snn/hdf5_dataset.hpp>
 
+#include <cmath>
+#include <cstdio>
+
 namespace volley::convert::detail {
 
 namespace {
@@ -132,9 +135,14 @@ std::optional<std::vector<std::int64_t>> read_int_list_attribute(hid_t object,
         throw file_format_error(file, path + " attribute '" + name + "'", "unreadable");
     std::vector<std::int64_t> out;
     for (double v : values) {
-        if (v != static_cast<double>(static_cast<std::int64_t>(v)))
+        // In int64's range first: converting a double outside it is undefined (found by
+        // fuzz_volley_cnn_h5: 9.22e18 in a damaged layer attribute).
+        if (!(v >= -0x1p63 && v < 0x1p63) || v != std::trunc(v)) {
+            char shown[32];
+            std::snprintf(shown, sizeof shown, "%.17g", v);
             throw file_format_error(file, path + " attribute '" + name + "'",
-                                    "expected an integer, found " + std::to_string(v));
+                                    std::string("expected an integer (64-bit), found ") + shown);
+        }
         out.push_back(static_cast<std::int64_t>(v));
     }
     return out;
