@@ -6,6 +6,8 @@
 # succeeds when its best network survives all 15,000 steps of each of the 20 held-out test
 # starts with at most MAX_NODES neurons.
 #   bench/macro/eons/run_cartpole.sh SETTING PRESET [FIRST_SEED LAST_SEED] [extra volley evolve options]
+# PRESET is a RISP preset name or a RISP parameter file (risp-1-t1.json here: RISP-1 with
+# thresholds of 1, whose networks act alike on danna2 and the DANNA grid).
 # Environment: VOLLEY (the CLI, default build/release/apps/volley), OUT (folder, default
 # out/eons), BUDGET (seconds per seed, default 1800), THREADS (default: all cores), MAX_NODES (16),
 # SELECTION (EONS parent selection: lexicase, the default, or tournament).
@@ -14,7 +16,7 @@ cd "$(dirname "$0")/../../.."
 setting="${1:?setting}"; preset="${2:?preset}"; first="${3:-1}"; last="${4:-10}"
 shift $(( $# < 4 ? $# : 4 ))
 volley="${VOLLEY:-build/release/apps/volley}"
-out="${OUT:-out/eons}/cartpole_${setting}_${preset}"
+out="${OUT:-out/eons}/cartpole_${setting}_$(basename "$preset" .json)"  # PRESET: a name or a RISP parameter file
 budget="${BUDGET:-1800}"
 threads="${THREADS:-$(nproc)}"
 max_nodes="${MAX_NODES:-16}"
