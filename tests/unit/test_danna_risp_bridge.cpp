@@ -108,17 +108,12 @@ TEST(danna_risp_bridge, shared_parameter_networks_fire_alike_on_danna2_and_risp)
 // (-32768) the same networks fire otherwise, so the floor is what makes them alike.
 TEST(danna_risp_bridge, risp1_networks_with_thresholds_of_one_fire_alike_on_danna2_with_risps_floor) {
     std::mt19937 rng(5);
-    hw::risp_params rp;
-    rp.discrete = true;
-    rp.max_delay = 15;
-    rp.min_threshold = 1;
-    rp.max_threshold = 1;
+    hw::risp_params rp = shared_risp_params();  // discrete, no leak, inclusive, max_delay 15
+    rp.min_threshold = rp.max_threshold = 1;
     rp.min_potential = -1;
     rp.min_weight = -1;
     rp.max_weight = 1;
     rp.spike_value_factor = 1;
-    rp.leak = hw::leak_mode::none;
-    rp.threshold_inclusive = true;
     std::vector<std::string> warnings;
     const danna::danna2_params adopted = danna::danna2_params_for("risp", rp.to_json(), warnings);
     EXPECT_EQ(adopted.rules.charge_min, -1);
