@@ -8,8 +8,10 @@ conductance-based composition records its conductances, a receptor type the cell
 and a mix of response kinds are typed errors. Skips without PyNN."""
 
 import math
+import os
 import subprocess
 import sys
+import tempfile
 
 from volley_test_support import check, require, volley_module
 
@@ -49,13 +51,17 @@ np.savez(sys.argv[2], **out)
 '''
 
 
-def run(backend, path):
+work = tempfile.TemporaryDirectory()
+
+
+def run(backend):
+    path = os.path.join(work.name, f"point_neuron_{backend}.npz")
     r = subprocess.run([sys.executable, "-c", SCRIPT, backend, path], capture_output=True, text=True)
     check(r.returncode == 0, f"{backend}: {r.stderr[-2000:]}")
     return np.load(path)
 
 
-got = run("volley", "point_neuron_volley.npz")
+got = run("volley")
 dt, tau_m, cm, v_rest = 0.1, 10.0, 1.0, -60.0
 R = tau_m / cm
 t = np.arange(2001) * dt
@@ -88,7 +94,7 @@ try:
 except ImportError:
     have_nest = False
 if have_nest:
-    ref = run("nest", "point_neuron_nest.npz")
+    ref = run("nest")
     for key in ("mono_v", "comp_v", "comp_excitatory.isyn", "comp_inhibitory.isyn"):
         check(np.max(np.abs(ref[key] - got[key])) < 1e-9, f"{key}: differs from pyNN.nest by "
               f"{np.max(np.abs(ref[key] - got[key])):.3g}")
