@@ -87,10 +87,7 @@ class Projection(common.Projection):
             raise unsupported(f"projection {self.label}", "synapse_type", type(self.synapse_type).__name__,
                               "pyNN.volley has StaticSynapse, STDPMechanism, TsodyksMarkramSynapse and "
                               "SimpleStochasticSynapse")
-        if self.receptor_type not in ("excitatory", "inhibitory") and \
-                self.receptor_type not in getattr(self.post, "receptor_types", ()):
-            raise unsupported(f"projection {self.label}", "receptor_type", self.receptor_type,
-                              "must be excitatory or inhibitory, or a receptor type of a PointNeuron target")
+        # The receptor type: PyNN has checked it against the target's; build() maps it onto Volley's.
         self._pre, self._post, self._weights, self._delays = [], [], [], []
         self._parts = []  # plastic: (Volley projection, positions of its connections in _columns())
         names = _PER_CONNECTION.get(type(self.synapse_type), ())
