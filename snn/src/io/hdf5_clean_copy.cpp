@@ -25,7 +25,6 @@
 #include <limits>
 #include <map>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace volley::snn::detail {
@@ -107,12 +106,36 @@ std::uint64_t element_count(hid_t space, const std::vector<hsize_t>& dims) {
     return n;
 }
 
-/// Whether the object's creation property list tracks the creation order of its attributes
-/// (and, for a group, of its links).
-struct creation_order {
-    unsigned attributes = 0;
-    unsigned links = 0;
-};
+/// The index to iterate in: creation order where the object indexes it (the copy then tracks the
+/// same order), else names.
+H5_index_t index_for(unsigned creation_order_flags) {
+    return (creation_order_flags & H5P_CRT_ORDER_INDEXED) != 0 ? H5_INDEX_CRT_ORDER : H5_INDEX_NAME;
+}
+
+/// Runs an HDF5 iteration (`iterate(callback, data)`: H5Aiterate2 or H5Literate) that calls
+/// `visit(object, name, info)` for each item. The callback runs inside libhdf5's C code, which no
+/// exception may cross: an exception `visit` throws stops the iteration and is thrown here once
+/// libhdf5 has returned. Returns the iteration's status.
+template <class Info, class Iterate, class Visit>
+herr_t iterate_guarded(Iterate iterate, Visit visit) {
+    struct state {
+        Visit& visit;
+        std::exception_ptr error;
+        static herr_t call(hid_t object, const char* name, const Info* info, void* data) {
+            auto& self = *static_cast<state*>(data);
+            try {
+                self.visit(object, name, info);
+                return 0;
+            } catch (...) {
+                self.error = std::current_exception();
+                return -1;
+            }
+        }
+    } st{visit, nullptr};
+    const herr_t status = iterate(&state::call, &st);
+    if (st.error) std::rethrow_exception(st.error);
+    return status;
+}
 
 class copier {
   public:
@@ -142,37 +165,13 @@ class copier {
         throw file_format_error(file_, object, "damaged HDF5 file: " + what);
     }
 
-    struct attribute_walk {
-        copier* self;
-        hid_t dst;
-        const std::string* path;
-    };
-
-    // The callbacks run inside libhdf5's C code, which no exception may cross: they keep it and
-    // stop the iteration, and the caller throws it again.
-    static herr_t on_attribute(hid_t src, const char* name, const H5A_info_t*, void* data) {
-        auto& w = *static_cast<attribute_walk*>(data);
-        try {
-            w.self->copy_attribute(src, name, w.dst, *w.path);
-            return 0;
-        } catch (...) {
-            w.self->pending_ = std::current_exception();
-            return -1;
-        }
-    }
-
-    void rethrow_pending() {
-        if (pending_) std::rethrow_exception(std::exchange(pending_, nullptr));
-    }
-
     void copy_attributes(hid_t src, hid_t dst, const std::string& path, unsigned order) {
-        attribute_walk w{this, dst, &path};
-        // In creation order first where it is tracked, so that the copy tracks the same order.
-        const H5_index_t index =
-            (order & H5P_CRT_ORDER_INDEXED) != 0 ? H5_INDEX_CRT_ORDER : H5_INDEX_NAME;
-        hsize_t position = 0;
-        const herr_t status = H5Aiterate2(src, index, H5_ITER_INC, &position, on_attribute, &w);
-        rethrow_pending();
+        const herr_t status = iterate_guarded<H5A_info_t>(
+            [&](H5A_operator2_t op, void* data) {
+                hsize_t position = 0;
+                return H5Aiterate2(src, index_for(order), H5_ITER_INC, &position, op, data);
+            },
+            [&](hid_t object, const char* name, const H5A_info_t*) { copy_attribute(object, name, dst, path); });
         if (status < 0) damaged(path, "its attributes cannot be listed");
     }
 
@@ -202,31 +201,15 @@ class copier {
         if (!written) damaged(where, "its value cannot be copied");
     }
 
-    struct link_walk {
-        copier* self;
-        hid_t dst;
-        const std::string* path;
-        int depth;
-    };
-
-    static herr_t on_link(hid_t src, const char* name, const H5L_info_t* info, void* data) {
-        auto& w = *static_cast<link_walk*>(data);
-        try {
-            w.self->copy_link(src, name, info, w.dst, *w.path, w.depth);
-            return 0;
-        } catch (...) {
-            w.self->pending_ = std::current_exception();
-            return -1;
-        }
-    }
-
     void copy_members(hid_t src, hid_t dst, const std::string& path, unsigned order, int depth) {
-        link_walk w{this, dst, &path, depth};
-        const H5_index_t index =
-            (order & H5P_CRT_ORDER_INDEXED) != 0 ? H5_INDEX_CRT_ORDER : H5_INDEX_NAME;
-        hsize_t position = 0;
-        const herr_t status = H5Literate(src, index, H5_ITER_INC, &position, on_link, &w);
-        rethrow_pending();
+        const herr_t status = iterate_guarded<H5L_info_t>(
+            [&](H5L_iterate_t op, void* data) {
+                hsize_t position = 0;
+                return H5Literate(src, index_for(order), H5_ITER_INC, &position, op, data);
+            },
+            [&](hid_t group, const char* name, const H5L_info_t* info) {
+                copy_link(group, name, info, dst, path, depth);
+            });
         if (status < 0) damaged(path, "its members cannot be listed");
     }
 
@@ -356,7 +339,6 @@ class copier {
     std::string file_;
     hid_t dst_file_;
     std::map<haddr_t, std::string> copied_;  // object address in the file -> its path in the copy
-    std::exception_ptr pending_;
 };
 
 }  // namespace
