@@ -19,6 +19,8 @@
 #include <volley/error.hpp>
 #include <volley/snn/hdf5_file.hpp>
 
+#include "io/write_fully.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/prctl.h>
@@ -50,15 +52,8 @@ constexpr char message_format_error = 'F';
 constexpr char message_io_error = 'O';
 
 bool write_all(int fd, const void* data, std::size_t n) {
-    const auto* p = static_cast<const char*>(data);
-    while (n > 0) {
-        const ssize_t w = ::write(fd, p, n);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return false;
-        p += w;
-        n -= static_cast<std::size_t>(w);
-    }
-    return true;
+    int error = 0;
+    return write_fully(fd, data, n, error) == n;
 }
 
 void write_text(int fd, const std::string& text) {

@@ -4,6 +4,8 @@
 
 #include <volley/error.hpp>
 
+#include "io/write_fully.hpp"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -40,17 +42,8 @@ void write_hdf5_image(hid_t image, const std::filesystem::path& path) {
     tmp += ".tmp";
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) throw io_error(name, std::string("cannot create ") + tmp.string() + ": " + std::strerror(errno));
-    std::size_t done = 0;
     int err = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            err = n < 0 ? errno : ENOSPC;
-            break;
-        }
-        done += static_cast<std::size_t>(n);
-    }
+    const std::size_t done = write_fully(fd, bytes.data(), bytes.size(), err);
     if (err == 0 && ::fsync(fd) != 0) err = errno;
     if (::close(fd) != 0 && err == 0) err = errno;
     std::error_code ec;

@@ -2,6 +2,8 @@
 
 #include <volley/error.hpp>
 
+#include "io/write_fully.hpp"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -58,13 +60,9 @@ class line_writer {
 
   private:
     void flush() {
-        std::size_t done = 0;
-        while (done < buffer_.size()) {
-            const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) fail(n < 0 ? errno : ENOSPC, done);
-            done += static_cast<std::size_t>(n);
-        }
+        int error = 0;
+        const std::size_t done = detail::write_fully(fd_, buffer_.data(), buffer_.size(), error);
+        if (error != 0) fail(error, done);
         kept_bytes_ += buffer_.size();
         kept_lines_ += buffered_lines_;
         buffer_.clear();
