@@ -112,8 +112,7 @@ std::chrono::seconds time_limit(std::uint64_t file_bytes) {
 /// Reads what the child sends until it closes the pipe or the deadline passes; false at the
 /// deadline.
 bool read_until_closed(int fd, std::chrono::steady_clock::time_point deadline, std::vector<char>& out) {
-    std::vector<char> buffer(std::size_t{1} << 20);
-    char* chunk = buffer.data();
+    char chunk[1 << 16];
     for (;;) {
         const auto left =
             std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
@@ -122,14 +121,9 @@ bool read_until_closed(int fd, std::chrono::steady_clock::time_point deadline, s
         const int r = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left.count(), 1000)));
         if (r < 0 && errno != EINTR) return true;  // the wait below reports what the child did
         if (r <= 0) continue;
-        const ssize_t n = ::read(fd, chunk, buffer.size());
+        const ssize_t n = ::read(fd, chunk, sizeof chunk);
         if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
         if (n <= 0) return true;
-        if (out.empty() && n >= 9 && chunk[0] == message_image) {  // the copy's size: room for it at once
-            std::uint64_t size = 0;
-            std::memcpy(&size, chunk + 1, sizeof size);
-            out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(size, std::uint64_t{1} << 40)) + 9);
-        }
         out.insert(out.end(), chunk, chunk + n);
     }
 }

@@ -358,13 +358,8 @@ std::vector<char> clean_hdf5_copy(const std::filesystem::path& file) {
     const unsigned attributes = copier::attribute_order(src_root.get(), true);
     hdf5_id fcpl(H5Pcreate(H5P_FILE_CREATE), H5Pclose);
     hdf5_id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-    // The in-memory file grows by the file's size at a time (at least 1 MiB): growing a large
-    // copy by 1 MiB steps reallocated it at every step, quadratic in its size.
-    std::error_code ec;
-    const auto file_bytes = std::filesystem::file_size(file, ec);
-    const std::size_t increment = std::max<std::size_t>(std::size_t{1} << 20, ec ? 0 : static_cast<std::size_t>(file_bytes));
     if (!fcpl.valid() || !fapl.valid() || H5Pset_link_creation_order(fcpl.get(), links) < 0 ||
-        H5Pset_attr_creation_order(fcpl.get(), attributes) < 0 || H5Pset_fapl_core(fapl.get(), increment, 0) < 0)
+        H5Pset_attr_creation_order(fcpl.get(), attributes) < 0 || H5Pset_fapl_core(fapl.get(), 1 << 20, 0) < 0)
         throw io_error(name, "HDF5 cannot make an in-memory copy");
     hdf5_id dst(H5Fcreate(("volley-clean-copy:" + name).c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()),
                 H5Fclose);
