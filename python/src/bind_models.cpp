@@ -372,6 +372,42 @@ An unknown name raises UnknownName, a bad value InvalidParameter.)doc")
         .def_property(
             "p_transmit", [](const snn::stochastic_release& r) { return from_value_spec(r.p_transmit); },
             [](snn::stochastic_release& r, const py::object& v) { r.p_transmit = to_value_spec(v); });
+    {
+        py::class_<snn::quantal_release> qr(
+            m, "QuantalRelease",
+            "Multi-quantal release with short-term plasticity (Fuhrmann et al. 2002; NEST's quantal_stp_synapse, "
+            "PyNN's MultiQuantalSynapse): U, tau_rec_ms, tau_facil_ms, sites, and the state before the first "
+            "spike initial_u (default U) and initial_available (default sites); each a number or one value per "
+            "synapse (docs/plasticity.md).");
+        qr.def(py::init([](const py::object& u, const py::object& tau_rec, const py::object& tau_facil,
+                           const py::object& sites, const py::object& initial_u, const py::object& initial_available) {
+                   snn::quantal_release r{to_value_spec(u), to_value_spec(tau_rec), to_value_spec(tau_facil),
+                                          to_value_spec(sites)};
+                   if (!initial_u.is_none()) r.initial_u = to_value_spec(initial_u);
+                   if (!initial_available.is_none()) r.initial_available = to_value_spec(initial_available);
+                   return r;
+               }),
+               py::arg("u") = 0.5, py::arg("tau_rec_ms") = 800.0, py::arg("tau_facil_ms") = 0.0, py::arg("sites") = 1,
+               py::arg("initial_u") = py::none(), py::arg("initial_available") = py::none());
+        for (auto [name, field] : {std::pair{"u", &snn::quantal_release::u},
+                                   std::pair{"tau_rec_ms", &snn::quantal_release::tau_rec_ms},
+                                   std::pair{"tau_facil_ms", &snn::quantal_release::tau_facil_ms},
+                                   std::pair{"sites", &snn::quantal_release::sites}})
+            qr.def_property(
+                name, [field](const snn::quantal_release& r) { return from_value_spec(r.*field); },
+                [field](snn::quantal_release& r, const py::object& v) { r.*field = to_value_spec(v); });
+        for (auto [name, field] : {std::pair{"initial_u", &snn::quantal_release::initial_u},
+                                   std::pair{"initial_available", &snn::quantal_release::initial_available}})
+            qr.def_property(
+                name,
+                [field](const snn::quantal_release& r) -> py::object {
+                    return r.*field ? from_value_spec(*(r.*field)) : py::object(py::none());
+                },
+                [field](snn::quantal_release& r, const py::object& v) {
+                    if (v.is_none()) (r.*field).reset();
+                    else r.*field = to_value_spec(v);
+                });
+    }
     py::class_<snn::stdp_pair>(
         m, "StdpPair", "Pair-based STDP (docs/plasticity.md); weights in the projection's units.")
         .def(py::init([](double tau_plus, double tau_minus, double a_plus, double a_minus,

@@ -39,8 +39,10 @@ snn::plasticity_rule to_plasticity(const py::object& rule) {
     if (py::isinstance<snn::stdp_pair>(rule)) return py::cast<snn::stdp_pair>(rule);
     if (py::isinstance<snn::tsodyks_markram>(rule)) return py::cast<snn::tsodyks_markram>(rule);
     if (py::isinstance<snn::stochastic_release>(rule)) return py::cast<snn::stochastic_release>(rule);
+    if (py::isinstance<snn::quantal_release>(rule)) return py::cast<snn::quantal_release>(rule);
     throw invalid_parameter("connect", "plasticity", py::str(py::repr(rule)),
-                            "must be None, a volley.StdpPair, a volley.TsodyksMarkram or a volley.StochasticRelease");
+                            "must be None, a volley.StdpPair, a volley.TsodyksMarkram, a volley.StochasticRelease or a "
+                            "volley.QuantalRelease");
 }
 
 py::dict population_dict(const snn::network& net, const snn::population& p) {

@@ -149,6 +149,17 @@ class StochasticRelease:
     p_transmit: ValueSpec
     def __init__(self, p_transmit: ValueSpec = 1.0) -> None: ...
 
+class QuantalRelease:
+    u: ValueSpec
+    tau_rec_ms: ValueSpec
+    tau_facil_ms: ValueSpec
+    sites: ValueSpec
+    initial_u: ValueSpec | None
+    initial_available: ValueSpec | None
+    def __init__(self, u: ValueSpec = 0.5, tau_rec_ms: ValueSpec = 800.0, tau_facil_ms: ValueSpec = 0.0,
+                 sites: ValueSpec = 1, initial_u: ValueSpec | None = None,
+                 initial_available: ValueSpec | None = None) -> None: ...
+
 class PopulationIndex:
     value: int
     def __init__(self, value: int) -> None: ...
@@ -164,7 +175,7 @@ class Network:
     def initialise(self, population: PopulationRef, variable: str, value: ValueSpec) -> None: ...
     def connect(self, source: PopulationRef, target: PopulationRef, connector: Connector, weight: ValueSpec = 1.0,
                 delay_ms: ValueSpec = 1.0, receptor: str = "excitatory",
-                plasticity: StdpPair | TsodyksMarkram | StochasticRelease | None = None) -> int: ...
+                plasticity: StdpPair | TsodyksMarkram | StochasticRelease | QuantalRelease | None = None) -> int: ...
     def inject(self, target: PopulationRef, current: Current,
                neurons: Sequence[int] = ...) -> None: ...
     def set_integrator(self, population: PopulationRef, scheme: str, abs_tol: float = 1e-8,

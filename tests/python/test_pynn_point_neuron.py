@@ -106,14 +106,17 @@ from volley.pynn.errors_ import VolleyNotSupported  # noqa: E402
 sim.setup(timestep=0.1)
 cond = sim.Population(1, sim.PointNeuron(sim.LIF(), AMPA=sim.CondExpPostSynapticResponse(tau_syn=2.0, e_syn=0.0),
                                          GABA=sim.CondExpPostSynapticResponse(tau_syn=6.0, e_syn=-75.0)))
+check(cond.get("GABA.tau_syn") == 6.0 and cond.get("tau_m") == 20.0, "Population.get of a composed cell's parameters")
+cond.set(**{"GABA.tau_syn": 4.0})  # reaches the engine: the decay below is 4 ms
+check(cond.get("GABA.tau_syn") == 4.0, "Population.set of a response's parameter")
 cond.record(["v", "AMPA.gsyn", "GABA.gsyn"])
 src = sim.Population(1, sim.SpikeSourceArray(spike_times=[Sequence([5.0])]))
 sim.Projection(src, cond, sim.AllToAllConnector(), sim.StaticSynapse(weight=0.01, delay=1.0), receptor_type="GABA")
 sim.run(20.0)
 sigs = {s.name: np.asarray(s.magnitude).ravel() for s in cond.get_data().segments[0].analogsignals}
 tt = np.arange(len(sigs["GABA.gsyn"])) * 0.1
-g_expected = np.where(tt >= 6.0 - 1e-9, 0.01 * np.exp(-(tt - 6.0) / 6.0), 0.0)
-check(np.max(np.abs(sigs["GABA.gsyn"] - g_expected)) < 1e-12, "GABA.gsyn is not 0.01 exp(-(t - 6)/6) uS")
+g_expected = np.where(tt >= 6.0 - 1e-9, 0.01 * np.exp(-(tt - 6.0) / 4.0), 0.0)
+check(np.max(np.abs(sigs["GABA.gsyn"] - g_expected)) < 1e-12, "GABA.gsyn is not 0.01 exp(-(t - 6)/4) uS")
 check(np.max(np.abs(sigs["AMPA.gsyn"])) == 0.0, "AMPA received GABA's spike")
 check(sigs["v"][-1] < -65.0, "the GABA conductance (e_syn -75 mV) did not hyperpolarise the cell")
 sim.end()
@@ -126,5 +129,16 @@ try:
     check(False, "a PointNeuron mixing current and conductance responses was run")
 except Exception as e:  # PyNN's own check (conductance_based) or VolleyNotSupported
     check("mix" in str(e) or isinstance(e, VolleyNotSupported), f"unexpected error: {e!r}")
+sim.end()
+
+# PyNN's multi_synapse.py: four responses on an AdExp, refused by name (not an unknown attribute).
+sim.setup(timestep=0.1)
+try:
+    sim.Population(1, sim.PointNeuron(sim.AdExp(), AMPA=sim.AlphaPSR(), NMDA=sim.AlphaPSR(), GABAA=sim.AlphaPSR(),
+                                      GABAB=sim.AlphaPSR()))
+    sim.run(1.0)
+    check(False, "a PointNeuron of an AdExp was run")
+except VolleyNotSupported as e:
+    check("AdExp" in str(e), f"the refusal does not name the AdExp: {e}")
 sim.end()
 print("ok")

@@ -34,6 +34,11 @@ vs::network every_feature() {
                 {.weight = 0.5, .delay_ms = 1.0,
                  .plasticity = vs::tsodyks_markram{.u = u, .tau_rec_ms = 300.0, .tau_facil_ms = 20.0, .tau_psc_ms = 2.0}});
     net.connect(s, a, vs::all_to_all{}, {.weight = 1.0, .delay_ms = 0.5, .plasticity = vs::stochastic_release{0.25}});
+    net.connect(s, c, vs::all_to_all{},
+                {.weight = 0.5, .delay_ms = 0.5,
+                 .plasticity = vs::quantal_release{.u = 0.3, .tau_rec_ms = 50.0, .tau_facil_ms = std::vector<double>(10, 20),
+                                                   .sites = 4.0, .initial_available = std::vector<double>(10, 2)}});
+    net.connect(s, b, vs::all_to_all{}, {.weight = 0.5, .delay_ms = 0.5, .plasticity = vs::quantal_release{}});
     net.inject(a, vs::dc_current{.amplitude_mv = 3, .start_ms = 10, .stop_ms = 20}, {1, 2});
     net.inject(c, vs::step_current{{0, 5, 10}, {1, -1, 0}});
     net.inject(b, vs::ac_current{.amplitude_mv = 2, .offset_mv = 0.5, .frequency_hz = 40, .phase_deg = 90, .start_ms = 3,

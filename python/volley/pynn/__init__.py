@@ -11,7 +11,7 @@ SpikeSourceGamma, SpikeSourceArray, and PointNeuron composing a LIF with one or 
 CurrExpPostSynapticResponse, CondExpPostSynapticResponse or CondAlphaPostSynapticResponse. Current sources: DCSource, StepCurrentSource, ACSource,
 NoisyCurrentSource. Synapses: StaticSynapse, STDPMechanism (SpikePairRule with Additive,
 Multiplicative or AdditivePotentiationMultiplicativeDepression weight dependence),
-TsodyksMarkramSynapse, SimpleStochasticSynapse. Every PyNN connector; NativeRNG (a NumpyRNG
+TsodyksMarkramSynapse, SimpleStochasticSynapse, MultiQuantalSynapse. Every PyNN connector; NativeRNG (a NumpyRNG
 seeded from setup() unless given a seed). Spikes and state
 variables are recorded into Neo blocks, an injected current through its source's record().
 The network is built at the first run(); afterwards a current source's parameters, a

@@ -6,22 +6,48 @@ from itertools import repeat
 
 import numpy as np
 from pyNN import common
+from pyNN.connectors import OneToOneConnector
 from pyNN.errors import NonExistentParameterError
+from pyNN.parameters import LazyArray
 from pyNN.space import Space
 
 import volley
 
 from . import simulator
 from .errors_ import invalid, unsupported
-from .standardmodels import SimpleStochasticSynapse, STDPMechanism, StaticSynapse, TsodyksMarkramSynapse
+from .standardmodels import (MultiQuantalSynapse, SimpleStochasticSynapse, STDPMechanism, StaticSynapse,
+                             TsodyksMarkramSynapse)
 
 # The synapse types whose parameters are kept per connection and given to the engine as lists.
-_PER_CONNECTION = {TsodyksMarkramSynapse: ("U", "tau_rec", "tau_facil"), SimpleStochasticSynapse: ("p",)}
+_PER_CONNECTION = {TsodyksMarkramSynapse: ("U", "tau_rec", "tau_facil"), SimpleStochasticSynapse: ("p",),
+                   MultiQuantalSynapse: ("U", "n", "tau_rec", "tau_facil")}
+# The state variables that Projection.initialize() sets, per synapse type.
+_INITIAL = {MultiQuantalSynapse: ("u", "a")}
 # Their ranges (the engine's, plasticity.hpp), checked when they are made or set.
 _RANGES = {"U": (lambda x: (x > 0) & (x <= 1), "U must lie in (0, 1]"),
            "tau_rec": (lambda x: x > 0, "must be > 0 ms"),
            "tau_facil": (lambda x: x >= 0, "must be >= 0 ms (0: no facilitation)"),
-           "p": (lambda x: (x >= 0) & (x <= 1), "a probability must lie in [0, 1]")}
+           "p": (lambda x: (x >= 0) & (x <= 1), "a probability must lie in [0, 1]"),
+           "n": (lambda x: (x >= 1) & (x <= 65535) & (x == np.floor(x)),
+                 "the number of release sites must be a whole number in [1, 65535]"),
+           "u": (lambda x: (x >= 0) & (x <= 1), "a release probability must lie in [0, 1]"),
+           "a": (lambda x: (x >= 0) & (x == np.floor(x)), "the available sites must be a whole number >= 0")}
+# MultiQuantalSynapse's U may be 0 (NEST's quantal_stp_synapse allows [0, 1]).
+_U_FROM_ZERO = (lambda x: (x >= 0) & (x <= 1), "U must lie in [0, 1]")
+
+
+def _connect(connector, projection):
+    """connector.connect(projection), except for PyNN 0.13's OneToOneConnector between one-cell
+    populations or views under NumPy 2: its map gives a 0-d boolean, on which pyNN/connectors.py
+    calls nonzero(), which NumPy 2 refuses ("Calling nonzero on 0d arrays is not allowed"; every
+    backend, pyNN.nest included). The same map, each column a 1-d array, makes the same
+    connections."""
+    if type(connector) is OneToOneConnector and np.lib.NumpyVersion(np.__version__) >= "2.0.0":
+        connection_map = LazyArray(lambda i, j: i == j, shape=projection.shape)
+        connector._standard_connect(
+            projection, lambda mask=None: (np.atleast_1d(column) for column in connection_map.by_column(mask)))
+    else:
+        connector.connect(projection)
 
 
 class Connection(common.Connection):
@@ -85,14 +111,15 @@ class Projection(common.Projection):
                                    source, receptor_type, space, label)
         if not isinstance(self.synapse_type, (StaticSynapse, STDPMechanism, *_PER_CONNECTION)):
             raise unsupported(f"projection {self.label}", "synapse_type", type(self.synapse_type).__name__,
-                              "pyNN.volley has StaticSynapse, STDPMechanism, TsodyksMarkramSynapse and "
-                              "SimpleStochasticSynapse")
+                              "pyNN.volley has StaticSynapse, STDPMechanism, TsodyksMarkramSynapse, "
+                              "SimpleStochasticSynapse and MultiQuantalSynapse")
         # The receptor type: PyNN has checked it against the target's; build() maps it onto Volley's.
         self._pre, self._post, self._weights, self._delays = [], [], [], []
         self._parts = []  # plastic: (Volley projection, positions of its connections in _columns())
         names = _PER_CONNECTION.get(type(self.synapse_type), ())
         self._extra = {name: [] for name in names}  # per connection, as _weights
-        connector.connect(self)
+        self._initial = {}  # initialize()'s state variables: one value per connection
+        _connect(connector, self)
         self._check_extra()
         simulator.state.projections.append(self)
 
@@ -103,10 +130,43 @@ class Projection(common.Projection):
             if not chunks:
                 continue
             values = np.concatenate(chunks)
-            ok, why = _RANGES[name]
+            ok, why = _U_FROM_ZERO if name == "U" and isinstance(self.synapse_type, MultiQuantalSynapse) else _RANGES[name]
             bad = np.flatnonzero(~(np.isfinite(values) & ok(values)))
             if bad.size:
                 raise invalid(f"projection {self.label} connection {int(bad[0])}", name, f"{values[bad[0]]:g}", why)
+        if "a" in self._initial:
+            sites = np.concatenate(self._extra["n"]) if self._extra["n"] else np.array([])
+            bad = np.flatnonzero(self._initial["a"] > sites)
+            if bad.size:
+                raise invalid(f"projection {self.label} connection {int(bad[0])}", "a", f"{self._initial['a'][bad[0]]:g}",
+                              f"the available sites must be <= n ({sites[bad[0]]:g})")
+
+    def _set_initial_value_array(self, variable, value):
+        """Projection.initialize(): the state of each connection before the first spike (a
+        MultiQuantalSynapse's u and a), before the first run()."""
+        names = _INITIAL.get(type(self.synapse_type), ())
+        if variable not in names:
+            raise unsupported(f"projection {self.label}", "initialize()", variable,
+                              f"{type(self.synapse_type).__name__} has no state variable Volley sets"
+                              + (f" other than {', '.join(names)}" if names else ""))
+        if simulator.state.simulation is not None:
+            raise unsupported(f"projection {self.label}", "initialize()", variable,
+                              "Volley builds the network at the first run(); initialize before it")
+        values = np.broadcast_to(np.asarray(value.evaluate(simplify=True), dtype=float), (len(self),)).copy()
+        ok, why = _RANGES[variable]
+        bad = np.flatnonzero(~(np.isfinite(values) & ok(values)))
+        if bad.size:
+            raise invalid(f"projection {self.label} connection {int(bad[0])}", variable, f"{values[bad[0]]:g}", why)
+        previous = self._initial.get(variable)
+        self._initial[variable] = values
+        try:
+            self._check_extra()
+        except Exception:
+            if previous is None:
+                del self._initial[variable]
+            else:
+                self._initial[variable] = previous
+            raise
 
     def __len__(self):
         return sum(len(p) for p in self._pre)
@@ -192,8 +252,9 @@ class Projection(common.Projection):
         for name in attributes:
             if name not in ("weight", "delay") and name not in self._extra:
                 raise unsupported(f"projection {self.label}", "set()", name,
-                                  "pyNN.volley sets weight, delay and a TsodyksMarkramSynapse's U, tau_rec and "
-                                  "tau_facil (STDP parameters are given to STDPMechanism)")
+                                  "pyNN.volley sets weight, delay and the parameters of a TsodyksMarkramSynapse, "
+                                  "SimpleStochasticSynapse or MultiQuantalSynapse (STDP parameters are given to "
+                                  "STDPMechanism)")
         common.Projection.set(self, **attributes)
 
     def _set_attributes(self, parameter_space):
@@ -286,6 +347,10 @@ class Projection(common.Projection):
         values = {name: np.concatenate(self._extra[name])[mask] for name in self._extra}
         if isinstance(self.synapse_type, SimpleStochasticSynapse):
             return volley.StochasticRelease(p_transmit=values["p"])
+        if isinstance(self.synapse_type, MultiQuantalSynapse):
+            initial = {name: v[mask] for name, v in self._initial.items()}
+            return volley.QuantalRelease(u=values["U"], tau_rec_ms=values["tau_rec"], tau_facil_ms=values["tau_facil"],
+                                         sites=values["n"], initial_u=initial.get("u"), initial_available=initial.get("a"))
         key = "tau_syn_E" if self.receptor_type == "excitatory" else "tau_syn_I"
         tau_syn = post_pop._parameters.get(key)
         tau_psc = np.zeros(len(post)) if tau_syn is None else np.asarray(tau_syn, dtype=float)[post]

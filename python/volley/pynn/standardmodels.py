@@ -46,6 +46,10 @@ LIF = _component(cells.LIF, ["spikes", "v"])
 CurrExpPostSynapticResponse = _component(receptors.CurrExpPostSynapticResponse, ["isyn"])
 CondExpPostSynapticResponse = _component(receptors.CondExpPostSynapticResponse, ["gsyn"])
 CondAlphaPostSynapticResponse = _component(receptors.CondAlphaPostSynapticResponse, ["gsyn"])
+# What PointNeuron refuses by name (cells.translate) rather than as an unknown attribute.
+AdExp = _component(cells.AdExp, ["spikes", "v", "w"])
+# pyNN.nest's short names for the responses.
+ExpPSR, AlphaPSR = CondExpPostSynapticResponse, CondAlphaPostSynapticResponse
 
 
 class PointNeuron(cells.PointNeuron):
@@ -53,6 +57,20 @@ class PointNeuron(cells.PointNeuron):
     exponential, conductance exponential or conductance alpha), run as Volley's lif_exp,
     lif_cond_exp or lif_cond_alpha with the responses on its two receptors (cells.translate).
     Its parameters keep PyNN's names, the responses' as "<receptor>.<parameter>"."""
+
+    @property
+    def translations(self):
+        """Identity translations of the neuron's parameters and the responses' "<receptor>.<name>"
+        (Population.get and set look names up here)."""
+        translations = dict(self.neuron.translations)
+        for name in self.receptor_types:
+            for key in self.post_synaptic_receptors[name].translations:
+                if key != "locations":
+                    dotted = f"{name}.{key}"
+                    same = (lambda n: lambda **values: values[n])(dotted)  # a dotted name cannot be eval'ed
+                    translations[dotted] = {"translated_name": dotted, "forward_transform": same,
+                                            "reverse_transform": same, "type": "simple"}
+        return translations
 
     @property
     def native_parameters(self):
@@ -65,9 +83,9 @@ class PointNeuron(cells.PointNeuron):
 
     def reverse_translate(self, native_parameters):
         own = {k: v for k, v in native_parameters.items() if "." not in k}
-        standard = self.neuron.reverse_translate(ParameterSpace(own, shape=native_parameters.shape))
-        standard.update(**{k: v for k, v in native_parameters.items() if "." in k})
-        return standard
+        standard = dict(self.neuron.reverse_translate(ParameterSpace(own, shape=native_parameters.shape)).items())
+        standard.update({k: v for k, v in native_parameters.items() if "." in k})
+        return ParameterSpace(standard, shape=native_parameters.shape)
 
 
 class _VolleyCurrentSource:
@@ -311,8 +329,27 @@ class TsodyksMarkramSynapse(synapses.TsodyksMarkramSynapse):
         d = simulator.state.min_delay
         return simulator.state.dt if d == "auto" else d
 StochasticTsodyksMarkramSynapse = _not_supported(synapses.StochasticTsodyksMarkramSynapse,
-                                                 "Volley's short-term plasticity is deterministic")
-MultiQuantalSynapse = _not_supported(synapses.MultiQuantalSynapse, "Volley's short-term plasticity is deterministic")
+                                                 "Volley's Tsodyks-Markram synapse is deterministic (its "
+                                                 "stochastic release of several sites is MultiQuantalSynapse)")
+
+
+class MultiQuantalSynapse(synapses.MultiQuantalSynapse):
+    """Volley's quantal_release rule (docs/plasticity.md), as pyNN.nest's quantal_stp_synapse:
+    U, n, tau_rec and tau_facil per connection; Projection.initialize(u=..., a=...) sets the
+    release probability and the available sites before the first spike (by default U and n)."""
+    translations = _identity(synapses.MultiQuantalSynapse)
+
+    def __init__(self, **parameters):
+        # PyNN's parameter space holds n as an integer and would truncate 2.5 to 2 silently.
+        n = parameters.get("n")
+        if isinstance(n, (int, float, np.integer, np.floating)) and not float(n).is_integer():
+            from .errors_ import invalid
+            raise invalid("MultiQuantalSynapse", "n", f"{n:g}", "the number of release sites must be a whole number")
+        super().__init__(**parameters)
+
+    def _get_minimum_delay(self):
+        d = simulator.state.min_delay
+        return simulator.state.dt if d == "auto" else d
 
 
 class SimpleStochasticSynapse(synapses.SimpleStochasticSynapse):

@@ -78,8 +78,18 @@ plasticity_rule read_plasticity(const node& n) {
         n.only_keys({"type", "p_transmit"});
         return stochastic_release{read_value(n.at("p_transmit"))};
     }
+    if (type == "quantal_release") {
+        n.only_keys({"type", "u", "tau_rec_ms", "tau_facil_ms", "sites", "initial_u", "initial_available"});
+        quantal_release r;
+        for (auto [key, field] : {std::pair{"u", &r.u}, std::pair{"tau_rec_ms", &r.tau_rec_ms},
+                                  std::pair{"tau_facil_ms", &r.tau_facil_ms}, std::pair{"sites", &r.sites}})
+            if (n.has(key)) *field = read_value(n.at(key));
+        if (n.has("initial_u")) r.initial_u = read_value(n.at("initial_u"));
+        if (n.has("initial_available")) r.initial_available = read_value(n.at("initial_available"));
+        return r;
+    }
     n.at("type").fail("unknown plasticity type \"" + type +
-                      "\" (known: stdp_pair, stdp_triplet, tsodyks_markram, stochastic_release)");
+                      "\" (known: stdp_pair, stdp_triplet, tsodyks_markram, stochastic_release, quantal_release)");
 }
 
 ojson write_plasticity(const plasticity_rule& rule) {
@@ -107,6 +117,16 @@ ojson write_plasticity(const plasticity_rule& rule) {
                 {"tau_psc_ms", write_value(m->tau_psc_ms)}};
     if (const auto* b = std::get_if<stochastic_release>(&rule))
         return {{"type", "stochastic_release"}, {"p_transmit", write_value(b->p_transmit)}};
+    if (const auto* q = std::get_if<quantal_release>(&rule)) {
+        ojson o = {{"type", "quantal_release"},
+                   {"u", write_value(q->u)},
+                   {"tau_rec_ms", write_value(q->tau_rec_ms)},
+                   {"tau_facil_ms", write_value(q->tau_facil_ms)},
+                   {"sites", write_value(q->sites)}};
+        if (q->initial_u) o["initial_u"] = write_value(*q->initial_u);
+        if (q->initial_available) o["initial_available"] = write_value(*q->initial_available);
+        return o;
+    }
     const auto& t = std::get<stdp_triplet>(rule);
     return {{"type", "stdp_triplet"},   {"pairing", pairing_names[static_cast<int>(t.pairing)]},
             {"tau_plus_ms", t.tau_plus_ms}, {"tau_minus_ms", t.tau_minus_ms},

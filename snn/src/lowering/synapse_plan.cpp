@@ -54,10 +54,12 @@ void plan_part(const network& net, const simulation_options& options, std::uint3
         }
         projection_expander ex(net, q, options.seed, options.dt_ms);
         if (plastic_q) {  // only its delays: its weights change, and it fills a table of its own
+            // short-term plasticity delivers at most w, multi-quantal release w times its sites
+            const double most = max_delivery_factor(proj.synapse.plasticity);
             for (std::uint32_t j = gb - first[tp]; j < ge - first[tp]; ++j) {
                 ex.expand(j);
                 for (std::size_t k = 0; k < ex.sources.size(); ++k) {
-                    mw = std::max(mw, std::abs(ex.weights[k]));  // short-term plasticity delivers at most w
+                    mw = std::max(mw, std::abs(ex.weights[k]) * most);
                     plastic.add(r, static_cast<std::uint32_t>(std::max(ex.delays[k], 1)), ex.weights[k]);
                 }
             }

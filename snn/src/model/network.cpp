@@ -257,6 +257,12 @@ std::size_t network::connect(population_index source, population_index target, c
         specs.insert(specs.end(), {{&m->u, "u"}, {&m->tau_rec_ms, "tau_rec_ms"}, {&m->tau_facil_ms, "tau_facil_ms"},
                                    {&m->tau_psc_ms, "tau_psc_ms"}});
     if (const auto* b = std::get_if<stochastic_release>(&synapse.plasticity)) specs.emplace_back(&b->p_transmit, "p_transmit");
+    if (const auto* q = std::get_if<quantal_release>(&synapse.plasticity)) {
+        specs.insert(specs.end(), {{&q->u, "u"}, {&q->tau_rec_ms, "tau_rec_ms"}, {&q->tau_facil_ms, "tau_facil_ms"},
+                                   {&q->sites, "sites"}});
+        if (q->initial_u) specs.emplace_back(&*q->initial_u, "initial_u");
+        if (q->initial_available) specs.emplace_back(&*q->initial_available, "initial_available");
+    }
     for (const auto& [v, name] : specs) {
         if (std::holds_alternative<std::vector<double>>(*v)) {
             if (synapse_count == 0 && !std::holds_alternative<from_list>(rule))

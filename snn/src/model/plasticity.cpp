@@ -3,6 +3,7 @@
 #include <volley/error.hpp>
 #include <volley/snn/plasticity.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "model/format_number.hpp"
@@ -93,6 +94,42 @@ void check_per_synapse(const value_spec& v, const std::string& object, const cha
                                     format_number(l[i]), why);
 }
 
+/// The element i of a constant or a per-synapse list (a constant for every i).
+double element(const value_spec& v, std::size_t i) {
+    const auto* c = std::get_if<double>(&v);
+    return c ? *c : std::get<std::vector<double>>(v)[i];
+}
+
+std::size_t elements(const value_spec& v) {
+    const auto* l = std::get_if<std::vector<double>>(&v);
+    return l ? l->size() : 1;
+}
+
+void validate_quantal_release(const quantal_release& q, const std::string& o) {
+    auto whole = [](double x) { return x == std::floor(x); };
+    check_per_synapse(q.u, o, "u", [](double x) { return x >= 0 && x <= 1; }, "U must lie in [0, 1]");
+    check_per_synapse(q.tau_rec_ms, o, "tau_rec_ms", [](double x) { return x > 0; }, "must be finite and > 0 ms");
+    check_per_synapse(q.tau_facil_ms, o, "tau_facil_ms", [](double x) { return x >= 0; },
+                      "must be finite and >= 0 ms (0: no facilitation)");
+    check_per_synapse(q.sites, o, "sites", [&](double x) { return whole(x) && x >= 1 && x <= quantal_release::max_sites; },
+                      "the number of release sites must be a whole number in [1, 65535]");
+    if (q.initial_u)
+        check_per_synapse(*q.initial_u, o, "initial_u", [](double x) { return x >= 0 && x <= 1; },
+                          "a release probability must lie in [0, 1]");
+    if (!q.initial_available) return;
+    const value_spec& a = *q.initial_available;
+    check_per_synapse(a, o, "initial_available", [&](double x) { return whole(x) && x >= 0; },
+                      "the available sites must be a whole number >= 0");
+    const std::size_t n = std::max(elements(a), elements(q.sites));
+    if (elements(a) > 1 && elements(q.sites) > 1 && elements(a) != elements(q.sites)) return;  // lengths: network::connect
+    for (std::size_t i = 0; i < n; ++i)
+        if (element(a, elements(a) == 1 ? 0 : i) > element(q.sites, elements(q.sites) == 1 ? 0 : i))
+            throw invalid_parameter(o, elements(a) == 1 ? std::string("initial_available")
+                                                        : "initial_available[" + std::to_string(i) + "]",
+                                    format_number(element(a, elements(a) == 1 ? 0 : i)),
+                                    "must be <= the sites (" + format_number(element(q.sites, elements(q.sites) == 1 ? 0 : i)) + ")");
+}
+
 }  // namespace
 
 std::pair<double, double> weight_bounds(const plasticity_rule& r) noexcept {
@@ -101,8 +138,17 @@ std::pair<double, double> weight_bounds(const plasticity_rule& r) noexcept {
     return {0.0, 0.0};
 }
 
+double max_delivery_factor(const plasticity_rule& r) noexcept {
+    const auto* q = std::get_if<quantal_release>(&r);
+    if (!q) return 1.0;
+    if (const auto* c = std::get_if<double>(&q->sites)) return *c;
+    const auto* l = std::get_if<std::vector<double>>(&q->sites);
+    return l && !l->empty() ? *std::max_element(l->begin(), l->end()) : 1.0;
+}
+
 std::string plasticity_name(const plasticity_rule& r) {
-    static constexpr const char* names[] = {"static", "stdp_pair", "stdp_triplet", "tsodyks_markram", "stochastic_release"};
+    static constexpr const char* names[] = {"static",           "stdp_pair",         "stdp_triplet",
+                                                  "tsodyks_markram",  "stochastic_release", "quantal_release"};
     return names[r.index()];
 }
 
@@ -147,14 +193,8 @@ void validate_plasticity(const plasticity_rule& r, const std::string& object) {
         each(m->tau_rec_ms, "tau_rec_ms", [](double x) { return x > 0; }, "must be finite and > 0 ms");
         each(m->tau_facil_ms, "tau_facil_ms", [](double x) { return x >= 0; }, "must be finite and >= 0 ms (0: no facilitation)");
         each(m->tau_psc_ms, "tau_psc_ms", [](double x) { return x >= 0; }, "must be finite and >= 0 ms");
-        auto at = [](const value_spec& v, std::size_t i) {
-            const auto* c = std::get_if<double>(&v);
-            return c ? *c : std::get<std::vector<double>>(v)[i];
-        };
-        auto count = [](const value_spec& v) {
-            const auto* l = std::get_if<std::vector<double>>(&v);
-            return l ? l->size() : std::size_t{1};
-        };
+        const auto& at = element;
+        const auto& count = elements;
         const std::size_t n = std::min(count(m->tau_psc_ms), count(m->tau_rec_ms));
         const bool listed = count(m->tau_psc_ms) > 1 || count(m->tau_rec_ms) > 1;
         for (std::size_t i = 0; i < (listed ? std::max(count(m->tau_psc_ms), count(m->tau_rec_ms)) : n); ++i) {
@@ -168,6 +208,8 @@ void validate_plasticity(const plasticity_rule& r, const std::string& object) {
     } else if (const auto* b = std::get_if<stochastic_release>(&r)) {
         check_per_synapse(b->p_transmit, object + " (stochastic_release)", "p_transmit",
                           [](double p) { return p >= 0 && p <= 1; }, "a probability must lie in [0, 1]");
+    } else if (const auto* q = std::get_if<quantal_release>(&r)) {
+        validate_quantal_release(*q, object + " (quantal_release)");
     }
 }
 

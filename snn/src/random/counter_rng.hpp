@@ -19,6 +19,7 @@ enum class stream_purpose : std::uint32_t {
     poisson = 4,
     current_noise = 5,
     synapse_release = 6,
+    quantal_release = 7,
 };
 
 class counter_rng {

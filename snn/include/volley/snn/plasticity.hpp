@@ -8,6 +8,7 @@
 // a dendritic delay to the post spikes (stdp_pair::dendritic_delay_ms).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -135,9 +136,33 @@ struct stochastic_release {
     friend bool operator==(const stochastic_release&, const stochastic_release&) = default;
 };
 
-/// The plasticity of a projection: none (static), pair or triplet STDP, short-term plasticity
-/// or stochastic release.
-using plasticity_rule = std::variant<std::monostate, stdp_pair, stdp_triplet, tsodyks_markram, stochastic_release>;
+/// Multi-quantal release with short-term plasticity (Fuhrmann, Segev, Markram & Tsodyks 2002,
+/// J. Neurophysiol. 87:140; as NEST's quantal_stp_synapse and PyNN's MultiQuantalSynapse). A
+/// synapse has `sites` release sites, a of them available, and a release probability u. At a
+/// spike of its source h ms after the previous one: u = U + u·(1 - U)·exp(-h / tau_facil_ms)
+/// (u = U when tau_facil_ms is 0), and each of the sites - a depleted sites recovers with
+/// probability 1 - exp(-h / tau_rec_ms); then each available site releases with probability u,
+/// the synapse delivers weight × (sites released), and those sites are depleted. At the source's
+/// first spike u and a are used as they start (initial_u, default U; initial_available, default
+/// all sites), as NEST does. The draws for a synapse and a spike come from a counter-based stream
+/// named by the seed, the projection, the target, the synapse's place among the target's
+/// synapses and the spike's step, so they are the same for any thread count. Each parameter is a
+/// constant or one value per synapse; sites and initial_available are whole numbers.
+struct quantal_release {
+    value_spec u = 0.5;              ///< U, in [0, 1]
+    value_spec tau_rec_ms = 800.0;   ///< [ms] > 0
+    value_spec tau_facil_ms = 0.0;   ///< [ms] >= 0; 0: u = U at every spike
+    value_spec sites = 1.0;          ///< n, a whole number in [1, max_sites]
+    std::optional<value_spec> initial_u = std::nullopt;          ///< u before the first spike, in [0, 1] (default U)
+    std::optional<value_spec> initial_available = std::nullopt;  ///< a before the first spike, in [0, sites] (default sites)
+    static constexpr double max_sites = 65535;
+    friend bool operator==(const quantal_release&, const quantal_release&) = default;
+};
+
+/// The plasticity of a projection: none (static), pair or triplet STDP, short-term plasticity,
+/// stochastic release or multi-quantal release.
+using plasticity_rule =
+    std::variant<std::monostate, stdp_pair, stdp_triplet, tsodyks_markram, stochastic_release, quantal_release>;
 
 /// True when the rule is not std::monostate: the projection has a table of its own.
 inline bool is_plastic(const plasticity_rule& r) noexcept { return r.index() != 0; }
@@ -145,11 +170,16 @@ inline bool is_plastic(const plasticity_rule& r) noexcept { return r.index() != 
 /// True for the STDP rules, whose weights change within [w_min, w_max].
 inline bool changes_weights(const plasticity_rule& r) noexcept { return r.index() == 1 || r.index() == 2; }
 
-/// The rule's hard bounds [w_min, w_max] (0, 0 for a static projection and for
-/// tsodyks_markram and stochastic_release, whose weights do not change).
+/// The rule's hard bounds [w_min, w_max] (0, 0 for a static projection and for the short-term
+/// and release rules, whose weights do not change).
 std::pair<double, double> weight_bounds(const plasticity_rule& r) noexcept;
 
-/// "static", "stdp_pair", "stdp_triplet", "tsodyks_markram" or "stochastic_release".
+/// The most one spike can deliver through a synapse of the rule, as a multiple of its weight:
+/// the largest number of release sites for quantal_release, 1 for every other rule.
+double max_delivery_factor(const plasticity_rule& r) noexcept;
+
+/// "static", "stdp_pair", "stdp_triplet", "tsodyks_markram", "stochastic_release" or
+/// "quantal_release".
 std::string plasticity_name(const plasticity_rule& r);
 
 /// Throws invalid_parameter naming `object` and the parameter when a rule's parameter is out

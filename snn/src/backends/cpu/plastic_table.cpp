@@ -4,10 +4,10 @@
 
 #include <volley/error.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
-#include "build/connectivity.hpp"
 #include "model/format_number.hpp"
 
 namespace volley::snn::detail {
@@ -103,20 +103,23 @@ plastic_table::plastic_table(const network& net, std::size_t projection, const s
         if (const auto* c = std::get_if<double>(&v)) return *c;
         return std::get<std::vector<double>>(v)[list.list_index[k]];
     };
+    const auto* quantal = std::get_if<quantal_release>(&proj.synapse.plasticity);
+    if (release || quantal) {  // the draws of a synapse are named by its place among its target's
+        release_rank_.resize(list.size());
+        for (std::uint32_t j = 0; j < n_tgt; ++j)
+            for (std::uint32_t k = col_begin_[j]; k < col_begin_[j + 1]; ++k) release_rank_[col_synapse_[k]] = k - col_begin_[j];
+        release_key_ = options.seed + 0x9E3779B97F4A7C15ull * (static_cast<std::uint64_t>(projection) + 1);
+    }
     if (release) {
         const bool per_synapse = !std::holds_alternative<double>(release->p_transmit);
         if (per_synapse && list.list_index.size() != list.size())
             throw error(object + ": stochastic_release probabilities per synapse need a connector with lists");
         release_p_.assign(per_synapse ? list.size() : 1, per_synapse ? 0.0 : std::get<double>(release->p_transmit));
-        release_rank_.resize(list.size());
-        for (std::uint32_t j = 0; j < n_tgt; ++j)
-            for (std::uint32_t k = col_begin_[j]; k < col_begin_[j + 1]; ++k) {
-                release_rank_[col_synapse_[k]] = k - col_begin_[j];
-                if (per_synapse) release_p_[col_synapse_[k]] = value(release->p_transmit, k);
-            }
-        release_key_ = options.seed + 0x9E3779B97F4A7C15ull * (static_cast<std::uint64_t>(projection) + 1);
+        if (per_synapse)
+            for (std::size_t k = 0; k < list.size(); ++k) release_p_[col_synapse_[k]] = value(release->p_transmit, k);
         release_on_ = true;
     }
+    if (quantal) build_quantal(*quantal, list, object);
     if (stp) {
         const bool per_synapse = !std::holds_alternative<double>(stp->u) || !std::holds_alternative<double>(stp->tau_rec_ms) ||
                                  !std::holds_alternative<double>(stp->tau_facil_ms) ||
@@ -132,6 +135,8 @@ plastic_table::plastic_table(const network& net, std::size_t projection, const s
         stp_on_ = true;
     }
     pre_.assign(n_src, {});
+    if (quantal_on_)
+        for (auto& p : pre_) p.last = no_spike;
     post_.assign(n_tgt, {});
     tau_ms_[trace_o1] = k_.tau_o1_ms;
     tau_ms_[trace_r1] = k_.tau_r1_ms;
@@ -141,6 +146,31 @@ plastic_table::plastic_table(const network& net, std::size_t projection, const s
     for (std::size_t i = 0; i < 4; ++i)
         for (std::int64_t lag = 0; lag < decay_steps; ++lag)
             decay_[i * decay_steps + static_cast<std::size_t>(lag)] = decay_factor(lag, static_cast<trace_kind>(i));
+}
+
+void plastic_table::build_quantal(const quantal_release& rule, const synapse_list& list, const std::string& object) {
+    std::vector<const value_spec*> specs{&rule.u, &rule.tau_rec_ms, &rule.tau_facil_ms, &rule.sites};
+    if (rule.initial_u) specs.push_back(&*rule.initial_u);
+    if (rule.initial_available) specs.push_back(&*rule.initial_available);
+    const bool per_synapse =
+        std::any_of(specs.begin(), specs.end(), [](const value_spec* v) { return !std::holds_alternative<double>(*v); });
+    if (per_synapse && list.list_index.size() != list.size())
+        throw error(object + ": quantal_release parameters per synapse need a connector with lists");
+    auto value = [&](const value_spec& v, std::size_t k) {
+        if (const auto* c = std::get_if<double>(&v)) return *c;
+        return std::get<std::vector<double>>(v)[list.list_index[k]];
+    };
+    quantal_k_.resize(per_synapse ? list.size() : 1);
+    quantal_.resize(list.size());
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        const std::size_t pos = col_synapse_[k];
+        const quantal_constants c{value(rule.u, k), value(rule.tau_rec_ms, k), value(rule.tau_facil_ms, k),
+                                  static_cast<std::uint32_t>(value(rule.sites, k))};
+        quantal_k_[per_synapse ? pos : 0] = c;
+        quantal_[pos] = {rule.initial_u ? value(*rule.initial_u, k) : c.u,
+                         rule.initial_available ? static_cast<std::uint32_t>(value(*rule.initial_available, k)) : c.sites};
+    }
+    quantal_on_ = true;
 }
 
 void plastic_table::rebuild(const network& net, const simulation_options& options) {
@@ -163,7 +193,7 @@ void plastic_table::jump(double& a, double& b, std::int64_t& last, std::int64_t 
 }
 
 void plastic_table::on_post_spike(std::uint32_t target, std::int64_t stamp) {
-    if (stp_on_ || release_on_ || target < begin_ || target - begin_ >= post_.size()) return;
+    if (stp_on_ || release_on_ || quantal_on_ || target < begin_ || target - begin_ >= post_.size()) return;
     const std::uint32_t j = target - begin_;
     auto& post = post_[j];
     const double o2 = k_.triplet ? decayed(post.x2, post.last, stamp, trace_o2) : 0.0;
@@ -210,7 +240,8 @@ std::uint64_t plastic_table::bytes() const noexcept {
     return 4 * (row_begin_.size() + words_.size() + col_begin_.size() + col_synapse_.size() + col_source_.size()) +
            8 * (weights_.size() + decay_.size()) + sizeof(trace) * (pre_.size() + post_.size()) +
            sizeof(stp_state) * stp_.size() + sizeof(stp_constants) * stp_k_.size() +
-           8 * release_p_.size() + 4 * release_rank_.size();
+           8 * release_p_.size() + 4 * release_rank_.size() + sizeof(quantal_constants) * quantal_k_.size() +
+           sizeof(quantal_state) * quantal_.size();
 }
 
 }  // namespace volley::snn::detail

@@ -25,6 +25,8 @@
 // when they differ between synapses. Stochastic release (stochastic_release) uses the rows too:
 // a pre spike delivers each synapse's weight with its probability, the draw named by (seed,
 // projection, target, the synapse's place among the target's synapses, the spike's step).
+// Multi-quantal release (quantal_release) likewise: per synapse its release probability and
+// available sites (16 bytes), drawn from a stream named the same way.
 
 #include <algorithm>
 #include <cmath>
@@ -34,6 +36,7 @@
 
 #include <volley/snn/network.hpp>
 #include <volley/snn/simulation.hpp>
+#include "build/connectivity.hpp"
 #include "checkpoint/state_archive.hpp"
 #include "lowering/fixed_point.hpp"
 #include "random/counter_rng.hpp"
@@ -91,6 +94,7 @@ public:
     std::size_t on_pre_spike(std::uint32_t source, std::int64_t stamp, Deliver&& deliver) {
         if (stp_on_) return stp_row(source, stamp, deliver);
         if (release_on_) return release_row(source, stamp, deliver);
+        if (quantal_on_) return quantal_row(source, stamp, deliver);
         // The weight dependence is chosen once per spike; the row loop is compiled for each.
         switch (k_.dependence) {
             case stdp_weight_dependence::multiplicative:
@@ -137,6 +141,7 @@ public:
     void visit_state(state_archive& a) {
         a.field("weights", weights_), a.field("pre", pre_), a.field("post", post_);
         if (stp_on_) a.field("stp", stp_);
+        if (quantal_on_) a.field("quantal", quantal_);
         if (post_shift_ > 0) {  // tables without a dendritic delay keep the format they had
             pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(head_));
             head_ = 0;
@@ -199,6 +204,53 @@ private:
         }
         return sent;
     }
+
+    /// quantal_release: one synapse's state and parameters.
+    struct quantal_state {
+        double u = 0;                 ///< release probability
+        std::uint32_t available = 0;  ///< available sites
+        std::uint32_t unused = 0;
+    };
+    struct quantal_constants {
+        double u = 0.5, tau_rec_ms = 800, tau_facil_ms = 0;
+        std::uint32_t sites = 1;
+    };
+    /// The `last` of a source that has not spiked yet (quantal_release updates nothing then).
+    static constexpr std::int64_t no_spike = std::numeric_limits<std::int64_t>::min();
+    /// A pre spike through multi-quantal release (NEST's quantal_stp_synapse::send, in its order:
+    /// facilitation, recovery of each depleted site, release of each available site).
+    template <class Deliver>
+    std::size_t quantal_row(std::uint32_t source, std::int64_t stamp, Deliver& deliver) {
+        const std::uint32_t b = row_begin_[source], e = row_begin_[source + 1];
+        auto& pre = pre_[source];
+        const bool first = pre.last == no_spike;
+        const double h = first ? 0.0 : static_cast<double>(stamp - pre.last) * dt_ms_;
+        pre.last = stamp;
+        const bool one = quantal_k_.size() == 1;
+        const std::uint64_t key = release_key_ + static_cast<std::uint64_t>(stamp) * 0xD1B54A32D192ED03ull;
+        std::size_t sent = 0;
+        for (std::uint32_t k = b; k < e; ++k) {
+            const auto& c = quantal_k_[one ? 0 : k];
+            auto& s = quantal_[k];
+            const std::uint32_t word = words_[k], j = word >> delay_bits_;
+            counter_rng rng(key, stream_purpose::quantal_release, begin_ + j, release_rank_[k]);
+            if (!first) {
+                s.u = c.u + s.u * (1 - c.u) * (c.tau_facil_ms == 0 ? 0.0 : std::exp(-h / c.tau_facil_ms));
+                const double recover = 1 - std::exp(-h / c.tau_rec_ms);
+                for (std::uint32_t d = c.sites - s.available; d > 0; --d) s.available += rng.uniform01() < recover;
+            }
+            std::uint32_t released = 0;
+            for (std::uint32_t i = s.available; i > 0; --i) released += rng.uniform01() < s.u;
+            if (released == 0) continue;
+            s.available -= released;
+            deliver(ring_base_ + j, (word & delay_mask_) + 1,
+                    static_cast<std::int32_t>(to_fixed_point(weights_[k] * released, to_fixed_)));
+            ++sent;
+        }
+        return sent;
+    }
+    /// Builds the quantal_release tables from the expanded list (constructor).
+    void build_quantal(const quantal_release& rule, const synapse_list& list, const std::string& object);
 
     template <stdp_weight_dependence D, class Deliver>
     std::size_t depress_row(std::uint32_t source, std::int64_t stamp, Deliver& deliver) {
@@ -273,6 +325,9 @@ private:
     std::uint64_t release_key_ = 0;         ///< the seed, mixed with the projection
     std::vector<double> release_p_;         ///< one, or per synapse in row order
     std::vector<std::uint32_t> release_rank_;  ///< per synapse in row order: its place among its target's
+    bool quantal_on_ = false;                  ///< quantal_release (uses release_key_ and release_rank_)
+    std::vector<quantal_constants> quantal_k_; ///< quantal_release: one, or per synapse in row order
+    std::vector<quantal_state> quantal_;       ///< quantal_release: per synapse in row order
 };
 
 }  // namespace volley::snn::detail
