@@ -9,9 +9,8 @@ E[a] <- E[a] + (n - E[a])(1 - exp(-h / tau_rec)); u <- U + u (1 - U) exp(-h / ta
 other. Four parameter sets: PyNN's example's depressing and facilitating synapses, strong
 facilitation with immediate recovery, and a start state other than (U, n). Skips without NEST."""
 
-import math
 
-from volley_test_support import check, require, volley_module
+from volley_test_support import check, quantal_release_expectation, require, volley_module
 
 volley = volley_module()
 import numpy as np  # noqa: E402
@@ -29,16 +28,8 @@ CASES = [  # U, tau_rec, tau_facil, n, u0, a0 (None: U and n)
 
 
 def expected(U, tau_rec, tau_facil, n, u0, a0):
-    u, a, last, out = (U if u0 is None else u0), float(n if a0 is None else a0), None, []
-    for t in TIMES:
-        if last is not None:
-            h = t - last
-            u = U + u * (1 - U) * (math.exp(-h / tau_facil) if tau_facil > 0 else 0.0)
-            a += (n - a) * (1 - math.exp(-h / tau_rec))
-        out.append(u * a)
-        a *= 1 - u
-        last = t
-    return np.array(out)
+    return np.array(quantal_release_expectation(TIMES, U, tau_rec, tau_facil, n, U if u0 is None else u0,
+                                                float(n if a0 is None else a0)))
 
 
 def quanta(v):

@@ -9,7 +9,7 @@ after run(). Skips without PyNN."""
 
 import math
 
-from volley_test_support import check, require, volley_module
+from volley_test_support import check, quantal_release_expectation, require, volley_module
 
 volley = volley_module()
 require("pyNN", "PyNN is not installed (pip install pyNN)")
@@ -22,16 +22,7 @@ TIMES = np.array([10.0, 20.0, 30.0, 40.0, 60.0, 150.0, 160.0])
 
 
 def expected(U, tau_rec, tau_facil, n, u, a):
-    out, last = [], None
-    for t in TIMES:
-        if last is not None:
-            h = t - last
-            u = U + u * (1 - U) * (math.exp(-h / tau_facil) if tau_facil > 0 else 0.0)
-            a += (n - a) * (1 - math.exp(-h / tau_rec))
-        out.append(u * a)
-        a *= 1 - u
-        last = t
-    return np.array(out)
+    return np.array(quantal_release_expectation(TIMES, U, tau_rec, tau_facil, n, u, float(a)))
 
 
 def released(params, **initial):

@@ -68,3 +68,22 @@ def mean_sd(values):
     import math
     mean = sum(values) / len(values)
     return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+
+
+def quantal_release_expectation(times, U, tau_rec, tau_facil, n, u, a):
+    """The exact expected sites released by each spike at `times` [ms] through a multi-quantal
+    synapse (NEST's quantal_stp_synapse, Volley's quantal_release) that starts with release
+    probability u and a available sites: release and recovery are linear in the available sites,
+    so their expectation follows the recursion m = u E[a]; E[a] <- E[a](1 - u), then
+    E[a] <- E[a] + (n - E[a])(1 - exp(-h / tau_rec)); u <- U + u (1 - U) exp(-h / tau_facil)."""
+    import math
+    out, last = [], None
+    for t in times:
+        if last is not None:
+            h = t - last
+            u = U + u * (1 - U) * (math.exp(-h / tau_facil) if tau_facil > 0 else 0.0)
+            a += (n - a) * (1 - math.exp(-h / tau_rec))
+        out.append(u * a)
+        a *= 1 - u
+        last = t
+    return out
