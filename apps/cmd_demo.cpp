@@ -58,6 +58,7 @@ struct demo_options {
     std::size_t hardware_images = 500;    ///< images of the hardware head run (the first of the subset; 0: all)
     std::size_t temporal_sequences = 300;  ///< test sequences per question of the temporal stage (0: skip it)
     int temporal_generations = 8;          ///< EONS generations per question
+    bool seed_hand_built = false;          ///< the temporal stage's EONS starts from the hand-built networks
     bool json = false, quiet = false;
 };
 
@@ -94,7 +95,7 @@ nlohmann::json temporal_json(const std::optional<demo_temporal_result>& t) {
     if (!t) return {{"available", false}};
     nlohmann::json rows = nlohmann::json::array();
     for (const auto& r : t->rows)
-        rows.push_back({{"question", r.question},        {"accuracy", r.accuracy},
+        rows.push_back({{"question", r.question},        {"started_from", r.started_from}, {"accuracy", r.accuracy},
                         {"oracle_accuracy", r.oracle_accuracy}, {"ideal_bound", r.ideal_bound},
                         {"hand_built", r.hand_built},    {"gru", r.gru},
                         {"gru_parameters", r.gru_parameters}, {"neurons", r.neurons},
@@ -129,12 +130,16 @@ void print_temporal(const std::optional<demo_temporal_result>& t) {
                     100 * r.hand_built, 100 * r.gru, static_cast<long long>(r.neurons),
                     static_cast<long long>(r.synapses), hand, grid, r.energy_j);
     }
-    std::printf("(evolved: EONS from the hand-built network on the CNN's training features; oracle: the same network "
+    const bool from_hand = !t->rows.empty() && t->rows.front().started_from == "hand-built";
+    std::printf("(evolved: %s, then EONS on the CNN's training features; oracle: the same network "
                 "on the true labels; ideal: exact logic on the CNN's per-frame predictions; GRU: %zu parameters;\n"
-                " hand-built: neurons/synapses of the network EONS started from; DANNA grid: elements after place and "
-                "route, answers equal to danna2's on every test sequence unless DIFF;\n"
+                " hand-built: the reference network built by hand from motifs, its accuracy and neurons/synapses; "
+                "DANNA grid: elements after place and route, answers equal to danna2's on every test sequence unless DIFF;\n"
                 " energy/seq: from the danna2 model's assumed per-event energies (docs/danna.md), not a measurement; "
                 "%.0f sequences/s on danna2, %.0f EONS evaluations/s)\n",
+                from_hand ? "from the hand-built network (--seed-hand-built)"
+                          : "from the network EONS designed from random networks (volley evolve on danna2, oracle "
+                            "features, population 100 x 300 generations; temporal/networks)",
                 t->rows.empty() ? std::size_t{0} : t->rows.front().gru_parameters, t->sequences_per_s,
                 t->evaluations_per_s);
 }
@@ -295,6 +300,7 @@ void run_demo(const demo_options& o) {
         to.test_sequences = o.temporal_sequences;
         to.train_sequences = std::max<std::size_t>(2, o.temporal_sequences);
         to.generations = o.temporal_generations;
+        to.seed_hand_built = o.seed_hand_built;
         to.threads = threads;
         to.seed = o.seed;
         to.out_dir = out_dir;
@@ -541,6 +547,9 @@ void register_demo(CLI::App& app, command_context& /*ctx*/) {
     cmd->add_option("--temporal-sequences", o->temporal_sequences,
                     "Test sequences per question of the temporal stage on danna2 (0: skip it)")
         ->capture_default_str();
+    cmd->add_flag("--seed-hand-built", o->seed_hand_built,
+                  "Start the temporal stage's EONS from the hand-built networks instead of the ones EONS designed "
+                  "from random networks");
     cmd->add_option("--temporal-generations", o->temporal_generations, "EONS generations per question")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);

@@ -138,7 +138,11 @@ void run_evolve(const evolve_cli_options& o) {
                                              {"features", o.features}, {"encoding", o.encoding},
                                              {"cycles_per_frame", o.cycles_per_frame},
                                              {"training_fitness", state.best_fitness},
-                                             {"generations", state.generation}, {"seed", o.seed}};
+                                             {"generations", state.generation}, {"seed", o.seed},
+                                             {"population", state.config.population},
+                                             {"selection", state.config.to_json()["selection"]},
+                                             {"train_sequences", o.train_sequences},
+                                             {"started_from", o.seed_hand_built ? "the hand-built network" : "random networks"}};
     if (writes) hw::save_tennlab_network(best, o.out);
 
     // Test sequences: the evolved network, the hand-built one and the ideal bound.

@@ -10,6 +10,7 @@
 #include <volley/error.hpp>
 #include <volley/eons/evolution.hpp>
 #include <volley/snn/raster_plot.hpp>
+#include <volley/temporal/evolved_networks.hpp>
 #include <volley/temporal/fitness.hpp>
 #include <volley/temporal/hand_networks.hpp>
 #include <volley/temporal/ideal_bound.hpp>
@@ -211,6 +212,7 @@ demo_temporal_result run_demo_temporal(const convert::converted_snn& net, const 
     std::int64_t evaluations = 0;
     double eval_s = 0, run_s = 0;
     std::size_t runs = 0;
+    bool layout_written = false;
     for (std::size_t q = 0; q < tasks.size(); ++q) {
         const auto& task = tasks[q];
         demo_temporal_row row;
@@ -227,12 +229,16 @@ demo_temporal_result run_demo_temporal(const convert::converted_snn& net, const 
         problem->processor = proc;
         problem->sequences = temporal::encode_sequences(train_seqs[q], train_f, enc);
         const auto hand = temporal::hand_built_network(task, enc, proc, timing);
+        // EONS starts from the network it designed from random networks (cached in the library),
+        // or, when asked, from the hand-built one.
+        const auto start = o.seed_hand_built ? hand : temporal::evolved_network(task, enc);
+        row.started_from = o.seed_hand_built ? "hand-built" : "evolved from random networks";
         eons::eons_config config;
         config.population = o.population;
         config.num_best = std::min(4, o.population - 1);
         config.max_nodes = 64;
         config.size_penalty = 1e-5;  // among equally accurate networks, prefer the smaller
-        auto state = eons::start_evolution(config, temporal::make_network_template(task, proc), o.seed, {hand});
+        auto state = eons::start_evolution(config, temporal::make_network_template(task, proc), o.seed, {start});
         eons::evolve_options eo;
         eo.generations = o.generations;
         eo.threads = o.threads;
@@ -271,7 +277,8 @@ demo_temporal_result run_demo_temporal(const convert::converted_snn& net, const 
             temporal::sequence_runner on_d2(proc, state.best, task, enc, dec);
             for (const auto& s : test_real) row.grid_differences += on_grid.run(s).answers != on_d2.run(s).answers;
             row.grid_placed = true;
-            if (q == 0) {
+            if (!layout_written) {  // the first question whose network the grid places
+                layout_written = true;
                 const auto layout = o.out_dir / "temporal_layout.svg";
                 danna::save_layout_svg(placed.programme, layout.string());
                 r.outputs.push_back(layout);
@@ -292,7 +299,8 @@ demo_temporal_result run_demo_temporal(const convert::converted_snn& net, const 
         }
         fitness_curve c;
         c.title = "EONS on '" + row.question + "' (danna2, CNN features)";
-        c.note = "population " + std::to_string(o.population) + ", from the hand-built network";
+        c.note = "population " + std::to_string(o.population) + ", from the " +
+                 (o.seed_hand_built ? std::string("hand-built network") : std::string("network EONS designed from random ones"));
         for (const auto& g : state.history) c.best.push_back(g.best), c.mean.push_back(g.mean);
         if (!c.best.empty()) {
             const auto plot = o.out_dir / ("fitness_" + row.question + ".svg");
