@@ -307,4 +307,14 @@ TEST(danna_place_and_route, is_deterministic_for_a_seed_and_reports_counts) {
         6 + static_cast<std::int64_t>(net.synapses.size()) + one.report.elements.at("fanout");
     EXPECT_DOUBLE_EQ(one.report.utilisation, static_cast<double>(used) / 256);
     EXPECT_NE(layout_svg(one.programme).find("<svg"), std::string::npos);
+    // On a 65x65 grid the picture shows the window the network uses, not 4,225 cells: each
+    // element drawn once, every neuron labelled.
+    const auto big = place_and_route(net, grid_preset("fpga2014"), {.seed = 9});
+    const auto svg = layout_svg(big.programme);
+    std::size_t cells = 0;
+    for (auto at = svg.find("<rect x="); at != std::string::npos; at = svg.find("<rect x=", at + 1)) ++cells;
+    EXPECT_LT(cells, 65u * 65u) << "the whole grid was drawn";
+    EXPECT_GE(cells, static_cast<std::size_t>(used));
+    for (node_id n = 0; n < 6; ++n)
+        EXPECT_NE(svg.find(">" + std::to_string(n) + "</text>"), std::string::npos) << "neuron " << n << " unlabelled";
 }
