@@ -109,11 +109,27 @@ std::vector<snn::raster_population> sequence_fires(const temporal::processor_spe
     return pops;
 }
 
+/// "3 7 0 8": the numbers of `values`, space-separated.
+std::string joined(const std::vector<std::uint8_t>& values) {
+    std::string out;
+    for (const auto v : values) out += (out.empty() ? "" : " ") + std::to_string(v);
+    return out;
+}
+
+/// "yes", "no", or for several answers "n y y n".
+std::string yes_no(const std::vector<std::uint8_t>& answers) {
+    if (answers.size() == 1) return answers.front() ? "yes" : "no";
+    std::string out;
+    for (const auto a : answers) out += std::string(out.empty() ? "" : " ") + (a ? "y" : "n");
+    return out;
+}
+
 void write_sequence_raster(const std::filesystem::path& file, std::vector<snn::raster_population> pops,
                            const temporal::task_spec& task, const temporal::encoding_options& enc,
                            const temporal::decoding_options& dec, const std::string& title) {
     snn::raster_plot_options opt;
     opt.title = title;
+    opt.time_unit = "cycle";
     opt.t_stop_ms = static_cast<double>(dec.run_cycles(task, enc.cycles_per_frame));
     opt.rate_bin_ms = enc.cycles_per_frame;
     snn::write_raster_svg(file, pops, opt);
@@ -289,7 +305,11 @@ demo_temporal_result run_demo_temporal(const convert::converted_snn& net, const 
         if (q == 0) {
             auto fires = sequence_fires(proc, state.best, task, enc, dec, test_real.front());
             const auto raster = o.out_dir / "temporal_raster.svg";
-            write_sequence_raster(raster, fires, task, enc, dec, "evolved '" + row.question + "' network on danna2, test sequence 0");
+            const auto& seq = test_seqs[q].front();
+            const auto given = temporal::sequence_runner(proc, state.best, task, enc, dec).run(test_real.front()).answers;
+            write_sequence_raster(raster, fires, task, enc, dec,
+                                  "evolved '" + row.question + "' network on danna2, test sequence 0: classes " +
+                                      joined(seq.labels) + "; truth " + yes_no(seq.answers) + ", answer " + yes_no(given));
             r.outputs.push_back(raster);
             if (!net.input) {  // the CNN's one-image recording takes the constant-current coding
                 const auto stack = o.out_dir / "sequence_raster.svg";

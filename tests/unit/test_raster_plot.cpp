@@ -140,6 +140,14 @@ TEST_F(raster_plot_test, legend_reports_the_mean_rate_in_hz) {
     const auto file = dir / "rate.svg";
     vs::write_raster_svg(file, std::span(&pop, 1), {.title = "rate", .t_stop_ms = 100});
     EXPECT_NE(slurp(file).find("10 neurons, 20 spikes, 20 Hz"), std::string::npos);
+    // The same spikes as a neuroprocessor's cycles: 20 spikes from 10 neurons in 100 cycles.
+    vs::write_raster_svg(file, std::span(&pop, 1), {.title = "rate", .t_stop_ms = 100, .time_unit = "cycle"});
+    const auto svg = slurp(file);
+    EXPECT_NE(svg.find("10 neurons, 20 spikes, 0.02 per cycle"), std::string::npos);
+    EXPECT_NE(svg.find("time [cycles]"), std::string::npos);
+    EXPECT_NE(svg.find("population rate [per cycle]"), std::string::npos);
+    EXPECT_EQ(svg.find("[ms]"), std::string::npos);
+    EXPECT_EQ(svg.find("Hz"), std::string::npos);
 }
 
 TEST_F(raster_plot_test, bad_input_and_paths_are_typed_errors) {

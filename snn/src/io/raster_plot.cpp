@@ -76,7 +76,7 @@ void line(std::string& out, double x1, double y1, double x2, double y2, const st
 // A panel's frame, ticks, tick labels and axis labels. y values map [y_lo, y_hi] to
 // [bottom, top]; time maps [t0, t1] to [plot_left, plot_right].
 void draw_axes(std::string& out, double top, double bottom, double t0, double t1, double y_lo,
-               double y_hi, const std::string& y_label) {
+               double y_hi, const std::string& y_label, const std::string& time_unit) {
     out += "<rect x=\"" + num(plot_left) + "\" y=\"" + num(top) + "\" width=\"" +
            num(plot_right - plot_left) + "\" height=\"" + num(bottom - top) +
            "\" fill=\"none\" stroke=\"#333\" stroke-width=\"1\"/>\n";
@@ -87,7 +87,7 @@ void draw_axes(std::string& out, double top, double bottom, double t0, double t1
         text(out, x, bottom + 18, detail::format_tick(t, x_ticks.decimals),
              "text-anchor=\"middle\" font-size=\"12\"");
     }
-    text(out, (plot_left + plot_right) / 2, bottom + 36, "time [ms]",
+    text(out, (plot_left + plot_right) / 2, bottom + 36, "time [" + time_unit + (time_unit == "ms" ? "]" : "s]"),
          "text-anchor=\"middle\" font-size=\"13\"");
     const auto y_ticks = detail::nice_ticks(y_lo, y_hi, 6);
     for (double v : y_ticks.values) {
@@ -134,6 +134,10 @@ void validate(std::span<const raster_population> pops, const raster_plot_options
 void write_raster_svg(const std::filesystem::path& file, std::span<const raster_population> pops,
                       const raster_plot_options& opt) {
     validate(pops, opt);
+    // Times in ms give rates in Hz; in another unit, spikes per neuron per that unit.
+    const bool ms = opt.time_unit == "ms";
+    const double per_second = ms ? 1e3 : 1.0;
+    const std::string rate_unit = ms ? "Hz" : "per " + opt.time_unit;
     const double t0 = opt.t_start_ms;
     double t1 = opt.t_stop_ms;
     if (t1 <= t0) {
@@ -174,7 +178,7 @@ void write_raster_svg(const std::filesystem::path& file, std::span<const raster_
             if (in_window(t))
                 ++counts[std::min(bins - 1, static_cast<std::size_t>((t - t0) / bin_ms))];
         for (std::size_t b = 0; b < bins && pops[p].size > 0; ++b) {
-            const double width_s = (std::min(t0 + (b + 1) * bin_ms, t1) - (t0 + b * bin_ms)) / 1e3;
+            const double width_s = (std::min(t0 + (b + 1) * bin_ms, t1) - (t0 + b * bin_ms)) / per_second;
             rates_hz[p][b] = counts[b] / (width_s * static_cast<double>(pops[p].size));
             rate_max = std::max(rate_max, rates_hz[p][b]);
         }
@@ -194,16 +198,19 @@ void write_raster_svg(const std::filesystem::path& file, std::span<const raster_
            num(page_height) + "\" viewBox=\"0 0 " + num(page_width) + " " + num(page_height) +
            "\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n";
     out += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    text(out, (plot_left + plot_right) / 2, 28, opt.title,
-         "text-anchor=\"middle\" font-size=\"18\" font-weight=\"bold\"");
+    // A long title shrinks to the page's width (about 0.6 em a character) rather than be cut.
+    const double title_px = std::clamp((page_width - 40) / (0.6 * static_cast<double>(std::max<std::size_t>(opt.title.size(), 1))), 10.0, 18.0);
+    text(out, page_width / 2, 28, opt.title,
+         "text-anchor=\"middle\" font-size=\"" + num(title_px) + "\" font-weight=\"bold\"");
     if (subsampled)
         text(out, (plot_left + plot_right) / 2, 48,
              "showing " + std::to_string(keep) + " of " + std::to_string(shown_total) +
                  " spikes (evenly spaced subsample); rates use every spike",
              "class=\"subsample-note\" text-anchor=\"middle\" font-size=\"12\" fill=\"#a00\"");
 
-    draw_axes(out, raster_top, raster_bottom, t0, t1, 0, y_max, "neuron index");
-    draw_axes(out, rate_top, rate_bottom, t0, t1, 0, rate_top_hz, "population rate [Hz]");
+    draw_axes(out, raster_top, raster_bottom, t0, t1, 0, y_max, "neuron index", opt.time_unit);
+    draw_axes(out, rate_top, rate_bottom, t0, t1, 0, rate_top_hz,
+              "population rate [" + rate_unit + "]", opt.time_unit);
 
     const double x_scale = (plot_right - plot_left) / (t1 - t0);
     const double row_px = (raster_bottom - raster_top) / y_max;
@@ -260,17 +267,17 @@ void write_raster_svg(const std::filesystem::path& file, std::span<const raster_
                "\" width=\"14\" height=\"14\" fill=\"" + colour + "\"/>\n";
         const std::uint64_t spikes = static_cast<std::uint64_t>(
             std::count_if(pop.times_ms.begin(), pop.times_ms.end(), in_window));
-        const double mean_hz = pop.size > 0 ? spikes / ((t1 - t0) / 1e3 * pop.size) : 0.0;
+        const double mean_hz = pop.size > 0 ? spikes / ((t1 - t0) / per_second * pop.size) : 0.0;
         text(out, legend_left + 20, legend_y + 12, pop.name,
              "class=\"legend\" font-size=\"13\" font-weight=\"bold\"");
         char detail_text[128];
-        std::snprintf(detail_text, sizeof detail_text, "%llu neurons, %llu spikes, %.3g Hz",
-                      static_cast<unsigned long long>(pop.size),
-                      static_cast<unsigned long long>(spikes), mean_hz);
+        std::snprintf(detail_text, sizeof detail_text, "%llu neuron%s, %llu spikes, %.3g %s",
+                      static_cast<unsigned long long>(pop.size), pop.size == 1 ? "" : "s",
+                      static_cast<unsigned long long>(spikes), mean_hz, rate_unit.c_str());
         text(out, legend_left + 20, legend_y + 28, detail_text, "font-size=\"11\" fill=\"#444\"");
     }
     char bin_text[96];
-    std::snprintf(bin_text, sizeof bin_text, "rate bins: %g ms", bin_ms);
+    std::snprintf(bin_text, sizeof bin_text, "rate bins: %g %s", bin_ms, opt.time_unit == "ms" ? "ms" : (opt.time_unit + "s").c_str());
     text(out, plot_right, rate_top - 8, bin_text,
          "text-anchor=\"end\" font-size=\"11\" fill=\"#444\"");
     out += "</svg>\n";

@@ -28,6 +28,10 @@ struct raster_plot_options {
     double rate_bin_ms = 0;  ///< width of the rate bins [ms]; 0 = automatic: a "nice" width
                              ///< (1, 2 or 5 x 10^k) giving about 80 bins, or fewer (at least
                              ///< about 10) where that would leave < 5 spikes per bin
+    /// The unit of every time (t_start_ms, t_stop_ms, rate_bin_ms, times_ms): "ms" gives rates
+    /// in Hz; another unit (e.g. "cycle" for a neuroprocessor) labels the axis with it and gives
+    /// rates in spikes per neuron per that unit.
+    std::string time_unit = "ms";
     std::size_t max_points = 200000;  ///< at most this many spike marks: above it, an evenly
                                       ///< spaced deterministic subsample is drawn and the plot
                                       ///< says so (rates always use every spike)
