@@ -18,22 +18,25 @@ from .errors_ import invalid, unsupported
 from .standardmodels import (MultiQuantalSynapse, SimpleStochasticSynapse, STDPMechanism, StaticSynapse,
                              TsodyksMarkramSynapse)
 
-# The synapse types whose parameters are kept per connection and given to the engine as lists.
-_PER_CONNECTION = {TsodyksMarkramSynapse: ("U", "tau_rec", "tau_facil"), SimpleStochasticSynapse: ("p",),
-                   MultiQuantalSynapse: ("U", "n", "tau_rec", "tau_facil")}
-# The state variables that Projection.initialize() sets, per synapse type.
-_INITIAL = {MultiQuantalSynapse: ("u", "a")}
-# Their ranges (the engine's, plasticity.hpp), checked when they are made or set.
-_RANGES = {"U": (lambda x: (x > 0) & (x <= 1), "U must lie in (0, 1]"),
-           "tau_rec": (lambda x: x > 0, "must be > 0 ms"),
-           "tau_facil": (lambda x: x >= 0, "must be >= 0 ms (0: no facilitation)"),
-           "p": (lambda x: (x >= 0) & (x <= 1), "a probability must lie in [0, 1]"),
-           "n": (lambda x: (x >= 1) & (x <= 65535) & (x == np.floor(x)),
-                 "the number of release sites must be a whole number in [1, 65535]"),
-           "u": (lambda x: (x >= 0) & (x <= 1), "a release probability must lie in [0, 1]"),
-           "a": (lambda x: (x >= 0) & (x == np.floor(x)), "the available sites must be a whole number >= 0")}
-# MultiQuantalSynapse's U may be 0 (NEST's quantal_stp_synapse allows [0, 1]).
-_U_FROM_ZERO = (lambda x: (x >= 0) & (x <= 1), "U must lie in [0, 1]")
+# The ranges of the parameters and state variables below (the engine's, plasticity.hpp).
+_PROBABILITY = (lambda x: (x >= 0) & (x <= 1), "a probability must lie in [0, 1]")
+_TAU_REC = (lambda x: x > 0, "must be > 0 ms")
+_TAU_FACIL = (lambda x: x >= 0, "must be >= 0 ms (0: no facilitation)")
+# The synapse types whose parameters are kept per connection and given to the engine as lists,
+# with their ranges, checked when they are made or set.
+_PER_CONNECTION = {
+    TsodyksMarkramSynapse: {"U": (lambda x: (x > 0) & (x <= 1), "U must lie in (0, 1]"), "tau_rec": _TAU_REC,
+                            "tau_facil": _TAU_FACIL},
+    SimpleStochasticSynapse: {"p": _PROBABILITY},
+    MultiQuantalSynapse: {"U": (lambda x: (x >= 0) & (x <= 1), "U must lie in [0, 1]"),  # NEST allows U = 0
+                          "n": (lambda x: (x >= 1) & (x <= 65535) & (x == np.floor(x)),
+                                "the number of release sites must be a whole number in [1, 65535]"),
+                          "tau_rec": _TAU_REC, "tau_facil": _TAU_FACIL},
+}
+# The state variables that Projection.initialize() sets, per synapse type, with their ranges.
+_INITIAL = {MultiQuantalSynapse: {"u": (_PROBABILITY[0], "a release probability must lie in [0, 1]"),
+                                  "a": (lambda x: (x >= 0) & (x == np.floor(x)),
+                                        "the available sites must be a whole number >= 0")}}
 
 
 def _connect(connector, projection):
@@ -116,7 +119,7 @@ class Projection(common.Projection):
         # The receptor type: PyNN has checked it against the target's; build() maps it onto Volley's.
         self._pre, self._post, self._weights, self._delays = [], [], [], []
         self._parts = []  # plastic: (Volley projection, positions of its connections in _columns())
-        names = _PER_CONNECTION.get(type(self.synapse_type), ())
+        names = _PER_CONNECTION.get(type(self.synapse_type), {})
         self._extra = {name: [] for name in names}  # per connection, as _weights
         self._initial = {}  # initialize()'s state variables: one value per connection
         _connect(connector, self)
@@ -124,13 +127,15 @@ class Projection(common.Projection):
         simulator.state.projections.append(self)
 
     def _check_extra(self):
-        """Refuses a short-term plasticity or release parameter out of its range, naming the
-        projection, the connection, the parameter and the value (InvalidParameterValue)."""
-        for name, chunks in self._extra.items():
-            if not chunks:
-                continue
-            values = np.concatenate(chunks)
-            ok, why = _U_FROM_ZERO if name == "U" and isinstance(self.synapse_type, MultiQuantalSynapse) else _RANGES[name]
+        """Refuses a short-term plasticity or release parameter, or a state variable given to
+        initialize(), out of its range, naming the projection, the connection, the parameter and
+        the value (InvalidParameterValue)."""
+        kind = type(self.synapse_type)
+        ranges = {**_PER_CONNECTION.get(kind, {}), **_INITIAL.get(kind, {})}
+        columns = {name: np.concatenate(chunks) for name, chunks in self._extra.items() if chunks}
+        columns.update(self._initial)
+        for name, values in columns.items():
+            ok, why = ranges[name]
             bad = np.flatnonzero(~(np.isfinite(values) & ok(values)))
             if bad.size:
                 raise invalid(f"projection {self.label} connection {int(bad[0])}", name, f"{values[bad[0]]:g}", why)
@@ -144,7 +149,7 @@ class Projection(common.Projection):
     def _set_initial_value_array(self, variable, value):
         """Projection.initialize(): the state of each connection before the first spike (a
         MultiQuantalSynapse's u and a), before the first run()."""
-        names = _INITIAL.get(type(self.synapse_type), ())
+        names = _INITIAL.get(type(self.synapse_type), {})
         if variable not in names:
             raise unsupported(f"projection {self.label}", "initialize()", variable,
                               f"{type(self.synapse_type).__name__} has no state variable Volley sets"
@@ -153,10 +158,6 @@ class Projection(common.Projection):
             raise unsupported(f"projection {self.label}", "initialize()", variable,
                               "Volley builds the network at the first run(); initialize before it")
         values = np.broadcast_to(np.asarray(value.evaluate(simplify=True), dtype=float), (len(self),)).copy()
-        ok, why = _RANGES[variable]
-        bad = np.flatnonzero(~(np.isfinite(values) & ok(values)))
-        if bad.size:
-            raise invalid(f"projection {self.label} connection {int(bad[0])}", variable, f"{values[bad[0]]:g}", why)
         previous = self._initial.get(variable)
         self._initial[variable] = values
         try:

@@ -76,7 +76,7 @@ void line(std::string& out, double x1, double y1, double x2, double y2, const st
 // A panel's frame, ticks, tick labels and axis labels. y values map [y_lo, y_hi] to
 // [bottom, top]; time maps [t0, t1] to [plot_left, plot_right].
 void draw_axes(std::string& out, double top, double bottom, double t0, double t1, double y_lo,
-               double y_hi, const std::string& y_label, const std::string& time_unit) {
+               double y_hi, const std::string& y_label, const std::string& time_units) {
     out += "<rect x=\"" + num(plot_left) + "\" y=\"" + num(top) + "\" width=\"" +
            num(plot_right - plot_left) + "\" height=\"" + num(bottom - top) +
            "\" fill=\"none\" stroke=\"#333\" stroke-width=\"1\"/>\n";
@@ -87,7 +87,7 @@ void draw_axes(std::string& out, double top, double bottom, double t0, double t1
         text(out, x, bottom + 18, detail::format_tick(t, x_ticks.decimals),
              "text-anchor=\"middle\" font-size=\"12\"");
     }
-    text(out, (plot_left + plot_right) / 2, bottom + 36, "time [" + time_unit + (time_unit == "ms" ? "]" : "s]"),
+    text(out, (plot_left + plot_right) / 2, bottom + 36, "time [" + time_units + "]",
          "text-anchor=\"middle\" font-size=\"13\"");
     const auto y_ticks = detail::nice_ticks(y_lo, y_hi, 6);
     for (double v : y_ticks.values) {
@@ -138,6 +138,7 @@ void write_raster_svg(const std::filesystem::path& file, std::span<const raster_
     const bool ms = opt.time_unit == "ms";
     const double per_second = ms ? 1e3 : 1.0;
     const std::string rate_unit = ms ? "Hz" : "per " + opt.time_unit;
+    const std::string time_units = ms ? "ms" : opt.time_unit + "s";  // the axis: "cycles"
     const double t0 = opt.t_start_ms;
     double t1 = opt.t_stop_ms;
     if (t1 <= t0) {
@@ -208,9 +209,9 @@ void write_raster_svg(const std::filesystem::path& file, std::span<const raster_
                  " spikes (evenly spaced subsample); rates use every spike",
              "class=\"subsample-note\" text-anchor=\"middle\" font-size=\"12\" fill=\"#a00\"");
 
-    draw_axes(out, raster_top, raster_bottom, t0, t1, 0, y_max, "neuron index", opt.time_unit);
+    draw_axes(out, raster_top, raster_bottom, t0, t1, 0, y_max, "neuron index", time_units);
     draw_axes(out, rate_top, rate_bottom, t0, t1, 0, rate_top_hz,
-              "population rate [" + rate_unit + "]", opt.time_unit);
+              "population rate [" + rate_unit + "]", time_units);
 
     const double x_scale = (plot_right - plot_left) / (t1 - t0);
     const double row_px = (raster_bottom - raster_top) / y_max;
@@ -277,7 +278,7 @@ void write_raster_svg(const std::filesystem::path& file, std::span<const raster_
         text(out, legend_left + 20, legend_y + 28, detail_text, "font-size=\"11\" fill=\"#444\"");
     }
     char bin_text[96];
-    std::snprintf(bin_text, sizeof bin_text, "rate bins: %g %s", bin_ms, opt.time_unit == "ms" ? "ms" : (opt.time_unit + "s").c_str());
+    std::snprintf(bin_text, sizeof bin_text, "rate bins: %g %s", bin_ms, time_units.c_str());
     text(out, plot_right, rate_top - 8, bin_text,
          "text-anchor=\"end\" font-size=\"11\" fill=\"#444\"");
     out += "</svg>\n";

@@ -12,6 +12,17 @@
 
 namespace volley::snn::detail {
 
+namespace {
+
+/// A rule parameter of list element k: the constant, or its element (network::connect allowed
+/// lists only for connectors that give each synapse its element).
+double rule_value(const value_spec& v, const synapse_list& list, std::size_t k) {
+    if (const auto* c = std::get_if<double>(&v)) return *c;
+    return std::get<std::vector<double>>(v)[list.list_index[k]];
+}
+
+}  // namespace
+
 stdp_constants stdp_constants::from(const plasticity_rule& rule) {
     stdp_constants k;
     if (const auto* p = std::get_if<stdp_pair>(&rule)) {
@@ -97,12 +108,7 @@ plastic_table::plastic_table(const network& net, std::size_t projection, const s
         col_source_[k] = list.source[k];
     }
     for (std::uint32_t j = 0; j < n_tgt; ++j) col_begin_[j + 1] += col_begin_[j];
-    // A rule parameter of list element k: the constant, or its element (network::connect allowed
-    // lists only for connectors that give each synapse its element).
-    auto value = [&](const value_spec& v, std::size_t k) {
-        if (const auto* c = std::get_if<double>(&v)) return *c;
-        return std::get<std::vector<double>>(v)[list.list_index[k]];
-    };
+    auto value = [&](const value_spec& v, std::size_t k) { return rule_value(v, list, k); };
     const auto* quantal = std::get_if<quantal_release>(&proj.synapse.plasticity);
     if (release || quantal) {  // the draws of a synapse are named by its place among its target's
         release_rank_.resize(list.size());
@@ -156,10 +162,7 @@ void plastic_table::build_quantal(const quantal_release& rule, const synapse_lis
         std::any_of(specs.begin(), specs.end(), [](const value_spec* v) { return !std::holds_alternative<double>(*v); });
     if (per_synapse && list.list_index.size() != list.size())
         throw error(object + ": quantal_release parameters per synapse need a connector with lists");
-    auto value = [&](const value_spec& v, std::size_t k) {
-        if (const auto* c = std::get_if<double>(&v)) return *c;
-        return std::get<std::vector<double>>(v)[list.list_index[k]];
-    };
+    auto value = [&](const value_spec& v, std::size_t k) { return rule_value(v, list, k); };
     quantal_k_.resize(per_synapse ? list.size() : 1);
     quantal_.resize(list.size());
     for (std::size_t k = 0; k < list.size(); ++k) {

@@ -228,6 +228,12 @@ private:
         pre.last = stamp;
         const bool one = quantal_k_.size() == 1;
         const std::uint64_t key = release_key_ + static_cast<std::uint64_t>(stamp) * 0xD1B54A32D192ED03ull;
+        // The decays since the last spike: computed once per spike when the synapses share their
+        // time constants, per synapse otherwise.
+        auto facil_of = [h](const quantal_constants& c) { return c.tau_facil_ms == 0 ? 0.0 : std::exp(-h / c.tau_facil_ms); };
+        auto recover_of = [h](const quantal_constants& c) { return 1 - std::exp(-h / c.tau_rec_ms); };
+        const double shared_facil = one && !first ? facil_of(quantal_k_[0]) : 0.0;
+        const double shared_recover = one && !first ? recover_of(quantal_k_[0]) : 0.0;
         std::size_t sent = 0;
         for (std::uint32_t k = b; k < e; ++k) {
             const auto& c = quantal_k_[one ? 0 : k];
@@ -235,8 +241,8 @@ private:
             const std::uint32_t word = words_[k], j = word >> delay_bits_;
             counter_rng rng(key, stream_purpose::quantal_release, begin_ + j, release_rank_[k]);
             if (!first) {
-                s.u = c.u + s.u * (1 - c.u) * (c.tau_facil_ms == 0 ? 0.0 : std::exp(-h / c.tau_facil_ms));
-                const double recover = 1 - std::exp(-h / c.tau_rec_ms);
+                s.u = c.u + s.u * (1 - c.u) * (one ? shared_facil : facil_of(c));
+                const double recover = one ? shared_recover : recover_of(c);
                 for (std::uint32_t d = c.sites - s.available; d > 0; --d) s.available += rng.uniform01() < recover;
             }
             std::uint32_t released = 0;
