@@ -178,7 +178,7 @@ void run_convert(const convert_options& o) {
     convert::tensor<float> images(graph.input_shape.with_batch(data.count()));
     images.values = data.pixels;
     const auto t_cnn0 = std::chrono::steady_clock::now();
-    const auto cnn_pred = argmax_rows(convert::analog_forward(graph, images, {.threads = threads}));
+    const auto cnn_pred = convert::argmax_rows(convert::analog_forward(graph, images, {.threads = threads}));
     const double cnn_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_cnn0).count();
     double cnn_acc = std::nan("");
     if (!data.labels.empty()) {

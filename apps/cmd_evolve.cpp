@@ -8,7 +8,6 @@
 
 #include "cli_common.hpp"
 #include "evolve_run.hpp"
-#include "fitness_plot.hpp"
 #include "mpi_launch.hpp"
 
 #include <volley/convert/image_dataset.hpp>

@@ -1,10 +1,9 @@
-// Helpers shared by `volley convert` and `volley demo` (see conversion_cli.hpp).
+// The --timesteps list of `volley convert` and `volley demo` (see conversion_cli.hpp).
 
 #include "conversion_cli.hpp"
 
 #include <volley/error.hpp>
 
-#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
@@ -23,16 +22,6 @@ std::vector<std::int64_t> parse_timesteps(const std::string& text) {
         out.push_back(v);
     }
     if (out.empty()) throw invalid_parameter("--timesteps", "timesteps", text, "give at least one");
-    return out;
-}
-
-std::vector<std::int32_t> argmax_rows(const convert::tensor<float>& logits) {
-    const std::size_t k = logits.shape.per_image();
-    std::vector<std::int32_t> out(logits.shape.n);
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        const float* row = logits.image(i);
-        out[i] = static_cast<std::int32_t>(std::max_element(row, row + k) - row);
-    }
     return out;
 }
 

@@ -3,7 +3,7 @@
 #include "evolve_run.hpp"
 
 #include "cli_common.hpp"
-#include "fitness_plot.hpp"
+#include <volley/pipeline/fitness_plot.hpp>
 #include "mpi_launch.hpp"
 
 #include <volley/json_text.hpp>
@@ -132,11 +132,11 @@ evolution_run run_eons(const evolve_cli_options& o, const eons::network_template
 
 void plot_fitness(const evolve_cli_options& o, const evolution_run& run, const std::string& title, const std::string& note) {
     if (o.plot.empty() || !run.writes) return;
-    fitness_curve c;
+    pipeline::fitness_curve c;
     c.title = title;
     c.note = note;
     for (const auto& r : run.state.history) c.best.push_back(r.best), c.mean.push_back(r.mean);
-    if (!c.best.empty()) write_fitness_svg(o.plot, c);
+    if (!c.best.empty()) pipeline::write_fitness_svg(o.plot, c);
 }
 
 }  // namespace volley::cli

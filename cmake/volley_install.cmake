@@ -10,7 +10,7 @@ set(VOLLEY_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/volley
     CACHE STRING "Where the volley CMake package files are installed, relative to the prefix")
 
 # The exported libraries and their names after the volley:: namespace.
-set(volley_exported_parts snn hw danna convert eons temporal)
+set(volley_exported_parts snn hw danna convert eons temporal pipeline)
 set(volley_exported_targets)
 foreach(part IN LISTS volley_exported_parts)
   target_include_directories(volley_${part} INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
@@ -23,7 +23,7 @@ install(TARGETS ${volley_exported_targets} EXPORT volleyTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS volley RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-foreach(dir snn hw_models danna convert eons temporal)
+foreach(dir snn hw_models danna convert eons temporal pipeline)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
           FILES_MATCHING PATTERN "*.hpp")
 endforeach()

@@ -34,6 +34,8 @@ void bind_analysis(py::module_& m);
 void bind_hardware(py::module_& m);
 /// The tasks networks are evolved for (the cart-pole) and EONS on them.
 void bind_tasks(py::module_& m);
+/// volley.pipeline: the hybrid pipeline (`volley demo` as a function).
+void bind_pipeline(py::module_& m);
 
 /// A population named by its index (a PopulationIndex or an int) or by its name, as every call
 /// that takes one accepts.

@@ -17,4 +17,5 @@ PYBIND11_MODULE(_volley, m) {
     vp::bind_analysis(m);
     vp::bind_hardware(m);
     vp::bind_tasks(m);
+    vp::bind_pipeline(m);
 }

@@ -1,7 +1,7 @@
 """Type stubs of volley._volley, the compiled core of the volley package (docs/python.md)."""
 
 from os import PathLike
-from typing import Any, Iterable, Optional, Sequence, Union, overload
+from typing import Any, Callable, Iterable, Optional, Sequence, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -308,6 +308,20 @@ class ConvertedSnn:
     def evaluate(self, model: CnnModel, images: Any, labels: Sequence[int] | None = None,
                  timesteps: Sequence[int] = ..., threads: int = 1, seed: int = 1,
                  readout: str = "count") -> dict[str, Any]: ...
+
+class _Pipeline:
+    fashion_mnist_classes: list[str]
+    def run(self, out_dir: str = "out/demo", *, cache_dir: str = "",
+            data_dir: str = "/usr/share/datasets/fashion-mnist", images: int = 4000,
+            timesteps: list[int] = [8, 16, 32, 64, 128, 256], epochs: int = 3, train_images: int = 0,
+            learning_rate: float = 2e-3, train_seed: int = 1, retrain: bool = False,
+            norm_images: int = 10000, percentile: float = 99.9, v0: float = 0.5,
+            readout: str = "membrane", raster_image: int = 0, raster_steps: int = 64, threads: int = 1,
+            seed: int = 1, quantize: int = 8, hardware_timesteps: int = 32, hardware_images: int = 500,
+            temporal_sequences: int = 300, temporal_generations: int = 8, seed_hand_built: bool = False,
+            log: Callable[[str], None] | None = None) -> dict[str, Any]: ...
+
+pipeline: _Pipeline
 
 class _Analysis:
     def mean_rate_hz(self, train: Any, start_ms: float, stop_ms: float) -> float: ...

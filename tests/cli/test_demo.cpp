@@ -308,7 +308,7 @@ TEST_F(Demo, BadOptionsExitWithTwo) {
     EXPECT_NE(descending.err.find("ascending"), std::string::npos) << descending.err;
     const auto image = volley("demo --out o --raster-image 10000 --quiet");
     EXPECT_EQ(image.code, 2);
-    EXPECT_NE(image.err.find("raster image"), std::string::npos) << image.err;
+    EXPECT_NE(image.err.find("raster_image = 10000"), std::string::npos) << image.err;
     EXPECT_EQ(volley("demo --out o --limit 0 --quiet").code, 2);
 }
 

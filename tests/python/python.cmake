@@ -28,6 +28,8 @@ set(volley_python_tests lif_analytic cuba errors interrupt checkpoint views risp
 foreach(t IN LISTS volley_python_tests)
   volley_python_test(${t} ${CMAKE_CURRENT_SOURCE_DIR}/python/test_${t}.py)
 endforeach()
+# volley.pipeline against `volley demo` (both at a small size; skipped without Fashion-MNIST).
+volley_python_test(pipeline ${CMAKE_CURRENT_SOURCE_DIR}/python/test_pipeline.py TIMEOUT 900)
 set(run_example ${CMAKE_CURRENT_SOURCE_DIR}/python/run_example.py)
 volley_python_test(example_cuba ${run_example} ARGS ${PROJECT_SOURCE_DIR}/examples/python/cuba.py)
 volley_python_test(example_cuba_pynn ${run_example} ARGS --requires pyNN ${PROJECT_SOURCE_DIR}/examples/python/cuba_pynn.py)

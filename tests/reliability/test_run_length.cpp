@@ -118,6 +118,19 @@ TEST_F(RunLength, AWeightWhoseSummedInputWouldOverflowIsRefusedNamingIt) {
             EXPECT_NE(std::string(e.what()).find("must stay finite"), std::string::npos) << e.what();
         }
     }
+    // A convolution's kernel holds its weights: the same bound, named as the kernel's element.
+    const auto in = net.add_population("in", 9, vs::lif_exp{}), out = net.add_population("out", 4, vs::lif_exp{});
+    vs::convolution cv{.in_channels = 1, .in_height = 3, .in_width = 3, .out_channels = 1, .kernel_height = 2,
+                       .kernel_width = 2, .kernel = {0.5, 1e288, -2, 1}};
+    EXPECT_NO_THROW(net.connect(in, out, cv, {.weight = 1.0}));
+    cv.kernel[2] = -1e300;
+    try {
+        net.connect(in, out, cv, {.weight = 1.0});
+        ADD_FAILURE() << "a kernel value of -1e300 accepted";
+    } catch (const volley::invalid_parameter& e) {
+        EXPECT_EQ(e.parameter(), "convolution kernel[2]") << e.what();
+        EXPECT_EQ(e.value(), "-1e+300") << e.what();
+    }
     auto text = volley::testing::read_text_file(dir / "net.json");
     text.replace(text.find("\"weight\": 3.0"), 13, "\"weight\": 1e308");
     std::ofstream(dir / "huge.json") << text;

@@ -91,8 +91,9 @@ INSTANTIATE_TEST_SUITE_P(SnntorchAndNorse, NirFrameworks,
                          ::testing::Values("snntorch_leaky_subtract", "snntorch_leaky_subtract_nodelay",
                                            "snntorch_leaky_zero", "snntorch_leaky_none", "snntorch_rleaky_subtract",
                                            "snntorch_rleaky_subtract_nodelay", "snntorch_rleaky_zero",
-                                           "snntorch_rleaky_zero_nodelay", "snntorch_conv", "snntorch_ties", "norse_lifbox",
-                                           "norse_lif"));
+                                           "snntorch_rleaky_zero_nodelay", "snntorch_conv", "snntorch_ties",
+                                           "snntorch_ties_half", "snntorch_synaptic_subtract",
+                                           "snntorch_synaptic_zero", "norse_lifbox", "norse_lif"));
 
 // The default reset of snnTorch, read with the rule that docs/nir.md used to give for it
 // (Sinabs's subtract): the rasters differ, which is why subtract-delayed exists.

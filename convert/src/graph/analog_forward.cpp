@@ -210,4 +210,14 @@ std::vector<float> analog_forward_one(const cnn_graph& graph, std::span<const fl
     return scratch.outputs.back();
 }
 
+std::vector<std::int32_t> argmax_rows(const tensor<float>& logits) {
+    const std::size_t k = logits.shape.per_image();
+    std::vector<std::int32_t> out(logits.shape.n);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const float* row = logits.image(i);
+        out[i] = static_cast<std::int32_t>(std::max_element(row, row + k) - row);
+    }
+    return out;
+}
+
 }  // namespace volley::convert

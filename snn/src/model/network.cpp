@@ -49,23 +49,24 @@ constexpr double max_abs_weight = 1e288;
 
 /// Throws invalid_parameter naming the projection and the value if any weight `v` can give is
 /// larger in magnitude than max_abs_weight (a constant, a list element, a uniform bound, a
-/// normal's mean, or 40 of its standard deviations).
-void check_weight_magnitude(const value_spec& v, const std::string& object) {
+/// normal's mean, or 40 of its standard deviations). `name`: "weight", or "convolution kernel"
+/// for a convolution's kernel (its weights).
+void check_weight_magnitude(const value_spec& v, const std::string& object, const std::string& name = "weight") {
     const std::string bound = "must be within +-" + format_number(max_abs_weight) +
                               ": the engines' summed input, in fixed point scaled to the largest weight, "
                               "must stay finite";
     if (const auto* c = std::get_if<double>(&v)) {
-        if (std::abs(*c) > max_abs_weight) throw invalid_parameter(object, "weight", format_number(*c), bound);
+        if (std::abs(*c) > max_abs_weight) throw invalid_parameter(object, name, format_number(*c), bound);
     } else if (const auto* l = std::get_if<std::vector<double>>(&v)) {
         for (std::size_t i = 0; i < l->size(); ++i)
             if (std::abs((*l)[i]) > max_abs_weight)
-                throw invalid_parameter(object, "weight[" + std::to_string(i) + "]", format_number((*l)[i]), bound);
+                throw invalid_parameter(object, name + "[" + std::to_string(i) + "]", format_number((*l)[i]), bound);
     } else if (const auto* u = std::get_if<uniform>(&v)) {
         if (std::abs(u->low) > max_abs_weight || std::abs(u->high) > max_abs_weight)
-            throw invalid_parameter(object, "weight", describe(v), bound);
+            throw invalid_parameter(object, name, describe(v), bound);
     } else if (const auto* n = std::get_if<normal>(&v)) {
         if (std::abs(n->mean) > max_abs_weight || n->stddev > max_abs_weight / 40)
-            throw invalid_parameter(object, "weight", describe(v), bound);
+            throw invalid_parameter(object, name, describe(v), bound);
     }
 }
 
@@ -233,6 +234,7 @@ std::size_t network::connect(population_index source, population_index target, c
         synapse_count = fl->sources.size();
     } else if (const auto* cv = std::get_if<convolution>(&rule)) {
         detail::check_convolution(*cv, src, tgt, synapse, object);
+        check_weight_magnitude(cv->kernel, object, "convolution kernel");
     } else if (const auto* gate = std::get_if<max_pool_gate>(&rule)) {
         detail::check_max_pool_gate(*gate, src, tgt, synapse, object);
     }

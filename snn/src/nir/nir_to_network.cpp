@@ -72,6 +72,27 @@ per_neuron read_param(const nir_node& node, const std::string& key, std::size_t 
     return out;
 }
 
+/// A time constant [ms] for the engine's Euler step, which keeps 1 − dt/τ of v (or of the
+/// current) each step. A writer that stores τ in float32 from a float32 decay β (snnTorch: τ =
+/// dt/(1 − β)) gives β back only within a float32 rounding: 1 − dt/τ is 0.4999999874 for β =
+/// 0.5, and a membrane that the writer's own step puts exactly on the threshold lands beside it.
+/// As the input gain is taken as 1 within a few roundings (discrete_population.cpp, "Threshold
+/// ties"), the decay of a float32 τ is taken as the float32 number nearest 1 − dt/τ, and τ is
+/// set to give it: a change within the file's own precision (docs/nir.md, "Threshold ties").
+per_neuron read_euler_tau(const nir_node& node, const std::string& key, std::size_t n, double dt_s, double fallback) {
+    auto tau = read_param(node, key, n, 1000, fallback);
+    const nir_array* a = node.param(key);
+    if (a == nullptr || a->dtype != nir_dtype::float32) return tau;
+    const auto snapped = [dt_s](double tau_ms) {
+        const double keep = 1 - dt_s * 1000 / tau_ms;
+        const double keep32 = static_cast<double>(static_cast<float>(keep));
+        return std::isfinite(tau_ms) && keep32 > 0 && keep32 < 1 ? dt_s * 1000 / (1 - keep32) : tau_ms;
+    };
+    tau.first = snapped(tau.first);
+    for (auto& v : tau.values) v = snapped(v);
+    return tau;
+}
+
 struct edge_to {
     std::size_t node;
     bool recurrent;
@@ -223,12 +244,16 @@ private:
             notes_.push_back("Threshold node '" + node.name + "' runs as a memoryless neuron (Euler, tau = dt)");
         } else {
             const bool cuba = t == "CubaLIF" || t == "CubaLI", leaky = t != "IF" && t != "I";
+            const bool euler = model.method == discrete_neuron::integration::euler;
+            const auto tau = [&](const std::string& key, double fallback) {
+                return euler ? read_euler_tau(node, key, n, o_.dt_s, fallback) : read_param(node, key, n, 1000, fallback);
+            };
             if (cuba) {
-                ps.emplace_back("tau_mem_ms", read_param(node, "tau_mem", n, 1000, inf));
-                ps.emplace_back("tau_syn_ms", read_param(node, "tau_syn", n, 1000, 0));
+                ps.emplace_back("tau_mem_ms", tau("tau_mem", inf));
+                ps.emplace_back("tau_syn_ms", tau("tau_syn", 0));
                 ps.emplace_back("w_in", read_param(node, "w_in", n, 1, 1));
             } else if (leaky) {
-                ps.emplace_back("tau_mem_ms", read_param(node, "tau", n, 1000, inf));
+                ps.emplace_back("tau_mem_ms", tau("tau", inf));
             }
             ps.emplace_back("r", read_param(node, "r", n, 1, 1));
             if (leaky) ps.emplace_back("v_leak", read_param(node, "v_leak", n, 1, 0));

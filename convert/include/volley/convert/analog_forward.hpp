@@ -5,8 +5,10 @@
 #include <volley/convert/cnn_graph.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <span>
+#include <vector>
 
 namespace volley::convert {
 
@@ -34,5 +36,9 @@ tensor<float> analog_forward(const cnn_graph& graph, const tensor<float>& images
 /// The same for one image of `graph.input_shape.per_image()` values; returns the logits.
 std::vector<float> analog_forward_one(const cnn_graph& graph, std::span<const float> image,
                                       const activation_visitor& visitor = {});
+
+/// The class of each image of `logits` ((n, classes, 1, 1)): its largest logit's index, the
+/// first one on ties.
+std::vector<std::int32_t> argmax_rows(const tensor<float>& logits);
 
 }  // namespace volley::convert

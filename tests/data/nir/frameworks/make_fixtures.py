@@ -4,6 +4,7 @@ own framework (float32, CPU), exported with that framework's own NIR exporter, a
 are saved beside the file. Run from anywhere:
 
     python3 make_fixtures.py            # needs torch, snntorch, norse, nir, nirtorch, numpy
+    python3 make_fixtures.py NAME ...   # only these (the names of FIXTURES)
 
 Every `NAME.nir` gets a `NAME.json`: the framework, the options of `volley run` that should
 reproduce it (`reset`: the --reset values, MODE or NODE=MODE), the input (one row per step, 0/1), and the spikes of every neuron layer as
@@ -178,6 +179,63 @@ def snntorch_ties(seed):
     print(f"snntorch_ties: {ties} steps with mem == threshold")
 
 
+def snntorch_ties_half(seed):
+    """beta = 0.5, weights in quarters (some negative) and reset to zero: every membrane is an
+    exact binary fraction; it goes below zero and lands exactly on the threshold, where a decay
+    that is not exactly 0.5 moves it to either side (docs/nir.md, "Threshold ties")."""
+    import snntorch as snn
+    from snntorch.export_nir import export_to_nir
+
+    torch.manual_seed(seed)
+    n_in, n_hid, n_out = 10, 24, 6
+    lin1 = torch.nn.Linear(n_in, n_hid, bias=False)
+    lin2 = torch.nn.Linear(n_hid, n_out, bias=False)
+    with torch.no_grad():
+        lin1.weight.copy_(torch.randint(-3, 6, (n_hid, n_in)).float() / 4)
+        lin2.weight.copy_(torch.randint(-2, 5, (n_out, n_hid)).float() / 4)
+    lif1 = snn.Leaky(beta=per_neuron(0.5, n_hid), threshold=per_neuron(1.0, n_hid), init_hidden=True,
+                     reset_mechanism="zero")
+    lif2 = snn.Leaky(beta=per_neuron(0.5, n_out), threshold=per_neuron(1.0, n_out), init_hidden=True,
+                     reset_mechanism="zero")
+    net = torch.nn.Sequential(lin1, lif1, lin2, lif2)
+    x = bernoulli_input(STEPS, (n_in,), 0.3, seed)
+    layers = run_snntorch(net, x)
+    ties = 0
+    utils_reset(net)
+    with torch.no_grad():
+        for t in range(STEPS):
+            net(x[t])
+            ties += int((lif1.mem == 1.0).sum()) + int((lif2.mem == 1.0).sum())
+    graph = export_to_nir(net, x[0])
+    save("snntorch_ties_half", graph, "snntorch", "to-v-reset", SNNTORCH_DT, x, layers,
+         note=f"Linear weights k/4 (some negative) -> Leaky beta 0.5 'zero', twice: mem equals the threshold {ties} times")
+    print(f"snntorch_ties_half: {ties} steps with mem == threshold")
+
+
+def snntorch_synaptic(name, reset_mechanism, volley_reset, seed):
+    """Synaptic (CubaLIF: a current with decay alpha, then the membrane with decay beta)."""
+    import snntorch as snn
+    from snntorch.export_nir import export_to_nir
+
+    torch.manual_seed(seed)
+    n_in, n_hid = 12, 16
+    lin = torch.nn.Linear(n_in, n_hid)
+    with torch.no_grad():
+        lin.weight.mul_(2.0)
+    syn = snn.Synaptic(alpha=per_neuron(0.8, n_hid), beta=per_neuron(0.9, n_hid), threshold=per_neuron(1.0, n_hid),
+                       init_hidden=True, reset_mechanism=reset_mechanism)
+    net = torch.nn.Sequential(lin, syn)
+    x = bernoulli_input(STEPS, (n_in,), 0.4, seed)
+    utils_reset(net)
+    rec = []
+    with torch.no_grad():
+        for t in range(STEPS):
+            rec.append(net(x[t]).clone())
+    graph = export_to_nir(net, x[0])
+    save(name, graph, "snntorch", volley_reset, SNNTORCH_DT, x, {"1": torch.stack(rec)},
+         note=f"Linear -> Synaptic alpha 0.8 beta 0.9 reset_mechanism={reset_mechanism!r}")
+
+
 # Norse ---------------------------------------------------------------------------------------
 NORSE_DT = 1e-3
 
@@ -240,19 +298,38 @@ def norse_net(name, cell_type, seed):
          note=f"Linear -> {cell_type}Cell -> Linear -> {cell_type}Cell; tau and w_in corrected (see the README)")
 
 
+FIXTURES = {
+    "snntorch_leaky_subtract": lambda: snntorch_dense("snntorch_leaky_subtract", "subtract", True, False, "snntorch", SEED),
+    "snntorch_leaky_subtract_nodelay": lambda: snntorch_dense("snntorch_leaky_subtract_nodelay", "subtract", False, False,
+                                                              "subtract-no-delay", SEED + 1),
+    "snntorch_leaky_zero": lambda: snntorch_dense("snntorch_leaky_zero", "zero", True, False, "to-v-reset", SEED + 2),
+    "snntorch_leaky_none": lambda: snntorch_dense("snntorch_leaky_none", "none", True, False, "none", SEED + 3),
+    "snntorch_rleaky_subtract": lambda: snntorch_dense("snntorch_rleaky_subtract", "subtract", True, True, "snntorch",
+                                                       SEED + 4),
+    "snntorch_rleaky_subtract_nodelay": lambda: snntorch_dense("snntorch_rleaky_subtract_nodelay", "subtract", False,
+                                                               True, "subtract-no-delay", SEED + 5),
+    "snntorch_rleaky_zero": lambda: snntorch_dense("snntorch_rleaky_zero", "zero", True, True,
+                                                   ["to-v-reset", "1.lif=to-v-reset-delayed"], SEED + 6),
+    "snntorch_rleaky_zero_nodelay": lambda: snntorch_dense("snntorch_rleaky_zero_nodelay", "zero", False, True,
+                                                           "to-v-reset", SEED + 7),
+    "snntorch_conv": lambda: snntorch_conv(SEED + 8),
+    "snntorch_ties": lambda: snntorch_ties(SEED + 11),
+    "snntorch_ties_half": lambda: snntorch_ties_half(SEED + 12),
+    "snntorch_synaptic_subtract": lambda: snntorch_synaptic("snntorch_synaptic_subtract", "subtract", "snntorch",
+                                                            SEED + 13),
+    "snntorch_synaptic_zero": lambda: snntorch_synaptic("snntorch_synaptic_zero", "zero", "to-v-reset-delayed",
+                                                        SEED + 14),
+    "norse_lifbox": lambda: norse_net("norse_lifbox", "LIFBox", SEED + 9),
+    "norse_lif": lambda: norse_net("norse_lif", "LIF", SEED + 10),
+}
+
+
 def main():
-    snntorch_dense("snntorch_leaky_subtract", "subtract", True, False, "snntorch", SEED)
-    snntorch_dense("snntorch_leaky_subtract_nodelay", "subtract", False, False, "subtract-no-delay", SEED + 1)
-    snntorch_dense("snntorch_leaky_zero", "zero", True, False, "to-v-reset", SEED + 2)
-    snntorch_dense("snntorch_leaky_none", "none", True, False, "none", SEED + 3)
-    snntorch_dense("snntorch_rleaky_subtract", "subtract", True, True, "snntorch", SEED + 4)
-    snntorch_dense("snntorch_rleaky_subtract_nodelay", "subtract", False, True, "subtract-no-delay", SEED + 5)
-    snntorch_dense("snntorch_rleaky_zero", "zero", True, True, ["to-v-reset", "1.lif=to-v-reset-delayed"], SEED + 6)
-    snntorch_dense("snntorch_rleaky_zero_nodelay", "zero", False, True, "to-v-reset", SEED + 7)
-    snntorch_conv(SEED + 8)
-    snntorch_ties(SEED + 11)
-    norse_net("norse_lifbox", "LIFBox", SEED + 9)
-    norse_net("norse_lif", "LIF", SEED + 10)
+    """Every fixture, or those named on the command line."""
+    import sys
+
+    for name in sys.argv[1:] or FIXTURES:
+        FIXTURES[name]()
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 // The spikes of one image in a converted network, recorded on the engine layer by layer, and
 // their raster plot (one population per spiking layer).
 
-#include "demo_results_file.hpp"
+#include <volley/pipeline/results_file.hpp>
 
 #include <volley/convert/snn_evaluation.hpp>
 
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace volley::cli {
+namespace volley::pipeline {
 
 /// What one recorded image gave.
 struct recorded_image {
@@ -31,4 +31,4 @@ recorded_image record_image_spikes(const convert::converted_snn& net, std::span<
 void write_image_raster(const std::filesystem::path& file, const convert::converted_snn& net,
                         const recorded_image& rec, std::int64_t steps, const std::string& title);
 
-}  // namespace volley::cli
+}  // namespace volley::pipeline

@@ -1,13 +1,13 @@
-// results.h5 of `volley demo` (see demo_results_file.hpp).
+// results.h5 of the pipeline (see results_file.hpp).
 
-#include "demo_results_file.hpp"
+#include <volley/pipeline/results_file.hpp>
 
 #include <volley/error.hpp>
 #include <volley/snn/hdf5_dataset.hpp>
 #include <volley/snn/hdf5_file.hpp>
 #include <volley/snn/sonata_spikes.hpp>
 
-namespace volley::cli {
+namespace volley::pipeline {
 
 namespace {
 
@@ -55,7 +55,7 @@ void write_f64_attribute(hid_t object, const std::string& name, double value, co
 
 }  // namespace
 
-void write_demo_results(const std::filesystem::path& path, const demo_results& r) {
+void write_results_file(const std::filesystem::path& path, const results_record& r) {
     const std::string file = path.string();
     {
         // The spikes first, with the library's SONATA writer (it creates the file).
@@ -124,4 +124,4 @@ void write_demo_results(const std::filesystem::path& path, const demo_results& r
     if (!h5.reset()) throw io_error(file, "HDF5 failed to close the file");
 }
 
-}  // namespace volley::cli
+}  // namespace volley::pipeline

@@ -1,13 +1,13 @@
-// One image's spikes per layer (see demo_image_raster.hpp).
+// One image's spikes per layer (see image_raster.hpp).
 
-#include "demo_image_raster.hpp"
+#include <volley/pipeline/image_raster.hpp>
 
 #include <volley/convert/snn_evaluation.hpp>
 #include <volley/error.hpp>
 #include <volley/snn/raster_plot.hpp>
 #include <volley/snn/simulation.hpp>
 
-namespace volley::cli {
+namespace volley::pipeline {
 
 recorded_image record_image_spikes(const convert::converted_snn& net, std::span<const float> image,
                                    std::int64_t steps, std::uint64_t seed, convert::readout_rule readout) {
@@ -61,4 +61,4 @@ void write_image_raster(const std::filesystem::path& file, const convert::conver
     snn::write_raster_svg(file, pops, opt);
 }
 
-}  // namespace volley::cli
+}  // namespace volley::pipeline

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace volley::cli {
+namespace volley::pipeline {
 
 /// What accuracy_vs_T.svg shows.
 struct accuracy_curve {
@@ -24,4 +24,4 @@ struct accuracy_curve {
 /// T list or an accuracy outside [0, 1]; io_error naming the file if it cannot be written.
 void write_accuracy_svg(const std::filesystem::path& file, const accuracy_curve& curve);
 
-}  // namespace volley::cli
+}  // namespace volley::pipeline

@@ -1,12 +1,12 @@
 #pragma once
-// fitness.svg of `volley evolve` (docs/temporal.md): the best and the mean fitness of each
+// fitness.svg of `volley evolve` and the temporal stage (docs/temporal.md): the best and the mean fitness of each
 // generation. No plotting library.
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
-namespace volley::cli {
+namespace volley::pipeline {
 
 /// What the plot shows: one point per generation.
 struct fitness_curve {
@@ -21,4 +21,4 @@ struct fitness_curve {
 /// lengths or a non-finite value; io_error naming the file if it cannot be written.
 void write_fitness_svg(const std::filesystem::path& file, const fitness_curve& curve);
 
-}  // namespace volley::cli
+}  // namespace volley::pipeline

@@ -1,5 +1,5 @@
 #pragma once
-// results.h5 of `volley demo` (docs/demo.md): the figures of the run and the spikes of one image.
+// results.h5 of the pipeline and `volley demo` (docs/demo.md): the figures of the run and the spikes of one image.
 //
 //   /                       attributes model_file, model_sha256, model_source ("trained" or
 //                           "cache"), training (the `volley train` command line), data,
@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-namespace volley::cli {
+namespace volley::pipeline {
 
 /// The spikes of one layer for the recorded image.
 struct layer_spike_train {
@@ -41,7 +41,7 @@ struct layer_spike_train {
 };
 
 /// The classifier head on one processor.
-struct demo_hardware_result {
+struct hardware_result {
     std::string processor, head_file;
     double agreement = 0, same_counts = 0, same_charges = 0, charge_beyond_range = 0;
     std::int64_t neurons = 0, synapses = 0;
@@ -50,7 +50,7 @@ struct demo_hardware_result {
 };
 
 /// Everything results.h5 holds.
-struct demo_results {
+struct results_record {
     std::string model_file, model_sha256, model_source, training, data;
     std::vector<std::int64_t> timesteps;
     std::vector<double> snn_accuracy, agreement, spikes_per_image, synops_per_image;
@@ -69,10 +69,10 @@ struct demo_results {
     std::int64_t hardware_timesteps = 0;
     std::uint64_t hardware_images = 0;
     double integer_accuracy = 0, float_accuracy_at_hardware_T = 0;
-    std::vector<demo_hardware_result> hardware;
+    std::vector<hardware_result> hardware;
 };
 
 /// Writes `file` (created or truncated). io_error naming the file when a write fails.
-void write_demo_results(const std::filesystem::path& file, const demo_results& r);
+void write_results_file(const std::filesystem::path& file, const results_record& r);
 
-}  // namespace volley::cli
+}  // namespace volley::pipeline

@@ -1,6 +1,6 @@
-// The demo's model cache (see demo_model_cache.hpp).
+// The pipeline's model cache (see model_cache.hpp).
 
-#include "demo_model_cache.hpp"
+#include <volley/pipeline/model_cache.hpp>
 
 #include <volley/convert/model_writers.hpp>
 #include <volley/error.hpp>
@@ -15,20 +15,20 @@
 #include <system_error>
 #include <vector>
 
-namespace volley::cli {
+namespace volley::pipeline {
 
 namespace {
 
 constexpr const char* record_format = "volley demo model cache 1";
 
-nlohmann::json settings_json(const demo_training_settings& s) {
+nlohmann::json settings_json(const training_settings& s) {
     return {{"model", s.model},       {"optimizer", s.optimizer},         {"epochs", s.epochs},
             {"batch", s.batch},       {"learning_rate", s.learning_rate}, {"train_images", s.train_images},
             {"seed", s.seed}};
 }
 
 /// Why the cached model cannot be used, or "" when it can.
-std::string cache_problem(const std::filesystem::path& model_file, const demo_training_settings& settings,
+std::string cache_problem(const std::filesystem::path& model_file, const training_settings& settings,
                           nlohmann::json& record, std::string& sha) {
     const auto record_file = cache_record_path(model_file);
     if (!std::filesystem::exists(model_file)) return "no cached model " + model_file.string();
@@ -61,7 +61,7 @@ void replace_file(const std::filesystem::path& from, const std::filesystem::path
 
 }  // namespace
 
-std::string demo_training_settings::command_line() const {
+std::string training_settings::command_line() const {
     std::ostringstream s;
     s << "volley train --model " << model << " --optimizer " << optimizer << " --batch " << batch << " --epochs "
       << epochs << " --lr " << learning_rate << " --seed " << seed;
@@ -87,7 +87,7 @@ std::filesystem::path cache_record_path(const std::filesystem::path& model_file)
     return std::filesystem::path(model_file.string() + ".json");
 }
 
-demo_model obtain_demo_model(const std::filesystem::path& cache_dir, const demo_training_settings& settings,
+cached_model obtain_model(const std::filesystem::path& cache_dir, const training_settings& settings,
                              const convert::image_dataset& train, const convert::image_dataset& test, int threads,
                              bool force_training,
                              const std::function<void(const convert::training_progress&)>& on_progress,
@@ -95,7 +95,7 @@ demo_model obtain_demo_model(const std::filesystem::path& cache_dir, const demo_
     std::error_code ec;
     std::filesystem::create_directories(cache_dir, ec);
     if (ec) throw io_error(cache_dir.string(), "cannot create the model cache folder: " + ec.message());
-    demo_model out;
+    cached_model out;
     out.file = cache_dir / (settings.model + "_cnn.h5");
 
     nlohmann::json record;
@@ -160,4 +160,4 @@ demo_model obtain_demo_model(const std::filesystem::path& cache_dir, const demo_
     return out;
 }
 
-}  // namespace volley::cli
+}  // namespace volley::pipeline

@@ -1,5 +1,5 @@
 #pragma once
-// The temporal stage of `volley demo` (docs/demo.md, "The temporal stage"): the converted CNN's
+// The pipeline's temporal stage (docs/demo.md, "The temporal stage"): the converted CNN's
 // output, frame by frame, into networks on the DANNA 2 model that answer questions about a
 // sequence of Fashion-MNIST images (docs/temporal.md). Per question: a short EONS run on the
 // CNN's training features from the network EONS designed from random networks (cached in the
@@ -16,22 +16,22 @@
 #include <string>
 #include <vector>
 
-namespace volley::cli {
+namespace volley::pipeline {
 
-struct demo_temporal_options {
+struct temporal_options {
     std::int64_t timesteps = 32;         ///< T of the CNN front end per frame
-    std::size_t train_sequences = 150;   ///< per question, from training images
+    std::size_t train_sequences = 300;   ///< per question, from training images
     std::size_t test_sequences = 300;    ///< per question, from test images
     int population = 40, generations = 8;
     int threads = 1;
     std::uint64_t seed = 1;
     bool seed_hand_built = false;        ///< start EONS from the hand-built networks, not the evolved ones
-    std::filesystem::path out_dir;       ///< fitness_*.svg, temporal_layout.svg, temporal_raster.svg
+    std::filesystem::path out_dir;       ///< temporal_*.json, fitness_*.svg, temporal_layout.svg, temporal_raster.svg
     std::function<void(const std::string&)> log;  ///< progress lines; may be empty
 };
 
 /// One question's figures (accuracies are fractions on the test sequences).
-struct demo_temporal_row {
+struct temporal_row {
     std::string question;
     std::string started_from;    ///< "evolved from random networks" or "hand-built"
     double accuracy = 0;         ///< evolved network, CNN features, on danna2
@@ -46,10 +46,11 @@ struct demo_temporal_row {
     std::int64_t grid_elements = 0;     ///< DANNA grid elements used after place and route (0: not placed)
     std::size_t grid_differences = 0;   ///< test sequences answered differently on the grid
     bool grid_placed = false;
+    std::filesystem::path network_file; ///< the evolved network as TENNLab JSON (empty: out_dir not given)
 };
 
-struct demo_temporal_result {
-    std::vector<demo_temporal_row> rows;
+struct temporal_result {
+    std::vector<temporal_row> rows;
     double features_s = 0;        ///< wall time of the CNN front end
     std::size_t feature_images = 0;
     double sequences_per_s = 0;   ///< danna2 runs of the evolved networks
@@ -58,7 +59,7 @@ struct demo_temporal_result {
 };
 
 /// Runs the stage; throws volley::error on bad input.
-demo_temporal_result run_demo_temporal(const convert::converted_snn& net, const convert::image_dataset& train,
-                                       const convert::image_dataset& test, const demo_temporal_options& options);
+temporal_result run_temporal_stage(const convert::converted_snn& net, const convert::image_dataset& train,
+                                       const convert::image_dataset& test, const temporal_options& options);
 
-}  // namespace volley::cli
+}  // namespace volley::pipeline

@@ -1,5 +1,5 @@
 #pragma once
-// The demo's trained model: reused from a cache folder when its checksum matches, else trained
+// The pipeline's trained model: reused from a cache folder when its checksum matches, else trained
 // with the trainer of `volley train` and stored there.
 //
 // The cache holds the model file (tf.keras 2.x HDF5, as `volley train` writes it) and, beside it,
@@ -17,10 +17,10 @@
 #include <functional>
 #include <string>
 
-namespace volley::cli {
+namespace volley::pipeline {
 
 /// How the demo's CNN is trained; every field is part of the cache key.
-struct demo_training_settings {
+struct training_settings {
     std::string model = "small";      ///< a name of convert::make_model
     std::string optimizer = "adam";
     std::size_t epochs = 3;
@@ -31,11 +31,11 @@ struct demo_training_settings {
 
     /// The equivalent `volley train` command line.
     std::string command_line() const;
-    bool operator==(const demo_training_settings&) const = default;
+    bool operator==(const training_settings&) const = default;
 };
 
 /// The model the demo goes on with.
-struct demo_model {
+struct cached_model {
     std::filesystem::path file;      ///< the model file in the cache folder
     std::string sha256;              ///< of `file`, 64 hex digits
     bool from_cache = false;         ///< true: reused; false: trained in this run
@@ -55,10 +55,10 @@ std::filesystem::path cache_record_path(const std::filesystem::path& model_file)
 /// first unless a cached model passes the checks above (or when `force_training`). `threads` is
 /// the trainer's OpenMP thread count (0: default); `on_epoch` sees each finished epoch.
 /// io_error naming the folder or file when the cache cannot be written.
-demo_model obtain_demo_model(const std::filesystem::path& cache_dir, const demo_training_settings& settings,
+cached_model obtain_model(const std::filesystem::path& cache_dir, const training_settings& settings,
                              const convert::image_dataset& train, const convert::image_dataset& test, int threads,
                              bool force_training,
                              const std::function<void(const convert::training_progress&)>& on_progress = {},
                              const std::function<void(const convert::epoch_record&)>& on_epoch = {});
 
-}  // namespace volley::cli
+}  // namespace volley::pipeline

@@ -1,5 +1,6 @@
 #pragma once
-// The few SVG elements the CLI's standalone plots draw (accuracy_plot.cpp, fitness_plot.cpp).
+// The few SVG elements the standalone line plots draw (the pipeline's accuracy and fitness plots,
+// the CLI's cart-pole episode plot).
 
 #include <volley/error.hpp>
 
@@ -8,7 +9,7 @@
 #include <fstream>
 #include <string>
 
-namespace volley::cli::svg {
+namespace volley::snn::svg {
 
 inline std::string xml_escape(const std::string& s) {
     std::string out;
@@ -66,4 +67,4 @@ inline void save(const std::filesystem::path& file, const std::string& svg, cons
     if (!f) throw io_error(file.string(), "write error");
 }
 
-}  // namespace volley::cli::svg
+}  // namespace volley::snn::svg

@@ -1,13 +1,14 @@
-// The temporal stage of `volley demo` (see demo_temporal.hpp).
+// The pipeline's temporal stage (see temporal_stage.hpp).
 
-#include "demo_temporal.hpp"
-#include "demo_image_raster.hpp"
-#include "fitness_plot.hpp"
+#include <volley/pipeline/temporal_stage.hpp>
+#include <volley/pipeline/image_raster.hpp>
+#include <volley/pipeline/fitness_plot.hpp>
 
 #include <volley/convert/sequence_classifier.hpp>
 #include <volley/danna/layout_svg.hpp>
 #include <volley/danna/place_and_route.hpp>
 #include <volley/error.hpp>
+#include <volley/hw/tennlab_network.hpp>
 #include <volley/eons/evolution.hpp>
 #include <volley/snn/raster_plot.hpp>
 #include <volley/temporal/evolved_networks.hpp>
@@ -20,7 +21,7 @@
 #include <chrono>
 #include <memory>
 
-namespace volley::cli {
+namespace volley::pipeline {
 
 namespace {
 
@@ -62,7 +63,7 @@ std::vector<float> gru_targets(const std::vector<temporal::sequence>& seqs, cons
 /// The GRU's test accuracy and size for `task`, trained on the training features.
 std::pair<double, std::size_t> gru_accuracy(const temporal::task_spec& task, const std::vector<temporal::sequence>& train,
                                             const temporal::feature_table& train_f, const std::vector<temporal::sequence>& test,
-                                            const temporal::feature_table& test_f, const demo_temporal_options& o) {
+                                            const temporal::feature_table& test_f, const temporal_options& o) {
     convert::sequence_network_config cfg;
     cfg.input_features = train_f.classes;
     cfg.steps = static_cast<std::size_t>(task.frames);
@@ -135,18 +136,19 @@ void write_sequence_raster(const std::filesystem::path& file, std::vector<snn::r
     snn::write_raster_svg(file, pops, opt);
 }
 
-/// One sequence through the whole stack on one time axis: each frame's image through the
-/// CNN's spiking layers (T steps), then the DANNA network's fires on the sequence (each frame's
-/// cycles_per_frame cycles drawn over the same width as its T steps).
+/// One sequence through the whole stack on one time axis counted in frames: each frame's image
+/// through the CNN's spiking layers (its T steps span one frame), then the DANNA network's fires
+/// on the sequence (a frame's cycles_per_frame cycles span one frame).
 void write_stack_raster(const std::filesystem::path& file, const convert::converted_snn& net,
                         const convert::image_dataset& images, const temporal::sequence& seq,
                         std::vector<snn::raster_population> danna_pops, const temporal::task_spec& task,
                         const temporal::encoding_options& enc, const temporal::decoding_options& dec,
-                        const demo_temporal_options& o) {
+                        const temporal_options& o) {
     const auto T = static_cast<double>(o.timesteps);
-    // A layer of thousands of neurons would leave the network's few rows invisible: a layer
-    // shows every stride-th neuron, at most rows_per_layer of them.
-    constexpr std::uint64_t rows_per_layer = 120;
+    // A layer of thousands of neurons would leave the network's few rows a thin band: a layer
+    // shows every stride-th neuron, at most rows_per_layer of them, so that the DANNA network's
+    // rows take about a quarter of the height.
+    constexpr std::uint64_t rows_per_layer = 20;
     std::vector<snn::raster_population> pops;
     std::vector<std::uint64_t> stride;
     for (const auto& layer : net.layers) {
@@ -162,32 +164,33 @@ void write_stack_raster(const std::filesystem::path& file, const convert::conver
             for (std::size_t k = 0; k < rec.layers[l].node_ids.size(); ++k) {
                 if (rec.layers[l].node_ids[k] % stride[l] != 0) continue;
                 pops[l].node_ids.push_back(rec.layers[l].node_ids[k] / stride[l]);
-                pops[l].times_ms.push_back(static_cast<double>(f) * T + rec.layers[l].times_ms[k]);
+                pops[l].times_ms.push_back(static_cast<double>(f) + rec.layers[l].times_ms[k] / T);
             }
     }
-    const double per_cycle = T / static_cast<double>(enc.cycles_per_frame);
+    const double cycles = static_cast<double>(enc.cycles_per_frame);
     for (auto& p : danna_pops) {
-        for (auto& t : p.times_ms) t *= per_cycle;
+        for (auto& t : p.times_ms) t /= cycles;
         p.name = "DANNA " + p.name;
         pops.push_back(std::move(p));
     }
     snn::raster_plot_options opt;
-    opt.title = "one '" + temporal::to_string(task.kind) + "' test sequence of " + std::to_string(seq.images.size()) +
-                " frames: CNN layers (" + std::to_string(o.timesteps) + " steps a frame), then the evolved network on danna2 (" +
-                std::to_string(enc.cycles_per_frame) + " cycles a frame, same width)";
+    opt.title = "one '" + temporal::to_string(task.kind) + "' test sequence: CNN layers (" + std::to_string(o.timesteps) +
+                " steps a frame) and the evolved network on danna2 (" + std::to_string(enc.cycles_per_frame) +
+                " cycles a frame)";
+    opt.time_unit = "frame";
     opt.t_start_ms = 0;
-    opt.t_stop_ms = std::max(static_cast<double>(seq.images.size()) * T,
-                             static_cast<double>(dec.run_cycles(task, enc.cycles_per_frame)) * per_cycle);
-    opt.rate_bin_ms = T;
+    opt.t_stop_ms = std::max(static_cast<double>(seq.images.size()),
+                             static_cast<double>(dec.run_cycles(task, enc.cycles_per_frame)) / cycles);
+    opt.rate_bin_ms = 1;
     opt.max_points = 80000;
     snn::write_raster_svg(file, pops, opt);
 }
 
 }  // namespace
 
-demo_temporal_result run_demo_temporal(const convert::converted_snn& net, const convert::image_dataset& train,
-                                       const convert::image_dataset& test, const demo_temporal_options& o) {
-    demo_temporal_result r;
+temporal_result run_temporal_stage(const convert::converted_snn& net, const convert::image_dataset& train,
+                                       const convert::image_dataset& test, const temporal_options& o) {
+    temporal_result r;
     temporal::encoding_options enc;  // winner coding: one spike for the frame's predicted class
     temporal::processor_spec proc;
     proc.kind = "danna2";
@@ -231,7 +234,7 @@ demo_temporal_result run_demo_temporal(const convert::converted_snn& net, const 
     bool layout_written = false;
     for (std::size_t q = 0; q < tasks.size(); ++q) {
         const auto& task = tasks[q];
-        demo_temporal_row row;
+        temporal_row row;
         row.question = temporal::to_string(task.kind);
         if (o.log) o.log("temporal stage: " + row.question + ": EONS on danna2");
         auto problem = std::make_shared<temporal::training_problem>();
@@ -264,6 +267,11 @@ demo_temporal_result run_demo_temporal(const convert::converted_snn& net, const 
             return true;
         };
         eons::evolve(state, temporal::make_fitness(problem), eo);
+        if (!o.out_dir.empty()) {  // the stage's result, for `volley danna run` or a later stage
+            row.network_file = o.out_dir / ("temporal_" + row.question + ".json");
+            hw::save_tennlab_network(state.best, row.network_file.string());
+            r.outputs.push_back(row.network_file);
+        }
 
         const auto test_real = temporal::encode_sequences(test_seqs[q], test_f, enc);
         const auto test_oracle = temporal::encode_sequences(test_seqs[q], oracle_test, enc);
@@ -334,4 +342,4 @@ demo_temporal_result run_demo_temporal(const convert::converted_snn& net, const 
     return r;
 }
 
-}  // namespace volley::cli
+}  // namespace volley::pipeline
