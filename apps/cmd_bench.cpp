@@ -138,15 +138,15 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
                         .step_pairs = snn::parse_step_pairing("--step-pairs", o->tuning.pairs),
                         .backend = parse_backend(o->tuning.backend)};
         if (!o->integrator.empty()) apply_integrator_option(req.net, o->integrator);
-        if (!o->out.empty()) req.out = o->out;
-        if (!o->plot.empty()) req.plot = o->plot;
+        if (!o->out.empty()) req.recording.out = o->out;
+        if (!o->plot.empty()) req.recording.plot = o->plot;
         req.quiet = o->quiet;
-        req.count_only = o->count_only;
+        req.recording.count_only = o->count_only;
         if (o->project_ranks > 1) req.projection = run_request::projection_request{.ranks = o->project_ranks};
         if (mc) {
             req.settings.duration_ms = o->transient_ms + o->duration_ms;
-            req.transient_ms = o->transient_ms;
-            req.record_sources = false;
+            req.recording.transient_ms = o->transient_ms;
+            req.recording.record_sources = false;
         }
         std::uint64_t neurons = o->neurons;
         if (hpc || mc) {
@@ -154,7 +154,7 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
             for (const auto& p : req.net.populations())
                 if (!snn::is_source_model(p.model)) neurons += p.size;
         }
-        req.title = std::string(title) + ", N = " + std::to_string(neurons);
+        req.recording.plot_title = std::string(title) + ", N = " + std::to_string(neurons);
         auto outcome = execute_run(req);
         outcome.figures["network"] = name;
         if (hpc && outcome.completed) hpc_rate_check(outcome.figures, o->scale);
@@ -163,19 +163,19 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
                 *req.projection->record, req.projection->ranks,
                 {.latency_s = o->model_latency_us * 1e-6, .bandwidth_bytes_s = o->model_bandwidth_gbs * 1e9},
                 outcome.figures["sim_s"].get<double>(), outcome.figures["duration_ms"].get<double>() / 1000.0);
-        if (mc && outcome.completed && !req.count_only) microcircuit_rates(outcome.figures, *o);
+        if (mc && outcome.completed && !req.recording.count_only) microcircuit_rates(outcome.figures, *o);
         if (req.backend != snn::backend_kind::cpu && outcome.completed) {
             // The same network on the CPU engine with the same threads: the speed-up, and the
             // raster, which must be the same (docs/cuda.md).
             run_request cpu{.net = req.net, .settings = req.settings, .threads = req.threads, .max_isa = req.max_isa,
                             .step_pairs = req.step_pairs, .backend = snn::backend_kind::cpu};
             cpu.quiet = true;
-            cpu.record_sources = req.record_sources;
-            cpu.count_only = req.count_only;
+            cpu.recording.record_sources = req.recording.record_sources;
+            cpu.recording.count_only = req.recording.count_only;
             const auto ref = execute_run(cpu);
             outcome.figures["cpu_sim_s"] = ref.figures["sim_s"];
             outcome.figures["speedup_over_cpu"] = ref.figures["sim_s"].get<double>() / outcome.figures["sim_s"].get<double>();
-            if (!req.count_only)
+            if (!req.recording.count_only)
                 outcome.figures["raster_matches_cpu"] = ref.figures["spike_checksum"] == outcome.figures["spike_checksum"];
         }
         if (req.backend == snn::backend_kind::cpu && outcome.figures["threads"].get<int>() > 1 && outcome.completed &&
@@ -184,12 +184,12 @@ void add_network_bench(CLI::App& bench, command_context& ctx, const char* name, 
             run_request one{.net = req.net, .settings = req.settings, .threads = 1, .max_isa = req.max_isa,
                             .step_pairs = req.step_pairs, .backend = req.backend};
             one.quiet = true;
-            one.record_sources = req.record_sources;
-            one.count_only = req.count_only;
+            one.recording.record_sources = req.recording.record_sources;
+            one.recording.count_only = req.recording.count_only;
             const auto single = execute_run(one);
             outcome.figures["sim_s_1_thread"] = single.figures["sim_s"];
             outcome.figures["speedup_over_1_thread"] = single.figures["sim_s"].get<double>() / outcome.figures["sim_s"].get<double>();
-            if (!req.count_only)
+            if (!req.recording.count_only)
                 outcome.figures["raster_matches_1_thread"] = single.figures["spike_checksum"] == outcome.figures["spike_checksum"];
         }
         if (o->json) print_json(outcome.figures);

@@ -2,16 +2,13 @@
 
 #include "cli_common.hpp"
 
-#include <sys/resource.h>
+#include <volley/snn/run_figures.hpp>
+
 #include <unistd.h>
 
 namespace volley::cli {
 
-std::size_t peak_rss_bytes() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<std::size_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
-}
+std::size_t peak_rss_bytes() { return snn::peak_rss_bytes(); }
 
 bool stderr_is_terminal() { return isatty(STDERR_FILENO) == 1; }
 

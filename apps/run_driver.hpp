@@ -1,24 +1,19 @@
 #pragma once
-// Running a network from the command line: build, run with progress and Ctrl-C handling,
-// stream recordings to disk, and report the figures that every `run` and `bench` prints.
+// Running a network from the command line: the CLI's glue around the library's recorded run
+// (volley/snn/recorded_run.hpp): the MPI launch context or a projected rank, the option names in
+// messages, the Ctrl-C handler and the progress bar, and the summary every `run` and `bench`
+// prints.
 
-#include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 #include <volley/snn/network_json.hpp>
+#include <volley/snn/recorded_run.hpp>
 #include <volley/snn/simulation.hpp>
 
 namespace volley::cli {
-
-/// A state variable to record: population, variable and sampling interval [ms].
-struct state_request {
-    std::string population;
-    std::string variable;
-    double interval_ms = 1.0;
-};
 
 /// What to run and where to write it.
 struct run_request {
@@ -28,33 +23,13 @@ struct run_request {
     snn::instruction_set max_isa = snn::instruction_set::best;  ///< tuning (same spikes)
     snn::step_pairing step_pairs = snn::step_pairing::automatic;
     snn::backend_kind backend = snn::backend_kind::cpu;  ///< --backend (cuda runs on GPU 0)
-    std::optional<std::filesystem::path> out{};   ///< .h5 (SONATA) or .csv
-    std::optional<std::filesystem::path> plot{};  ///< .svg raster with rates
-    std::vector<state_request> states{};          ///< recorded into the .h5 output
-    bool quiet = false;
-    /// Count spikes without recording them (no raster, no checksum, no --out or --plot): the
-    /// memory of a peer that only counts, as Brian2's SpikeMonitor(record=False).
-    bool count_only = false;
-    std::string title{};  ///< used in the plot
-    /// Record the spikes of source populations (Poisson drives, spike arrays) too. False for a
-    /// network whose drive outnumbers its neurons' spikes many times over (the microcircuit's
-    /// drive fires 1.7e9 spikes in 1.5 s at full scale): they are counted, not kept, and the
-    /// raster, its checksum and the outputs hold the neurons only.
-    bool record_sources = true;
-    /// When > 0 (and spikes are recorded), each population's figures also give
-    /// `rate_after_transient_hz`: its rate counting only spikes from this time [ms] on.
-    double transient_ms = 0;
-    /// The .h5 output is flushed (valid and complete up to there, docs/recording-format.md) when
-    /// it is opened, and then at the first progress step after each flush_every_s of wall-clock
-    /// time [s] (0: at every progress step, 1/200 of the run).
-    double flush_every_s = 1.0;
-    /// Written at the end of the run, when interrupted, and every checkpoint_every_ms (when > 0).
-    std::optional<std::filesystem::path> checkpoint{};
-    double checkpoint_every_ms = 0;
-    /// A checkpoint to continue from; the run then lasts settings.duration_ms from there.
-    std::optional<std::filesystem::path> resume{};
+    /// --out, --plot (its title: the file or the benchmark), --state, --checkpoint,
+    /// --checkpoint-every, --resume, --flush-every, --count-only, and the benchmarks' choices.
+    snn::recorded_run_options recording{};
+    bool quiet = false;  ///< no progress bar
     /// When set: run rank 0 of projection->ranks alone (snn::projected_rank; count_only only),
     /// filling projection->record; the figures then count what that rank did, times the ranks.
+    /// The CLI's benchmarking tool (bench/mpi/README.md), so it stays here.
     struct projection_request {
         int ranks = 1;
         std::shared_ptr<snn::projection_record> record = std::make_shared<snn::projection_record>();
@@ -68,7 +43,8 @@ struct run_outcome {
     bool completed = true;
 };
 
-/// Builds and runs the network, writing outputs as it goes. Throws volley::error on bad input.
+/// Builds the network in the launch context and runs it (snn::run_recorded) with a progress bar
+/// and Ctrl-C stopping it. Throws volley::error on bad input, naming the command-line option.
 run_outcome execute_run(const run_request& request);
 
 /// --integrator SCHEME: sets the scheme of every ODE population of `net`; throws
@@ -78,8 +54,5 @@ void apply_integrator_option(snn::network& net, const std::string& scheme);
 
 /// Prints the human-readable summary of a run's figures on stdout.
 void print_run_summary(const nlohmann::json& figures);
-
-/// Parses "POP:VAR[:INTERVAL_MS]"; throws volley::invalid_parameter.
-state_request parse_state_request(const std::string& text);
 
 }  // namespace volley::cli

@@ -1,6 +1,8 @@
 // volley.Simulation and its recorders. run() releases the GIL and stops at Ctrl-C with the
-// recordings valid, as `volley run` does (apps/run_driver.cpp). Recorded data comes back as
-// read-only NumPy views of the recorders' vectors, without copying (see recorder_views).
+// recordings valid, as `volley run` does (apps/run_driver.cpp); run_recorded() is the library's
+// recorded run (volley/snn/recorded_run.hpp), the same as `volley run`'s, with its outputs.
+// Recorded data comes back as read-only NumPy views of the recorders' vectors, without copying
+// (see recorder_views); read_spikes() reads a written spike file back.
 
 #include "bindings.hpp"
 #include "conversions.hpp"
@@ -10,13 +12,19 @@
 #include <pybind11/stl/filesystem.h>
 
 #include <volley/error.hpp>
+#include <volley/snn/recorded_run.hpp>
+#include <volley/snn/run_figures_json.hpp>
 #include <volley/snn/simulation.hpp>
+#include <volley/snn/sonata_spikes.hpp>
+#include <volley/snn/spike_csv.hpp>
 
 #include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <memory>
+#include <optional>
 #include <sstream>
+#include <tuple>
 #include <stdexcept>
 #include <vector>
 
@@ -293,6 +301,18 @@ Simulation.weights lists them); `times_ms` the sample times.)doc")
             })
         .def("__len__", [](const py_weight_recorder& r) { return r.data->sample_steps.size(); });
 
+    m.def(
+        "read_spikes",
+        [](const std::filesystem::path& file) {
+            const auto pops = file.extension() == ".csv" ? snn::read_spike_csv(file) : snn::read_sonata_spikes(file);
+            py::dict d;
+            for (const auto& p : pops) d[py::str(p.population)] = py::make_tuple(to_array(p.node_ids), to_array(p.timestamps_ms));
+            return d;
+        },
+        py::arg("file"),
+        "The spikes of a file written by run_recorded or `volley run --out` (.h5 SONATA, or .csv): "
+        "{population: (node_ids, times_ms)} as NumPy arrays, in the file's order.");
+
     py::class_<py_simulation>(m, "Simulation", R"doc(
 A simulation of one network (a copy of it is taken). threads=0 uses the OpenMP default. backend:
 "auto" (cuda when gpu_id >= 0, else cpu), "cpu", "portable" (the CUDA backend's source on
@@ -373,6 +393,55 @@ raises KeyboardInterrupt, and the simulation can be run on.)doc")
             },
             py::arg("duration_ms"),
             "Advances by duration_ms (whole steps); can be called again to continue.")
+        .def(
+            "run_recorded",
+            [](py_simulation& s, double duration_ms, std::optional<std::filesystem::path> out,
+               std::optional<std::filesystem::path> plot, const std::string& title,
+               const std::vector<std::tuple<std::string, std::string, double>>& record,
+               std::optional<std::filesystem::path> checkpoint, double checkpoint_every_ms,
+               std::optional<std::filesystem::path> resume, double flush_every_s, bool record_sources,
+               bool count_only, double transient_ms) {
+                busy_guard busy(s);
+                s.views->retire();
+                snn::recorded_run_options o{.out = std::move(out),
+                                            .plot = std::move(plot),
+                                            .plot_title = title,
+                                            .checkpoint = std::move(checkpoint),
+                                            .checkpoint_every_ms = checkpoint_every_ms,
+                                            .resume = std::move(resume),
+                                            .flush_every_s = flush_every_s,
+                                            .record_sources = record_sources,
+                                            .count_only = count_only,
+                                            .transient_ms = transient_ms};
+                for (const auto& [pop, variable, interval_ms] : record) o.states.push_back({pop, variable, interval_ms});
+                const bool main_thread = on_main_thread();
+                snn::run_figures figures;
+                {
+                    py::gil_scoped_release release;
+                    sigint_guard guard(main_thread);
+                    figures = snn::run_recorded(*s.sim, duration_ms, o, {.stop = &interrupted});
+                }
+                auto dict = from_json(snn::run_figures_json(figures));
+                if (!figures.completed) {
+                    PyErr_SetObject(PyExc_KeyboardInterrupt, dict.ptr());
+                    throw py::error_already_set();
+                }
+                return dict;
+            },
+            py::arg("duration_ms"), py::kw_only(), py::arg("out") = py::none(), py::arg("plot") = py::none(),
+            py::arg("title") = "", py::arg("record") = std::vector<std::tuple<std::string, std::string, double>>{},
+            py::arg("checkpoint") = py::none(), py::arg("checkpoint_every_ms") = 0.0, py::arg("resume") = py::none(),
+            py::arg("flush_every_s") = 1.0, py::arg("record_sources") = true, py::arg("count_only") = false,
+            py::arg("transient_ms") = 0.0,
+            R"doc(
+Runs duration_ms on from here as `volley run` does (docs/python.md, "Recorded runs"): every
+population's spikes stream into `out` (.h5, SONATA, flushed every flush_every_s of wall time; or
+.csv, at the end), `record` lists (population, variable, interval_ms) sampled into the .h5 output,
+`plot` is an SVG raster with rates titled `title`, `checkpoint` is written every
+checkpoint_every_ms (0: only at the end) and at the end, and `resume` is a checkpoint restored
+first. Returns the figures `volley run --json` prints, as a dict. Ctrl-C stops it after the
+current step with the outputs finished and the checkpoint written, and raises KeyboardInterrupt
+whose args[0] is the figures (completed False).)doc")
         .def(
             "reset",
             [](py_simulation& s) {

@@ -33,6 +33,7 @@ simulation::simulation(const network& net, const context& ctx, const simulation_
         throw invalid_parameter("simulation", "dt_ms", std::to_string(options.dt_ms), "must be finite and > 0");
     impl_->net = net;
     impl_->options = options;
+    impl_->where = ctx;
     impl_->engine = detail::make_engine(impl_->net, ctx, options);
 }
 
@@ -82,6 +83,14 @@ state_recorder simulation::record_state(population_index pop, const std::string&
     impl_->engine->add_state_recorder(d, pop);
     return state_recorder(d);
 }
+
+void simulation::stop_recording(const spike_recorder& recorder) {
+    const spike_data* d = &recorder.data();
+    std::erase_if(impl_->source_sinks, [&](const std::shared_ptr<spike_data>& s) { return s.get() == d; });
+    impl_->engine->remove_spike_recorder(d);
+}
+
+void simulation::stop_recording(const state_recorder& recorder) { impl_->engine->remove_state_recorder(&recorder.data()); }
 
 void simulation::on_progress(progress_callback callback, std::int64_t interval_steps) {
     impl_->progress = std::move(callback);
@@ -286,6 +295,7 @@ step simulation::current_step() const noexcept { return {impl_->engine->current_
 simulation_stats simulation::stats() const { return impl_->engine->stats(); }
 const network& simulation::model() const noexcept { return impl_->net; }
 const simulation_options& simulation::options() const noexcept { return impl_->options; }
+const context& simulation::execution_context() const noexcept { return impl_->where; }
 
 std::string to_string(instruction_set isa) {
     switch (isa) {

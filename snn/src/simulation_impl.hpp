@@ -15,6 +15,7 @@ namespace volley::snn {
 struct simulation::impl {
     network net;
     simulation_options options;
+    context where;
     std::unique_ptr<detail::engine> engine;
     progress_callback progress;
     std::int64_t progress_interval = 0;

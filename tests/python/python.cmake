@@ -24,7 +24,7 @@ function(volley_python_test name script)
     ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python:${CMAKE_CURRENT_SOURCE_DIR}/python;VOLLEY_CLI=$<TARGET_FILE:volley>;VOLLEY_TEST_DATA_DIR=${CMAKE_CURRENT_SOURCE_DIR}/data;OMP_WAIT_POLICY=PASSIVE;PYTHONDONTWRITEBYTECODE=1${volley_python_sanitizer_env}")
 endfunction()
 
-set(volley_python_tests lif_analytic cuba errors interrupt checkpoint views risp files analysis convert pynn pynn_stdp pynn_brunel pynn_coba pynn_set pynn_currents pynn_point_neuron pynn_rng pynn_quantal nest_tsodyks nest_quantal nest_offgrid pynn_poisson_sampling record_weights models microcircuit tasks readme)
+set(volley_python_tests lif_analytic cuba errors interrupt checkpoint recorded_run views risp files analysis convert pynn pynn_stdp pynn_brunel pynn_coba pynn_set pynn_currents pynn_point_neuron pynn_rng pynn_quantal nest_tsodyks nest_quantal nest_offgrid pynn_poisson_sampling record_weights models microcircuit tasks readme)
 foreach(t IN LISTS volley_python_tests)
   volley_python_test(${t} ${CMAKE_CURRENT_SOURCE_DIR}/python/test_${t}.py)
 endforeach()

@@ -21,6 +21,9 @@ public:
     /// Starts recording a state variable into `data` (population, variable, node_ids and
     /// interval set); takes the first sample at the current step.
     virtual void add_state_recorder(std::shared_ptr<state_data> data, population_index pop) = 0;
+    /// Stops recording into `data` (nothing happens for data it does not record into).
+    virtual void remove_spike_recorder(const spike_data* data) = 0;
+    virtual void remove_state_recorder(const state_data* data) = 0;
     /// Advances `steps` steps; returns the number done (fewer when `progress` returned false).
     virtual std::int64_t run(std::int64_t steps, const progress_callback& progress,
                              std::int64_t progress_interval) = 0;

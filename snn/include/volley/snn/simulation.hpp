@@ -127,6 +127,12 @@ public:
     /// >= 1 step), starting now. Throws invalid_parameter for a bad index or interval.
     weight_recorder record_weights(std::size_t projection, double interval_ms);
 
+    /// Stops a recorder of this simulation: nothing more is recorded into it, and its data stays
+    /// with the handle (and its copies). A recorder already stopped, or of another simulation, is
+    /// left as it is.
+    void stop_recording(const spike_recorder& recorder);
+    void stop_recording(const state_recorder& recorder);
+
     /// Sets the progress callback and how often it is called.
     void on_progress(progress_callback callback, std::int64_t interval_steps);
 
@@ -182,6 +188,8 @@ public:
     simulation_stats stats() const;
     const network& model() const noexcept;
     const simulation_options& options() const noexcept;
+    /// The context it was built with (threads, backend, its distributed context).
+    const context& execution_context() const noexcept;
 
 private:
     struct impl;

@@ -51,6 +51,8 @@ public:
 
     void add_spike_recorder(std::shared_ptr<spike_data> data, std::vector<std::uint8_t> mask) override;
     void add_state_recorder(std::shared_ptr<state_data> data, population_index pop) override;
+    void remove_spike_recorder(const spike_data* data) override;
+    void remove_state_recorder(const state_data* data) override;
     std::int64_t run(std::int64_t steps, const progress_callback& progress, std::int64_t progress_interval) override;
     int ranks() const override { return dist_.size(); }
     std::int64_t current_step() const override { return step_; }

@@ -60,4 +60,12 @@ void cpu_engine::add_state_recorder(std::shared_ptr<state_data> data, population
     sample_state(state_sinks_.back());
 }
 
+void cpu_engine::remove_spike_recorder(const spike_data* data) {
+    std::erase_if(spike_sinks_, [&](const spike_sink& s) { return s.data.get() == data; });
+}
+
+void cpu_engine::remove_state_recorder(const state_data* data) {
+    std::erase_if(state_sinks_, [&](const state_sink& s) { return s.data.get() == data; });
+}
+
 }  // namespace volley::snn::detail

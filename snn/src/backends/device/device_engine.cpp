@@ -71,6 +71,14 @@ void device_engine::add_state_recorder(std::shared_ptr<state_data> data, populat
     sample_state(state_sinks_.back());
 }
 
+void device_engine::remove_spike_recorder(const spike_data* data) {
+    std::erase_if(sinks_, [&](const spike_sink& s) { return s.data.get() == data; });
+}
+
+void device_engine::remove_state_recorder(const state_data* data) {
+    std::erase_if(state_sinks_, [&](const state_sink& s) { return s.data.get() == data; });
+}
+
 void device_engine::sample_state(const state_sink& sink) {
     const auto& in = info_[sink.pop];
     auto& d = *sink.data;
