@@ -13,9 +13,9 @@ namespace volley::cli {
 
 namespace {
 
-using snn::svg::line;
-using snn::svg::num;
-using snn::svg::text;
+using snn::detail::svg::line;
+using snn::detail::svg::num;
+using snn::detail::svg::text;
 
 constexpr double width = 900, left = 90, right = 860;
 constexpr double top1 = 70, bottom1 = 300;          // x and θ
@@ -64,8 +64,8 @@ void write_episode_svg(const std::filesystem::path& file, const temporal::episod
     const double seconds = static_cast<double>(n) * p.tau;
     const std::string note = setting.name + " setting: " + std::to_string(e.steps) + " of " +
                              std::to_string(setting.episode_steps) + " steps survived (" +
-                             snn::svg::num(static_cast<double>(e.steps) * p.tau) + " s)";
-    std::string out = snn::svg::begin_plot(width, height, title, note, left, top1, right, bottom1);
+                             snn::detail::svg::num(static_cast<double>(e.steps) * p.tau) + " s)";
+    std::string out = snn::detail::svg::begin_plot(width, height, title, note, left, top1, right, bottom1);
     const auto x_of = [&](double t) { return left + t / std::max(seconds, p.tau) * (right - left); };
     const auto y_of = [&](double f) { return bottom1 - (f + 1.0) / 2.0 * (bottom1 - top1); };
     for (double f : {-1.0, -0.5, 0.0, 0.5, 1.0}) {
@@ -146,7 +146,7 @@ void write_episode_svg(const std::filesystem::path& file, const temporal::episod
         text(out, width / 2, bottom2 + 34, "processor timestep", "text-anchor=\"middle\" font-size=\"12\"");
     }
     out += "</svg>\n";
-    snn::svg::save(file, out, "episode plot");
+    snn::detail::svg::save(file, out, "episode plot");
 }
 
 }  // namespace volley::cli

@@ -14,9 +14,9 @@ namespace volley::pipeline {
 
 namespace {
 
-using snn::svg::line;
-using snn::svg::num;
-using snn::svg::text;
+using snn::detail::svg::line;
+using snn::detail::svg::num;
+using snn::detail::svg::text;
 
 constexpr double width = 720, height = 440;
 constexpr double left = 80, right = 560, top = 70, bottom = 380;  // plot frame; legend right of it
@@ -64,7 +64,7 @@ void write_accuracy_svg(const std::filesystem::path& file, const accuracy_curve&
     const auto ticks = snn::detail::nice_ticks(y0, y1, 6);
     const auto y_of = [&](double fraction) { return bottom - (100 * fraction - y0) / (y1 - y0) * (bottom - top); };
 
-    std::string out = snn::svg::begin_plot(width, height, c.title, c.note, left, top, right, bottom);
+    std::string out = snn::detail::svg::begin_plot(width, height, c.title, c.note, left, top, right, bottom);
     for (double v : ticks.values) {
         const double y = y_of(v / 100);
         line(out, left, y, right, y, "stroke=\"#ddd\"");
@@ -101,7 +101,7 @@ void write_accuracy_svg(const std::filesystem::path& file, const accuracy_curve&
     text(out, lx + 34, top + 38, "CNN " + percent(c.cnn_accuracy), "font-size=\"12\"");
     out += "</svg>\n";
 
-    snn::svg::save(file, out, "accuracy plot");
+    snn::detail::svg::save(file, out, "accuracy plot");
 }
 
 }  // namespace volley::pipeline

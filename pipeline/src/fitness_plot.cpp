@@ -13,9 +13,9 @@ namespace volley::pipeline {
 
 namespace {
 
-using snn::svg::line;
-using snn::svg::num;
-using snn::svg::text;
+using snn::detail::svg::line;
+using snn::detail::svg::num;
+using snn::detail::svg::text;
 
 constexpr double width = 720, height = 420;
 constexpr double left = 80, right = 560, top = 70, bottom = 360;
@@ -46,7 +46,7 @@ void write_fitness_svg(const std::filesystem::path& file, const fitness_curve& c
     const auto ticks = snn::detail::nice_ticks(y0, y1, 6);
     const auto y_of = [&](double v) { return bottom - (v - y0) / (y1 - y0) * (bottom - top); };
 
-    std::string out = snn::svg::begin_plot(width, height, c.title, c.note, left, top, right, bottom);
+    std::string out = snn::detail::svg::begin_plot(width, height, c.title, c.note, left, top, right, bottom);
     for (double v : ticks.values) {
         const double y = y_of(v);
         line(out, left, y, right, y, "stroke=\"#ddd\"");
@@ -74,7 +74,7 @@ void write_fitness_svg(const std::filesystem::path& file, const fitness_curve& c
     line(out, lx, top + 34, lx + 28, top + 34, "stroke=\"#ff7f0e\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"");
     text(out, lx + 34, top + 38, "mean", "font-size=\"12\"");
     out += "</svg>\n";
-    snn::svg::save(file, out, "fitness plot");
+    snn::detail::svg::save(file, out, "fitness plot");
 }
 
 }  // namespace volley::pipeline

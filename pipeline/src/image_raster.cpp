@@ -42,21 +42,42 @@ recorded_image record_image_spikes(const convert::converted_snn& net, std::span<
     return rec;
 }
 
+std::vector<snn::raster_population> layer_rows(const convert::converted_snn& net, std::uint64_t rows,
+                                               const std::string& prefix) {
+    std::vector<snn::raster_population> pops;
+    for (const auto& layer : net.layers) {
+        const std::uint64_t n = layer.size(), k = (n + rows - 1) / rows;
+        pops.push_back({prefix + layer.name + (k > 1 ? " (1 neuron in " + std::to_string(k) + ")" : ""), (n + k - 1) / k,
+                        {}, {}});
+    }
+    return pops;
+}
+
+void add_layer_spikes(std::vector<snn::raster_population>& pops, const convert::converted_snn& net,
+                      const recorded_image& rec, std::uint64_t rows, double offset, double scale) {
+    for (std::size_t l = 0; l < rec.layers.size(); ++l) {
+        const std::uint64_t k = (net.layers[l].size() + rows - 1) / rows;
+        const auto& layer = rec.layers[l];
+        for (std::size_t s = 0; s < layer.node_ids.size(); ++s) {
+            if (layer.node_ids[s] % k != 0) continue;
+            pops[l].node_ids.push_back(layer.node_ids[s] / k);
+            pops[l].times_ms.push_back(offset + layer.times_ms[s] * scale);
+        }
+    }
+}
+
 void write_image_raster(const std::filesystem::path& file, const convert::converted_snn& net,
                         const recorded_image& rec, std::int64_t steps, const std::string& title) {
-    std::vector<snn::raster_population> pops;
-    for (std::size_t l = 0; l < net.layers.size(); ++l) {
-        snn::raster_population p;
-        p.name = net.layers[l].name;
-        p.size = net.layers[l].size();
-        p.node_ids = rec.layers[l].node_ids;
-        p.times_ms = rec.layers[l].times_ms;
-        pops.push_back(std::move(p));
-    }
+    // At most 40 rows a layer, so that the output layer's ten neurons, which decide the class,
+    // are a visible band rather than 10 rows among thousands.
+    constexpr std::uint64_t rows = 40;
+    auto pops = layer_rows(net, rows, "");
+    add_layer_spikes(pops, net, rec, rows, 0, 1);
     snn::raster_plot_options opt;
     opt.title = title;
     opt.t_start_ms = 0;
     opt.t_stop_ms = static_cast<double>(steps);
+    opt.rate_bin_ms = 1;  // one step
     opt.max_points = 60000;
     snn::write_raster_svg(file, pops, opt);
 }

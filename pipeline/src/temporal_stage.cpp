@@ -145,28 +145,14 @@ void write_stack_raster(const std::filesystem::path& file, const convert::conver
                         const temporal::encoding_options& enc, const temporal::decoding_options& dec,
                         const temporal_options& o) {
     const auto T = static_cast<double>(o.timesteps);
-    // A layer of thousands of neurons would leave the network's few rows a thin band: a layer
-    // shows every stride-th neuron, at most rows_per_layer of them, so that the DANNA network's
-    // rows take about a quarter of the height.
-    constexpr std::uint64_t rows_per_layer = 20;
-    std::vector<snn::raster_population> pops;
-    std::vector<std::uint64_t> stride;
-    for (const auto& layer : net.layers) {
-        const std::uint64_t n = layer.size(), k = (n + rows_per_layer - 1) / rows_per_layer;
-        stride.push_back(k);
-        pops.push_back({"CNN " + layer.name + (k > 1 ? " (1 neuron in " + std::to_string(k) + ")" : ""),
-                        (n + k - 1) / k, {}, {}});
-    }
-    for (std::size_t f = 0; f < seq.images.size(); ++f) {
-        const auto rec = record_image_spikes(net, {images.image(seq.images[f]), images.image_size()}, o.timesteps, o.seed,
-                                             convert::readout_rule::spike_count);
-        for (std::size_t l = 0; l < rec.layers.size(); ++l)
-            for (std::size_t k = 0; k < rec.layers[l].node_ids.size(); ++k) {
-                if (rec.layers[l].node_ids[k] % stride[l] != 0) continue;
-                pops[l].node_ids.push_back(rec.layers[l].node_ids[k] / stride[l]);
-                pops[l].times_ms.push_back(static_cast<double>(f) + rec.layers[l].times_ms[k] / T);
-            }
-    }
+    // At most 20 rows a layer: the DANNA network's rows then take about a third of the height.
+    constexpr std::uint64_t rows = 20;
+    auto pops = layer_rows(net, rows, "CNN ");
+    for (std::size_t f = 0; f < seq.images.size(); ++f)
+        add_layer_spikes(pops, net,
+                         record_image_spikes(net, {images.image(seq.images[f]), images.image_size()}, o.timesteps, o.seed,
+                                             convert::readout_rule::spike_count),
+                         rows, static_cast<double>(f), 1 / T);
     const double cycles = static_cast<double>(enc.cycles_per_frame);
     for (auto& p : danna_pops) {
         for (auto& t : p.times_ms) t /= cycles;

@@ -56,16 +56,6 @@ py::array to_numpy(const convert::tensor<float>& t, bool flat) {
     return new_array<float>(shape, t.values.data());
 }
 
-std::vector<std::int32_t> argmax_rows(const convert::tensor<float>& logits) {
-    const std::size_t n = logits.shape.n, k = logits.values.size() / std::max<std::size_t>(n, 1);
-    std::vector<std::int32_t> out(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto* row = logits.values.data() + i * k;
-        out[i] = static_cast<std::int32_t>(std::max_element(row, row + k) - row);
-    }
-    return out;
-}
-
 convert::conversion_options conversion_settings(const std::string& input, const std::string& reset,
                                                 double v0, double max_rate, bool max_pool_as_avg) {
     convert::conversion_options c;
@@ -186,7 +176,7 @@ PyTorch model (docs/conversion-formats.md). Images are (n, c, h, w) float arrays
                 {
                     py::gil_scoped_release release;
                     cnn =
-                        argmax_rows(convert::analog_forward(model.graph, x, {.threads = threads}));
+                        convert::argmax_rows(convert::analog_forward(model.graph, x, {.threads = threads}));
                     r = convert::evaluate_snn(s, x.values, y, cnn, o);
                 }
                 py::dict out;

@@ -74,12 +74,14 @@ TEST_F(PipelineStages, EachStageRunsAloneAndTheSavedConversionGivesTheSameEvalua
         EXPECT_EQ(again.snn.checkpoints[c].spikes_per_image, ev.snn.checkpoints[c].spikes_per_image) << c;
 
     // The hardware head: danna2 and RISP give the engine's integer-mode answer on every image.
-    const auto hw = pipeline::run_hardware_stage(converted, ev, *test_, {.timesteps = 32, .images = 10, .threads = 2});
+    const auto hw = pipeline::run_hardware_stage(converted, ev, *test_, {.timesteps = 32, .images = 10, .threads = 2, .out_dir = {}});
     ASSERT_TRUE(hw.ran()) << hw.note;
     ASSERT_EQ(hw.processors.size(), 2u);
     for (const auto& p : hw.processors) EXPECT_DOUBLE_EQ(p.agreement, 1.0) << p.processor;
     EXPECT_TRUE(hw.processors.front().head_file.empty()) << "no out_dir: nothing written";
-    const auto skipped = pipeline::run_hardware_stage(converted, ev, *test_, {.timesteps = 0});
+    pipeline::hardware_stage_options none;
+    none.timesteps = 0;
+    const auto skipped = pipeline::run_hardware_stage(converted, ev, *test_, none);
     EXPECT_FALSE(skipped.ran());
     EXPECT_NE(skipped.note.find("skipped"), std::string::npos) << skipped.note;
 }

@@ -2,6 +2,7 @@
 
 #include <volley/error.hpp>
 #include <volley/snn/plot_axis.hpp>
+#include <volley/snn/svg_text.hpp>
 
 #include <algorithm>
 #include <array>
@@ -20,24 +21,7 @@ constexpr const char* bar_colour = "#0072B2";        // Okabe & Ito blue
 constexpr const char* undefined_colour = "#BBBBBB";  // NaN cells of a heat map
 constexpr std::size_t max_cells = 200;               // heat map cells per side, at most
 
-std::string xml_escape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        if (c == '&')
-            out += "&amp;";
-        else if (c == '<')
-            out += "&lt;";
-        else if (c == '>')
-            out += "&gt;";
-        else if (c == '"')
-            out += "&quot;";
-        else if (c == '\'')
-            out += "&apos;";
-        else
-            out.push_back(c);
-    }
-    return out;
-}
+using snn::detail::svg::xml_escape;
 
 std::string num(double v) {
     char text[32];

@@ -2,6 +2,7 @@
 
 #include <volley/error.hpp>
 #include <volley/snn/plot_axis.hpp>
+#include <volley/snn/svg_text.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -23,31 +24,7 @@ constexpr double rate_top = 510, rate_bottom = 700;
 constexpr const char* palette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
                                    "#E69F00", "#56B4E9", "#000000", "#999999"};
 
-std::string xml_escape(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            case '\'':
-                out += "&apos;";
-                break;
-            default:
-                out.push_back(c);
-        }
-    }
-    return out;
-}
+using detail::svg::xml_escape;
 
 // Appends a coordinate with two decimals (enough for a screen, and compact).
 void put(std::string& out, double value) {

@@ -78,15 +78,19 @@ per_neuron read_param(const nir_node& node, const std::string& key, std::size_t 
 /// 0.5, and a membrane that the writer's own step puts exactly on the threshold lands beside it.
 /// As the input gain is taken as 1 within a few roundings (discrete_population.cpp, "Threshold
 /// ties"), the decay of a float32 τ is taken as the float32 number nearest 1 − dt/τ, and τ is
-/// set to give it: a change within the file's own precision (docs/nir.md, "Threshold ties").
+/// set to give it: a change within the file's own precision (docs/nir.md, "Threshold ties"). A
+/// float64 τ is kept, unless its decay already is a float32 number up to double roundings
+/// (2^-40): Volley's own export of such a network then reads back as the same network.
 per_neuron read_euler_tau(const nir_node& node, const std::string& key, std::size_t n, double dt_s, double fallback) {
     auto tau = read_param(node, key, n, 1000, fallback);
     const nir_array* a = node.param(key);
-    if (a == nullptr || a->dtype != nir_dtype::float32) return tau;
-    const auto snapped = [dt_s](double tau_ms) {
+    if (a == nullptr) return tau;
+    const bool float32 = a->dtype == nir_dtype::float32;
+    const auto snapped = [dt_s, float32](double tau_ms) {
         const double keep = 1 - dt_s * 1000 / tau_ms;
         const double keep32 = static_cast<double>(static_cast<float>(keep));
-        return std::isfinite(tau_ms) && keep32 > 0 && keep32 < 1 ? dt_s * 1000 / (1 - keep32) : tau_ms;
+        const bool snap = float32 || std::abs(keep - keep32) <= 0x1p-40;
+        return snap && std::isfinite(tau_ms) && keep32 > 0 && keep32 < 1 ? dt_s * 1000 / (1 - keep32) : tau_ms;
     };
     tau.first = snapped(tau.first);
     for (auto& v : tau.values) v = snapped(v);

@@ -1,6 +1,6 @@
 #pragma once
-// The few SVG elements the standalone line plots draw (the pipeline's accuracy and fitness plots,
-// the CLI's cart-pole episode plot).
+// The few SVG elements the standalone plots draw (the rasters, the analysis plots, the
+// pipeline's accuracy and fitness plots, the CLI's cart-pole episode plot).
 
 #include <volley/error.hpp>
 
@@ -9,7 +9,7 @@
 #include <fstream>
 #include <string>
 
-namespace volley::snn::svg {
+namespace volley::snn::detail::svg {
 
 inline std::string xml_escape(const std::string& s) {
     std::string out;
@@ -18,6 +18,7 @@ inline std::string xml_escape(const std::string& s) {
         else if (c == '<') out += "&lt;";
         else if (c == '>') out += "&gt;";
         else if (c == '"') out += "&quot;";
+        else if (c == '\'') out += "&apos;";
         else out.push_back(c);
     }
     return out;
@@ -67,4 +68,4 @@ inline void save(const std::filesystem::path& file, const std::string& svg, cons
     if (!f) throw io_error(file.string(), "write error");
 }
 
-}  // namespace volley::snn::svg
+}  // namespace volley::snn::detail::svg
