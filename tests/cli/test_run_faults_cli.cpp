@@ -237,6 +237,58 @@ TEST(RunFaultsCli, AFullDiskWhileAddingStateReportsKeepsEverySpike) {
     EXPECT_TRUE(std::equal(reports[0].data.begin(), reports[0].data.end(), all[0].data.begin()));
 }
 
+// The final weights of plastic projections are added to the closed spike file at the end of the
+// run (/weights): a disk that fills then is an error naming the file, and every spike stays.
+TEST(RunFaultsCli, AFullDiskWhileAddingPlasticWeightsKeepsEverySpike) {
+    if (!have_program("prlimit")) GTEST_SKIP() << "prlimit (util-linux) is not installed";
+    const auto dir = work_dir("full_disk_weights");
+    vs::network net;
+    const auto in = net.add_population("in", 2000, vs::poisson_source{{.rate_hz = 50}});
+    const auto exc = net.add_population("exc", 500, vs::lif_exp{});
+    net.connect(in, exc, vs::fixed_probability{0.05}, {.weight = 0.5, .delay_ms = 1.0, .plasticity = vs::stdp_pair{}});
+    vs::save_network_json(net, dir / "net.json", {.dt_ms = 0.1, .duration_ms = 100, .seed = 3});
+    const std::string run = "run net.json --threads 1 --quiet --out ";
+    ASSERT_EQ(run_volley_in(dir, run + "whole.h5").code, 0);
+    const auto limit = std::filesystem::file_size(dir / "whole.h5") / 3;  // the spikes fit, the weights do not
+    const std::string cmd = "cd '" + dir.string() + "' && prlimit --fsize=" + std::to_string(limit) + " '" VOLLEY_CLI "' " +
+                            run + "cut.h5 >stdout.txt 2>stderr.txt </dev/null";
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status)) << "the run died instead of failing";
+    EXPECT_EQ(WEXITSTATUS(status), 2);
+    EXPECT_NE(volley::testing::read_text_file(dir / "stderr.txt").find("cut.h5"), std::string::npos);
+    const auto whole = vs::read_sonata_spikes(dir / "whole.h5");
+    std::vector<vs::population_spikes> got;
+    ASSERT_NO_THROW(got = vs::read_sonata_spikes(dir / "cut.h5"));
+    ASSERT_EQ(got.size(), whole.size());
+    for (std::size_t p = 0; p < got.size(); ++p) {
+        EXPECT_EQ(got[p].node_ids, whole[p].node_ids) << got[p].population;
+        EXPECT_EQ(got[p].timestamps_ms, whole[p].timestamps_ms) << got[p].population;
+    }
+}
+
+// The trainer's model files (tf.keras and Volley HDF5) are built in memory and written whole: a
+// file that does not fit is an error naming it and its size, and a file there before is kept.
+TEST(RunFaultsCli, AModelFileThatDoesNotFitKeepsThePreviousFile) {
+    if (!have_program("prlimit")) GTEST_SKIP() << "prlimit (util-linux) is not installed";
+    if (!std::filesystem::exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"))
+        GTEST_SKIP() << "Fashion-MNIST is not installed (scripts/setup installs it)";
+    const auto dir = work_dir("full_disk_model");
+    for (const std::string format : {"keras", "volley"}) {
+        SCOPED_TRACE(format);
+        std::ofstream(dir / "m.h5") << "a file that was there before";
+        const std::string cmd = "cd '" + dir.string() + "' && prlimit --fsize=20000 '" VOLLEY_CLI
+                                "' train --model tiny --epochs 1 --train-images 300 --threads 1 --quiet --format " +
+                                format + " --out m.h5 >stdout.txt 2>stderr.txt </dev/null";
+        const int status = std::system(cmd.c_str());
+        ASSERT_TRUE(WIFEXITED(status)) << "the trainer died instead of failing";
+        EXPECT_EQ(WEXITSTATUS(status), 2);
+        const auto err = volley::testing::read_text_file(dir / "stderr.txt");
+        EXPECT_NE(err.find("m.h5: cannot write its"), std::string::npos) << err;
+        EXPECT_EQ(volley::testing::read_text_file(dir / "m.h5"), "a file that was there before");
+        EXPECT_FALSE(std::filesystem::exists(dir / "m.h5.tmp"));
+    }
+}
+
 TEST(RunFaultsCli, BadFlushIntervalsAreErrorsNamingTheOption) {
     const auto dir = work_dir("flush_option");
     write_network(dir / "net.json", 10);

@@ -184,4 +184,12 @@ TEST_F(convert_cli, an_output_that_does_not_fit_is_an_error_and_leaves_no_damage
     EXPECT_LT(err.size(), 400u) << "more than the one error line:\n" << err;
     EXPECT_EQ(volley::testing::read_text_file(dir / "cut.h5"), "a file that was there before");
     EXPECT_FALSE(std::filesystem::exists(dir / "cut.h5.tmp"));
+    // The NIR export goes the same way.
+    const std::string nir = "cd '" + dir.string() + "' && prlimit --fsize=20000 '" VOLLEY_CLI "' convert " + torch_file +
+                            " --limit 4 --norm-images 20 --timesteps 8 --threads 1 --out cut.nir >stdout.txt 2>stderr.txt </dev/null";
+    const int nir_status = std::system(nir.c_str());
+    ASSERT_TRUE(WIFEXITED(nir_status)) << "the NIR export died instead of failing";
+    EXPECT_EQ(WEXITSTATUS(nir_status), 2);
+    EXPECT_NE(volley::testing::read_text_file(dir / "stderr.txt").find("cut.nir: cannot write its"), std::string::npos);
+    EXPECT_FALSE(std::filesystem::exists(dir / "cut.nir"));
 }
