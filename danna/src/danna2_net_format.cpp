@@ -1,6 +1,7 @@
 #include <volley/danna/danna2_net_format.hpp>
 
 #include <volley/error.hpp>
+#include <volley/text_file.hpp>
 
 #include <fstream>
 #include <istream>
@@ -188,10 +189,9 @@ danna2_net load_danna2_net(const std::string& path) {
 }
 
 void save_danna2_net(const danna2_net& file, const std::string& path) {
-    std::ofstream out(path);
-    if (!out) throw io_error(path, "cannot create the file");
-    write_danna2_net(out, file);
-    if (!out) throw io_error(path, "write failed");
+    std::ostringstream text;
+    write_danna2_net(text, file);
+    write_text_file(path, text.str(), "danna2 network");
 }
 
 danna2_net with_positions(const hardware_network& net, int width, int height) {

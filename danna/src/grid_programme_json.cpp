@@ -3,6 +3,7 @@
 #include <volley/error.hpp>
 #include <volley/json_integer.hpp>
 #include <volley/json_text.hpp>
+#include <volley/text_file.hpp>
 
 #include <fstream>
 #include <limits>
@@ -139,10 +140,7 @@ grid_programme grid_programme::from_json(const nlohmann::json& j, const std::str
 }
 
 void save_programme(const grid_programme& prog, const std::string& path) {
-    std::ofstream out(path);
-    if (!out) throw io_error(path, "cannot create the file");
-    out << prog.to_json().dump(1) << '\n';
-    if (!out) throw io_error(path, "write failed");
+    write_text_file(path, prog.to_json().dump(1) + "\n", "DANNA programme");
 }
 
 grid_programme load_programme(const std::string& path) {

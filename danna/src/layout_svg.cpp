@@ -1,9 +1,9 @@
 #include <volley/danna/layout_svg.hpp>
 
 #include <volley/error.hpp>
+#include <volley/text_file.hpp>
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 
 namespace volley::danna {
@@ -93,10 +93,7 @@ std::string layout_svg(const grid_programme& prog) {
 }
 
 void save_layout_svg(const grid_programme& prog, const std::string& path) {
-    std::ofstream out(path);
-    if (!out) throw io_error(path, "cannot create the file");
-    out << layout_svg(prog);
-    if (!out) throw io_error(path, "write failed");
+    write_text_file(path, layout_svg(prog), "layout SVG");
 }
 
 }  // namespace volley::danna

@@ -1,6 +1,7 @@
 #include <volley/hw/tennlab_error.hpp>
 #include <volley/hw/tennlab_network.hpp>
 #include <volley/json_text.hpp>
+#include <volley/text_file.hpp>
 
 #include "json_key_check.hpp"
 
@@ -243,10 +244,7 @@ tennlab_network load_tennlab_network(const std::string& path, unknown_keys polic
 }
 
 void save_tennlab_network(const tennlab_network& net, const std::string& path) {
-    std::ofstream out(path);
-    if (!out) throw io_error(path, "cannot open for writing");
-    out << net.to_json().dump(2) << "\n";
-    if (!out) throw io_error(path, "write failed");
+    write_text_file(path, net.to_json().dump(2) + "\n", "TENNLab network");
 }
 
 }  // namespace volley::hw

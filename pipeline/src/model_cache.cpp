@@ -5,6 +5,7 @@
 #include <volley/convert/model_writers.hpp>
 #include <volley/error.hpp>
 #include <volley/json_text.hpp>
+#include <volley/text_file.hpp>
 #include <volley/snn/sha256.hpp>
 
 #include <nlohmann/json.hpp>
@@ -150,13 +151,7 @@ cached_model obtain_model(const std::filesystem::path& cache_dir, const training
                                        {"training", settings.command_line()},
                                        {"train_images", out.train_images},
                                        {"train_s", report.wall_s}};
-    const auto tmp_record = std::filesystem::path(cache_record_path(out.file).string() + ".tmp");
-    {
-        std::ofstream o(tmp_record);
-        o << new_record.dump(2) << "\n";
-        if (!o) throw io_error(tmp_record.string(), "cannot write the checksum record");
-    }
-    replace_file(tmp_record, cache_record_path(out.file));
+    write_text_file(cache_record_path(out.file), new_record.dump(2) + "\n", "checksum record");
     return out;
 }
 

@@ -7,6 +7,8 @@
 #include <volley/snn/hdf5_file.hpp>
 #include <volley/snn/sonata_spikes.hpp>
 
+#include <system_error>
+
 namespace volley::pipeline {
 
 namespace {
@@ -53,9 +55,8 @@ void write_f64_attribute(hid_t object, const std::string& name, double value, co
     snn::detail::check_hdf5(H5Awrite(a.get(), H5T_NATIVE_DOUBLE, &value), file, "write attribute '" + name + "'");
 }
 
-}  // namespace
-
-void write_results_file(const std::filesystem::path& path, const results_record& r) {
+/// The whole file at `path` (written as FILE.tmp by write_results_file).
+void write_results(const std::filesystem::path& path, const results_record& r) {
     const std::string file = path.string();
     {
         // The spikes first, with the library's SONATA writer (it creates the file).
@@ -122,6 +123,24 @@ void write_results_file(const std::filesystem::path& path, const results_record&
     snn::detail::check_hdf5(H5Fflush(h5.get(), H5F_SCOPE_GLOBAL), file, "flush the file");
     snn::detail::release_reserved_space(h5.get(), file);
     if (!h5.reset()) throw io_error(file, "HDF5 failed to close the file");
+}
+
+}  // namespace
+
+void write_results_file(const std::filesystem::path& path, const results_record& r) {
+    auto tmp = path;
+    tmp += ".tmp";
+    try {
+        write_results(tmp, r);
+    } catch (const volley::error& e) {
+        std::error_code ignored;
+        std::filesystem::remove(tmp, ignored);
+        throw io_error(path.string(), std::string("cannot write the results (") + e.what() +
+                                          "); nothing was written under this name, and a file there before is kept");
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) throw io_error(path.string(), "cannot replace it with the new results: " + ec.message());
 }
 
 }  // namespace volley::pipeline

@@ -6,9 +6,17 @@
 #include <volley/error.hpp>
 #include <volley/pipeline/pipeline.hpp>
 
+#include <volley/snn/sonata_spikes.hpp>
+
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 
 namespace {
@@ -109,6 +117,58 @@ TEST_F(PipelineStages, BadOptionsAreRefusedByName) {
     EXPECT_EQ(refused(o), "raster_image");
     const pipeline::conversion_stage_options bad_percentile{.percentile = 0};
     EXPECT_THROW(pipeline::convert_model(dir_ / "none.h5", *train_, bad_percentile), invalid_parameter);
+}
+
+// results.h5 is written to results.h5.tmp and renamed once complete: on a full disk (a file-size
+// limit, in a child process) the write is an io_error naming the file, and a file there before
+// is kept; without the limit, the same record reads back.
+TEST(PipelineResultsFile, AFullDiskKeepsThePreviousFileAndAWholeFileReadsBack) {
+    const auto dir = fs::temp_directory_path() / ("volley_results_file_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    pipeline::results_record r;
+    r.model_file = "m.h5";
+    r.timesteps = {8, 16};
+    r.snn_accuracy = {0.5, 0.75};
+    r.agreement = r.spikes_per_image = r.synops_per_image = {1, 2};
+    r.layer_names = {"a"};
+    r.layer_neurons = {1000};
+    r.layer_lambda = r.layer_rate = {1};
+    pipeline::layer_spike_train t{.layer = "a", .node_ids = {}, .times_ms = {}};
+    for (std::uint64_t i = 0; i < 50000; ++i) t.node_ids.push_back(i % 1000), t.times_ms.push_back(static_cast<double>(i / 1000));
+    r.spikes = {t};
+    const auto file = dir / "results.h5";
+    std::ofstream(file) << "a file that was there before";
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::signal(SIGXFSZ, SIG_IGN);
+        const rlimit limit{20000, 20000};
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+        try {
+            pipeline::write_results_file(file, r);
+        } catch (const volley::io_error& e) {
+            _exit(std::string(e.what()).find("results.h5") != std::string::npos ? 2 : 4);
+        } catch (...) {
+            _exit(3);
+        }
+        _exit(0);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status)) << "the writer died instead of failing";
+    EXPECT_EQ(WEXITSTATUS(status), 2) << "2: an io_error naming results.h5";
+    std::ifstream in(file);
+    const std::string before((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(before, "a file that was there before");
+    EXPECT_FALSE(fs::exists(dir / "results.h5.tmp"));
+
+    pipeline::write_results_file(file, r);
+    const auto spikes = snn::read_sonata_spikes(file);
+    ASSERT_EQ(spikes.size(), 1u);
+    EXPECT_EQ(spikes[0].node_ids.size(), t.node_ids.size());
+    EXPECT_EQ(spikes[0].timestamps_ms.back(), t.times_ms.back());
+    fs::remove_all(dir);
 }
 
 }  // namespace

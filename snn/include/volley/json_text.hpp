@@ -5,6 +5,7 @@
 // which refuses nesting deeper than max_json_depth before the parser sees the text.
 
 #include <volley/error.hpp>
+#include <volley/text_file.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -85,16 +86,7 @@ inline nlohmann::json read_json_file(const std::string& path) {
 /// Writes `j` (indent 1) through a temporary file renamed over `path`, so that the file is never
 /// half written; io_error naming the file that failed.
 inline void write_json_file(const std::string& path, const nlohmann::json& j) {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        if (!out) throw io_error(tmp, "cannot open for writing");
-        out << j.dump(1) << "\n";
-        if (!out) throw io_error(tmp, "write failed");
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) throw io_error(path, "cannot replace: " + ec.message());
+    write_text_file(path, j.dump(1) + "\n", "JSON file");
 }
 
 }  // namespace volley

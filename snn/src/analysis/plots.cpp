@@ -3,6 +3,7 @@
 #include <volley/error.hpp>
 #include <volley/snn/plot_axis.hpp>
 #include <volley/snn/svg_text.hpp>
+#include <volley/text_file.hpp>
 
 #include <algorithm>
 #include <array>
@@ -58,13 +59,7 @@ std::string page_start(const std::string& title, double width = page_width,
     return out;
 }
 
-void save(const std::filesystem::path& file, const std::string& svg) {
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    if (!out) throw io_error(file.string(), "cannot create the plot file");
-    out << svg;
-    out.close();
-    if (!out) throw io_error(file.string(), "cannot write the plot file");
-}
+void save(const std::filesystem::path& file, const std::string& svg) { write_text_file(file, svg, "plot file"); }
 
 // About `target` nice ticks on [lo, hi], at least four: Heckbert's loose rounding can leave
 // three (e.g. -100, 0, 100 on [-102.5, 102.5]), too few to read a scale from.

@@ -3,6 +3,7 @@
 #include <volley/error.hpp>
 #include <volley/json_text.hpp>
 #include <volley/snn/network_json.hpp>
+#include <volley/text_file.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -461,22 +462,7 @@ std::string to_network_json(const network& net, const run_settings& run) {
 }
 
 void save_network_json(const network& net, const std::filesystem::path& file, const run_settings& run) {
-    const auto text = to_network_json(net, run);
-    auto tmp = file;
-    tmp += ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) throw io_error(tmp.string(), "cannot open for writing");
-        out << text;
-        out.flush();
-        if (!out) throw io_error(tmp.string(), "write failed");
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, file, ec);
-    if (ec) {
-        std::filesystem::remove(tmp, ec);
-        throw io_error(file.string(), "cannot replace file: " + ec.message());
-    }
+    write_text_file(file, to_network_json(net, run), "network file");
 }
 
 }  // namespace volley::snn

@@ -3,6 +3,7 @@
 #include <volley/error.hpp>
 #include <volley/snn/plot_axis.hpp>
 #include <volley/snn/svg_text.hpp>
+#include <volley/text_file.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -260,11 +261,7 @@ void write_raster_svg(const std::filesystem::path& file, std::span<const raster_
          "text-anchor=\"end\" font-size=\"11\" fill=\"#444\"");
     out += "</svg>\n";
 
-    std::ofstream stream(file, std::ios::binary | std::ios::trunc);
-    if (!stream) throw io_error(file.string(), "cannot create SVG file");
-    stream.write(out.data(), static_cast<std::streamsize>(out.size()));
-    stream.flush();
-    if (!stream) throw io_error(file.string(), "failed writing SVG file");
+    write_text_file(file, out, "SVG file");
 }
 
 }  // namespace volley::snn

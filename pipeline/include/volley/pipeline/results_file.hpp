@@ -72,7 +72,9 @@ struct results_record {
     std::vector<hardware_result> hardware;
 };
 
-/// Writes `file` (created or truncated). io_error naming the file when a write fails.
+/// Writes `file` whole: to FILE.tmp, renamed over `file` once complete and closed. io_error
+/// naming the file when a write fails (a full disk: HDF5's room is reserved first); then nothing
+/// is left under either name, and a file there before is kept.
 void write_results_file(const std::filesystem::path& file, const results_record& r);
 
 }  // namespace volley::pipeline

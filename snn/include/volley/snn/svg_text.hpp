@@ -3,6 +3,7 @@
 // pipeline's accuracy and fitness plots, the CLI's cart-pole episode plot).
 
 #include <volley/error.hpp>
+#include <volley/text_file.hpp>
 
 #include <cstdio>
 #include <filesystem>
@@ -61,11 +62,7 @@ inline std::string begin_plot(double width, double height, const std::string& ti
 
 /// Writes `svg` to `file`; io_error naming it (and `what`) when it cannot be written.
 inline void save(const std::filesystem::path& file, const std::string& svg, const std::string& what) {
-    std::ofstream f(file, std::ios::binary | std::ios::trunc);
-    if (!f) throw io_error(file.string(), "cannot create the " + what);
-    f << svg;
-    f.flush();
-    if (!f) throw io_error(file.string(), "write error");
+    write_text_file(file, svg, what);
 }
 
 }  // namespace volley::snn::detail::svg
