@@ -5,6 +5,7 @@
 // file there before is kept.
 
 #include <volley/error.hpp>
+#include <volley/write_error.hpp>
 
 #include <cerrno>
 #include <cstring>
@@ -27,7 +28,7 @@ inline void write_text_file(const std::filesystem::path& path, std::string_view 
         out.write(text.data(), static_cast<std::streamsize>(text.size()));
         out.flush();
         if (!out) {
-            const std::string why = std::strerror(errno);
+            const std::string why = write_error_text(errno, path);
             out.close();
             std::filesystem::remove(tmp, ec);
             throw io_error(path.string(), "cannot write the " + what + " of " + std::to_string(text.size()) + " bytes (" +

@@ -1,6 +1,7 @@
 #include <volley/snn/hdf5_file.hpp>
 
 #include <volley/error.hpp>
+#include <volley/write_error.hpp>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -70,7 +71,7 @@ void reserve_file_space(hid_t file, std::uint64_t bytes, const std::string& name
     const int err = ::posix_fallocate(fd, static_cast<off_t>(eoa), static_cast<off_t>(bytes));
     if (err == 0 || err == EINVAL || err == EOPNOTSUPP) return;
     throw io_error(name, "cannot reserve " + std::to_string(bytes) + " bytes for the next write (" +
-                             std::strerror(err) + "); the file holds what was flushed before");
+                             write_error_text(err, name) + "); the file holds what was flushed before");
 }
 
 void release_reserved_space(hid_t file, const std::string& name) {

@@ -3,6 +3,7 @@
 #include <volley/snn/hdf5_image.hpp>
 
 #include <volley/error.hpp>
+#include <volley/write_error.hpp>
 
 #include "io/write_fully.hpp"
 
@@ -49,7 +50,7 @@ void write_hdf5_image(hid_t image, const std::filesystem::path& path) {
     std::error_code ec;
     if (err != 0) {
         std::filesystem::remove(tmp, ec);
-        throw io_error(name, "cannot write its " + std::to_string(bytes.size()) + " bytes (" + std::strerror(err) +
+        throw io_error(name, "cannot write its " + std::to_string(bytes.size()) + " bytes (" + write_error_text(err, path) +
                                  " after " + std::to_string(done) + "); nothing was written under this name, and a "
                                  "file there before is kept");
     }

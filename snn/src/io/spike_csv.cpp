@@ -1,6 +1,7 @@
 #include <volley/snn/spike_csv.hpp>
 
 #include <volley/error.hpp>
+#include <volley/write_error.hpp>
 
 #include "io/write_fully.hpp"
 
@@ -78,7 +79,7 @@ class line_writer {
             if (::ftruncate(fd_, static_cast<off_t>(kept_bytes_ + whole)) != 0) {}
             ::close(std::exchange(fd_, -1));
         }
-        throw io_error(name_, std::string("failed writing CSV file (") + std::strerror(err) + "); it keeps its first " +
+        throw io_error(name_, "failed writing CSV file (" + write_error_text(err, name_) + "); it keeps its first " +
                                   std::to_string(kept_lines_ + lines) + " complete lines (" +
                                   std::to_string(kept_bytes_ + whole) + " bytes), the header included");
     }
