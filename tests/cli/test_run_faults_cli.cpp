@@ -50,6 +50,23 @@ void write_network(const std::filesystem::path& file, int inputs = 2000) {
     vs::save_network_json(net, file, {.dt_ms = 0.1, .duration_ms = 100, .seed = 3});
 }
 
+/// Runs `cmd` (a `volley run ... --out cut.h5` under a file-size limit, stderr to stderr.txt in
+/// `dir`): it must exit with 2 naming cut.h5, and cut.h5 must hold every spike of whole.h5.
+void expect_exit_2_with_every_spike(const std::string& cmd, const std::filesystem::path& dir) {
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status)) << "the run died instead of failing";
+    EXPECT_EQ(WEXITSTATUS(status), 2);
+    EXPECT_NE(volley::testing::read_text_file(dir / "stderr.txt").find("cut.h5"), std::string::npos);
+    const auto whole = vs::read_sonata_spikes(dir / "whole.h5");
+    std::vector<vs::population_spikes> got;
+    ASSERT_NO_THROW(got = vs::read_sonata_spikes(dir / "cut.h5"));
+    ASSERT_EQ(got.size(), whole.size());
+    for (std::size_t p = 0; p < got.size(); ++p) {
+        EXPECT_EQ(got[p].node_ids, whole[p].node_ids) << got[p].population;
+        EXPECT_EQ(got[p].timestamps_ms, whole[p].timestamps_ms) << got[p].population;
+    }
+}
+
 bool have_program(const std::string& name) {
     return std::system(("command -v " + name + " >/dev/null 2>&1").c_str()) == 0;
 }
@@ -216,19 +233,7 @@ TEST(RunFaultsCli, AFullDiskWhileAddingStateReportsKeepsEverySpike) {
     const std::string cmd = "cd '" + dir.string() +
                             "' && prlimit --fsize=" + std::to_string(limit) + " '" VOLLEY_CLI "' " +
                             run + "cut.h5 --state exc:v_mv:1 >stdout.txt 2>stderr.txt </dev/null";
-    const int status = std::system(cmd.c_str());
-    ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_EQ(WEXITSTATUS(status), 2);
-    EXPECT_NE(volley::testing::read_text_file(dir / "stderr.txt").find("cut.h5"),
-              std::string::npos);
-    const auto whole = vs::read_sonata_spikes(dir / "whole.h5");
-    std::vector<vs::population_spikes> got;
-    ASSERT_NO_THROW(got = vs::read_sonata_spikes(dir / "cut.h5"));
-    ASSERT_EQ(got.size(), whole.size());
-    for (std::size_t p = 0; p < got.size(); ++p) {
-        EXPECT_EQ(got[p].node_ids, whole[p].node_ids) << got[p].population;
-        EXPECT_EQ(got[p].timestamps_ms, whole[p].timestamps_ms) << got[p].population;
-    }
+    expect_exit_2_with_every_spike(cmd, dir);
     std::vector<vs::population_report> reports, all = vs::read_sonata_report(dir / "whole.h5");
     ASSERT_NO_THROW(reports = vs::read_sonata_report(dir / "cut.h5"));
     ASSERT_EQ(reports.size(), 1u);
@@ -252,18 +257,7 @@ TEST(RunFaultsCli, AFullDiskWhileAddingPlasticWeightsKeepsEverySpike) {
     const auto limit = std::filesystem::file_size(dir / "whole.h5") / 3;  // the spikes fit, the weights do not
     const std::string cmd = "cd '" + dir.string() + "' && prlimit --fsize=" + std::to_string(limit) + " '" VOLLEY_CLI "' " +
                             run + "cut.h5 >stdout.txt 2>stderr.txt </dev/null";
-    const int status = std::system(cmd.c_str());
-    ASSERT_TRUE(WIFEXITED(status)) << "the run died instead of failing";
-    EXPECT_EQ(WEXITSTATUS(status), 2);
-    EXPECT_NE(volley::testing::read_text_file(dir / "stderr.txt").find("cut.h5"), std::string::npos);
-    const auto whole = vs::read_sonata_spikes(dir / "whole.h5");
-    std::vector<vs::population_spikes> got;
-    ASSERT_NO_THROW(got = vs::read_sonata_spikes(dir / "cut.h5"));
-    ASSERT_EQ(got.size(), whole.size());
-    for (std::size_t p = 0; p < got.size(); ++p) {
-        EXPECT_EQ(got[p].node_ids, whole[p].node_ids) << got[p].population;
-        EXPECT_EQ(got[p].timestamps_ms, whole[p].timestamps_ms) << got[p].population;
-    }
+    expect_exit_2_with_every_spike(cmd, dir);
 }
 
 // The trainer's model files (tf.keras and Volley HDF5) are built in memory and written whole: a

@@ -6,13 +6,12 @@
 #include <volley/error.hpp>
 #include <volley/text_file.hpp>
 
+#include "../support/file_size_limit.hpp"
+
 #include <gtest/gtest.h>
 
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -34,30 +33,13 @@ TEST(TextFile, AFullDiskKeepsThePreviousFileAndLeavesNoTemporaryFile) {
     const auto file = dir / "plot.svg";
     std::ofstream(file) << "a file that was there before";
     const std::string big(100000, 'x');
-    const pid_t child = ::fork();
-    ASSERT_GE(child, 0);
-    if (child == 0) {
-        ::signal(SIGXFSZ, SIG_IGN);
-        const rlimit limit{20000, 20000};
-        ::setrlimit(RLIMIT_FSIZE, &limit);
-        try {
-            volley::write_text_file(file, big, "SVG file");
-        } catch (const volley::io_error& e) {
-            const std::string what = e.what();
-            // The file, its size, and the space free there (a file-size limit, not a full disk).
-            _exit(what.find("plot.svg") != std::string::npos && what.find("100000 bytes") != std::string::npos &&
-                          what.find("free on its file system") != std::string::npos
-                      ? 2
-                      : 4);
-        } catch (...) {
-            _exit(3);
-        }
-        _exit(0);
-    }
-    int status = 0;
-    ASSERT_EQ(::waitpid(child, &status, 0), child);
-    ASSERT_TRUE(WIFEXITED(status)) << "the writer died instead of failing";
-    EXPECT_EQ(WEXITSTATUS(status), 2) << "2: an io_error naming the file, its size and the free space";
+    // The error names the file, its size, and the space free there (a file-size limit, not a
+    // full disk).
+    EXPECT_EQ(volley::testing::write_under_file_size_limit(
+                  20000, [&] { volley::write_text_file(file, big, "SVG file"); },
+                  {"plot.svg", "100000 bytes", "free on its file system"}),
+              2)
+        << "0: written past the limit; -1: died; 3, 4: another error";
     EXPECT_EQ(read_all(file), "a file that was there before");
     EXPECT_FALSE(fs::exists(dir / "plot.svg.tmp"));
 

@@ -8,13 +8,12 @@
 
 #include <volley/snn/sonata_spikes.hpp>
 
+#include "../support/file_size_limit.hpp"
+
 #include <gtest/gtest.h>
 
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -139,25 +138,10 @@ TEST(PipelineResultsFile, AFullDiskKeepsThePreviousFileAndAWholeFileReadsBack) {
     r.spikes = {t};
     const auto file = dir / "results.h5";
     std::ofstream(file) << "a file that was there before";
-    const pid_t child = ::fork();
-    ASSERT_GE(child, 0);
-    if (child == 0) {
-        ::signal(SIGXFSZ, SIG_IGN);
-        const rlimit limit{20000, 20000};
-        ::setrlimit(RLIMIT_FSIZE, &limit);
-        try {
-            pipeline::write_results_file(file, r);
-        } catch (const volley::io_error& e) {
-            _exit(std::string(e.what()).find("results.h5") != std::string::npos ? 2 : 4);
-        } catch (...) {
-            _exit(3);
-        }
-        _exit(0);
-    }
-    int status = 0;
-    ASSERT_EQ(::waitpid(child, &status, 0), child);
-    ASSERT_TRUE(WIFEXITED(status)) << "the writer died instead of failing";
-    EXPECT_EQ(WEXITSTATUS(status), 2) << "2: an io_error naming results.h5";
+    EXPECT_EQ(volley::testing::write_under_file_size_limit(20000, [&] { pipeline::write_results_file(file, r); },
+                                                           {"results.h5"}),
+              2)
+        << "0: written past the limit; -1: died; 3, 4: another error";
     std::ifstream in(file);
     const std::string before((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_EQ(before, "a file that was there before");
