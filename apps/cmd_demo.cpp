@@ -58,14 +58,8 @@ void run_demo(demo_command c) {
             std::fprintf(stderr, "\r%zu/%zu images", done, count);
             if (done == count) std::fputs("\r\033[K", stderr);
         };
+        obs.epoch = [](const convert::epoch_record&) { std::fputs("\r\033[K", stderr); };  // the bar, before the line
     }
-    obs.epoch = [bar, &obs](const convert::epoch_record& e) {
-        if (bar) std::fputs("\r\033[K", stderr);
-        char line[128];
-        std::snprintf(line, sizeof line, "  epoch %zu: train loss %.4f, %.0f images/s", e.epoch, e.train_loss,
-                      e.images_per_s);
-        if (obs.log) obs.log(line);
-    };
     const auto result = pipeline::run_pipeline(o, obs);
     if (!c.json) return print_demo_summary(result);
     auto j = pipeline::to_json(result);

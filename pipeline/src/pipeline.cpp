@@ -108,10 +108,17 @@ pipeline_result run_pipeline(pipeline_options options, const pipeline_observer& 
     if (o.raster_image >= test.count())
         throw invalid_parameter("pipeline", "raster_image", std::to_string(o.raster_image),
                                 "must be below the number of test images (" + std::to_string(test.count()) + ")");
-    say(obs, "Volley demo: Fashion-MNIST CNN -> spiking network on the engine (" + std::to_string(o.threads) + " threads)");
-    p.model = obtain_model(o.cache_dir, o.training, train, test, o.threads, o.retrain, obs.training_step, obs.epoch);
-    p.stages.emplace_back(p.model.from_cache ? "cache_check_s" : "train_s", stage.lap());
+    say(obs, "Volley demo: Fashion-MNIST CNN -> spiking network on the engine (" + std::to_string(o.threads) +
+                 (o.threads == 1 ? " thread)" : " threads)"));
     char line[512];
+    const auto on_epoch = [&](const convert::epoch_record& e) {
+        if (obs.epoch) obs.epoch(e);
+        std::snprintf(line, sizeof line, "  epoch %zu: train loss %.4f, %.0f images/s", e.epoch, e.train_loss,
+                      e.images_per_s);
+        say(obs, line);
+    };
+    p.model = obtain_model(o.cache_dir, o.training, train, test, o.threads, o.retrain, obs.training_step, on_epoch);
+    p.stages.emplace_back(p.model.from_cache ? "cache_check_s" : "train_s", stage.lap());
     if (p.model.from_cache)
         std::snprintf(line, sizeof line, "model: reused the cached %s (SHA-256 %.16s..., checksum matches; trained with `%s`)",
                       p.model.file.string().c_str(), p.model.sha256.c_str(), o.training.command_line().c_str());
@@ -139,8 +146,8 @@ pipeline_result run_pipeline(pipeline_options options, const pipeline_observer& 
     std::string ts;
     for (const auto t : o.evaluation.snn.timesteps) ts += (ts.empty() ? "" : ",") + std::to_string(t);
     const std::size_t n = o.evaluation.images == 0 ? test.count() : std::min(o.evaluation.images, test.count());
-    std::snprintf(line, sizeof line, "evaluating the SNN on %zu of the %zu test images%s at T = %s", n, test.count(),
-                  n == test.count() ? "" : " (--full for all)", ts.c_str());
+    std::snprintf(line, sizeof line, "evaluating the SNN on %zu of the %zu test images at T = %s", n, test.count(),
+                  ts.c_str());
     say(obs, line);
 
     // 3. The CNN and the SNN on the engine, read at every T in one run.

@@ -52,9 +52,9 @@ struct pipeline_options {
 /// What a caller sees while the pipeline runs; every member may be empty. Called on the
 /// calling thread, except evaluation_progress (from worker threads).
 struct pipeline_observer {
-    std::function<void(const std::string&)> log;  ///< progress lines
+    std::function<void(const std::string&)> log;  ///< progress lines (one per finished epoch too)
     std::function<void(const convert::training_progress&)> training_step;
-    std::function<void(const convert::epoch_record&)> epoch;
+    std::function<void(const convert::epoch_record&)> epoch;  ///< before the epoch's log line
     std::function<void(std::size_t done, std::size_t total)> evaluation_progress;
 };
 
