@@ -27,7 +27,8 @@ class PipelineStages : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
         if (!fs::exists(fs::path(convert::default_fashion_mnist_dir) / "t10k-images-idx3-ubyte.gz")) return;
-        dir_ = fs::temp_directory_path() / "volley_pipeline_stages";
+        // One folder per process: ctest runs each test of this suite in a process of its own, at once.
+        dir_ = fs::temp_directory_path() / ("volley_pipeline_stages_" + std::to_string(::getpid()));
         fs::remove_all(dir_);
         train_ = convert::load_fashion_mnist(convert::default_fashion_mnist_dir, "train");
         test_ = convert::load_fashion_mnist(convert::default_fashion_mnist_dir, "test").head(200);
