@@ -24,9 +24,6 @@ void refuse_distributed(const context& ctx, const char* backend) {
 }  // namespace
 
 std::unique_ptr<engine> make_engine(const network& net, const context& ctx, const simulation_options& options) {
-    if (ctx.mpi)
-        throw error(VOLLEY_HAVE_MPI ? "context: mpi = true: the MPI backend is not implemented yet"
-                                    : "context: mpi = true: this build of Volley has no MPI support");
     switch (resolved_backend(ctx)) {
         case backend_kind::cuda: {
             refuse_distributed(ctx, "cuda");

@@ -17,9 +17,9 @@ enum class backend_kind {
 struct context {
     int threads = 0;   ///< OpenMP threads; 0 means the OpenMP default (OMP_NUM_THREADS)
     int gpu_id = -1;   ///< CUDA device, or -1 for none (the CPU backend)
-    bool mpi = false;  ///< distribute over MPI ranks (requires a build with MPI)
     /// The ranks this simulation is one of (volley/snn/distributed_context.hpp): one by
-    /// default; dry_run() hands each imitated rank its own.
+    /// default; mpi_world_context() for MPI ranks (after an mpi_session), and dry_run() hands each
+    /// imitated rank its own.
     distributed_context distributed = local_context();
     backend_kind backend = backend_kind::automatic;  ///< which engine runs it
 };
